@@ -1,0 +1,23 @@
+/**
+ * The casino's HTTP API, defined once. The server implements it (server/http), the browser client
+ * is derived from it (services/client.ts), and /openapi.json + /docs are generated from it.
+ * Browser-safe: imports no server code.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { ErrorLoggerApi } from "./error-logger.ts"
+import { IpServiceApi } from "./ip-service.ts"
+import { ProfileServiceApi } from "./profile-service.ts"
+import { UserServiceApi } from "./user-service.ts"
+
+export class CasinoApi extends HttpApi.make("casino")
+  .add(UserServiceApi)
+  .add(IpServiceApi)
+  .add(ProfileServiceApi)
+  .add(ErrorLoggerApi)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Casino API",
+      version: "1.0.0",
+      description: "The calls the player app makes (spec section 7). Amounts are integer minor units as strings.",
+    }),
+  ) {}

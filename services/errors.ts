@@ -1,0 +1,104 @@
+/**
+ * Wire errors of the contract: one tagged class per row of the spec's error catalogue (section 8)
+ * that the server can cause. The status lives on the class, so the server answers it and the
+ * derived client decodes the same class back (`Effect.catchTag` works on both sides).
+ */
+import { Schema } from "effect"
+
+/** No valid session cookie. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()(
+  "Unauthenticated",
+  { message: Schema.String },
+  { httpApiStatus: 401 },
+) {}
+
+/** Sign-in with a wrong e-mail or password (spec: 'Either username or password is incorrect'). */
+export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()(
+  "InvalidCredentials",
+  { message: Schema.String },
+  { httpApiStatus: 401 },
+) {}
+
+/** A locked account, or an e-mail of a blocked domain at sign-in (spec: status 423). */
+export class AccountLocked extends Schema.TaggedError<AccountLocked>()(
+  "AccountLocked",
+  { message: Schema.String },
+  { httpApiStatus: 423 },
+) {}
+
+/** An active self-exclusion or cool-off period (spec: status 451). `until` is ISO-8601, null = indefinite. */
+export class SelfExcluded extends Schema.TaggedError<SelfExcluded>()(
+  "SelfExcluded",
+  { message: Schema.String, until: Schema.NullOr(Schema.String) },
+  { httpApiStatus: 451 },
+) {}
+
+/** The request comes from a country on the restricted list. */
+export class CountryRestricted extends Schema.TaggedError<CountryRestricted>()(
+  "CountryRestricted",
+  { message: Schema.String, isoCode: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** The captcha payload is missing, wrong, expired or already used. */
+export class CaptchaFailed extends Schema.TaggedError<CaptchaFailed>()(
+  "CaptchaFailed",
+  { message: Schema.String, reason: Schema.Literals(["missing", "invalid", "expired", "replayed"]) },
+  { httpApiStatus: 400 },
+) {}
+
+/** Too many attempts; the server also sends a `Retry-After` header with the same number. */
+export class RateLimited extends Schema.TaggedError<RateLimited>()(
+  "RateLimited",
+  { message: Schema.String, retryAfterSeconds: Schema.Int },
+  { httpApiStatus: 429 },
+) {}
+
+/** Registration with an e-mail that already has an account (spec: 409). */
+export class EmailTaken extends Schema.TaggedError<EmailTaken>()(
+  "EmailTaken",
+  { message: Schema.String },
+  { httpApiStatus: 409 },
+) {}
+
+/** Registration with an e-mail of a blocked domain (spec: 'Something went wrong contact support'). */
+export class RegistrationRefused extends Schema.TaggedError<RegistrationRefused>()(
+  "RegistrationRefused",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** A payload that passed the schema but breaks a business rule (spec: 'Registration is not complete…'). */
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()(
+  "ValidationFailed",
+  { message: Schema.String, field: Schema.String },
+  { httpApiStatus: 400 },
+) {}
+
+/** A new password that is too short or one of the last five (spec's server message). */
+export class PasswordRejected extends Schema.TaggedError<PasswordRejected>()(
+  "PasswordRejected",
+  { message: Schema.String },
+  { httpApiStatus: 400 },
+) {}
+
+/** change-password with a wrong current password. */
+export class IncorrectPassword extends Schema.TaggedError<IncorrectPassword>()(
+  "IncorrectPassword",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** A reset or confirmation token that is unknown, used or expired (all look the same on purpose). */
+export class InvalidToken extends Schema.TaggedError<InvalidToken>()(
+  "InvalidToken",
+  { message: Schema.String },
+  { httpApiStatus: 410 },
+) {}
+
+/** Resend of the confirmation mail for an account that is already confirmed. */
+export class AlreadyConfirmed extends Schema.TaggedError<AlreadyConfirmed>()(
+  "AlreadyConfirmed",
+  { message: Schema.String },
+  { httpApiStatus: 409 },
+) {}

@@ -1,0 +1,21 @@
+import react from "@vitejs/plugin-react"
+import { defineConfig } from "vite"
+
+// The player app lives in ui/; the casino server (server/) serves dist/app on the same origin.
+// `npm run dev` proxies the API to a running server so the browser still sees one origin.
+const apiTarget = process.env.API_TARGET ?? "http://127.0.0.1:8080"
+
+export default defineConfig({
+  root: "ui",
+  publicDir: false,
+  plugins: [react()],
+  build: { outDir: "../dist/app", emptyOutDir: true, sourcemap: true },
+  server: {
+    proxy: Object.fromEntries(
+      ["/user-service", "/profile-service", "/game-aggregator-service", "/ip-service", "/api", "/cdn"].map((p) => [
+        p,
+        { target: apiTarget, changeOrigin: false },
+      ]),
+    ),
+  },
+})
