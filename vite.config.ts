@@ -12,10 +12,9 @@ export default defineConfig({
   build: { outDir: "../dist/app", emptyOutDir: true, sourcemap: true },
   server: {
     proxy: Object.fromEntries(
-      ["/user-service", "/profile-service", "/game-aggregator-service", "/ip-service", "/api", "/cdn"].map((p) => [
-        p,
-        { target: apiTarget, changeOrigin: false },
-      ]),
+      ["/user-service", "/profile-service", "/game-aggregator-service", "/ip-service", "/api", "/cdn"].map(
+        (p) => [p, { target: apiTarget, changeOrigin: false }],
+      ),
     ),
   },
 })

@@ -4,7 +4,7 @@
  * (`xstate.done.actor.<id>` with an `output`, `xstate.error.actor.<id>` with an `error`) and timers
  * as `xstate.after.<delay>.<stateNodeId>`.
  */
-import type { AnyStateMachine, EventObject, SnapshotFrom } from "xstate"
+import type { AnyEventObject, AnyStateMachine, SnapshotFrom } from "xstate"
 
 export interface UncoveredTransition {
   /** State node id the transition leaves, e.g. "login.submitting". */
@@ -25,12 +25,15 @@ export interface MachineModel<TMachine extends AnyStateMachine = AnyStateMachine
    * Every event the paths may use, including invoke outcomes and timers. A function receives the
    * current snapshot so payloads can depend on it; it must still list every event type needed.
    */
-  readonly events: ReadonlyArray<EventObject> | ((snapshot: SnapshotFrom<TMachine>) => ReadonlyArray<EventObject>)
+  readonly events:
+    | ReadonlyArray<AnyEventObject>
+    | ((snapshot: SnapshotFrom<TMachine>) => ReadonlyArray<AnyEventObject>)
   /** Project the context to what matters for distinguishing states (keeps the graph small). */
   readonly projectContext?: (snapshot: SnapshotFrom<TMachine>) => unknown
   /** Transitions no path can take, each with its reason. */
   readonly uncovered?: ReadonlyArray<UncoveredTransition>
 }
 
-export const defineModel = <TMachine extends AnyStateMachine>(model: MachineModel<TMachine>): MachineModel<TMachine> =>
-  model
+export const defineModel = <TMachine extends AnyStateMachine>(
+  model: MachineModel<TMachine>,
+): MachineModel<TMachine> => model

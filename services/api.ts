@@ -18,6 +18,7 @@ export class CasinoApi extends HttpApi.make("casino")
     OpenApi.annotations({
       title: "Casino API",
       version: "1.0.0",
-      description: "The calls the player app makes (spec section 7). Amounts are integer minor units as strings.",
+      description:
+        "The calls the player app makes (spec section 7). Amounts are integer minor units as strings.",
     }),
   ) {}

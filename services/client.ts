@@ -2,7 +2,7 @@
  * The browser's typed client, derived from the contract. Same origin: the session cookie travels
  * with every call and no base URL is needed. One ManagedRuntime serves every machine.
  */
-import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { Context, Effect, Layer, ManagedRuntime, type Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { CasinoApi } from "./api.ts"
@@ -22,7 +22,10 @@ export const cdnBase = (): string => {
 }
 
 /** Reads one CDN file and decodes it with its contract schema. */
-export const fetchCdnFile = <S extends Schema.Top & { readonly DecodingServices: never }>(file: string, schema: S) =>
+export const fetchCdnFile = <S extends Schema.Top & { readonly DecodingServices: never }>(
+  file: string,
+  schema: S,
+) =>
   Effect.gen(function* () {
     const client = (yield* HttpClient.HttpClient).pipe(HttpClient.filterStatusOk)
     const response = yield* client.execute(HttpClientRequest.get(`${cdnBase()}/${file}`))
@@ -31,6 +34,9 @@ export const fetchCdnFile = <S extends Schema.Top & { readonly DecodingServices:
 
 export type BrowserServices = ApiClient | HttpClient.HttpClient
 
-export const browserLayer: Layer.Layer<BrowserServices> = Layer.mergeAll(ApiClient.layer, FetchHttpClient.layer)
+export const browserLayer: Layer.Layer<BrowserServices> = Layer.mergeAll(
+  ApiClient.layer,
+  FetchHttpClient.layer,
+)
 
 export const browserRuntime = ManagedRuntime.make(browserLayer)

@@ -15,4 +15,6 @@ export type ClientIp = typeof ClientIp.Type
 export class IpServiceApi extends HttpApiGroup.make("ip")
   .add(HttpApiEndpoint.get("currentIp", "/user/currentIp", { success: ClientIp }))
   .prefix("/ip-service/api/v1")
-  .annotateMerge(OpenApi.annotations({ title: "ip-service", description: "The caller's country, offline GeoIP." })) {}
+  .annotateMerge(
+    OpenApi.annotations({ title: "ip-service", description: "The caller's country, offline GeoIP." }),
+  ) {}

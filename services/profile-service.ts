@@ -16,7 +16,10 @@ export const Profile = Schema.Struct({
   idVerification: Schema.Struct({ verified: Schema.Boolean }),
   billVerification: Schema.Struct({ verified: Schema.Boolean }),
   userDetails: Schema.Struct({
-    phone: Schema.Struct({ phoneNumber: Schema.NullOr(Schema.String), dialingCode: Schema.NullOr(Schema.String) }),
+    phone: Schema.Struct({
+      phoneNumber: Schema.NullOr(Schema.String),
+      dialingCode: Schema.NullOr(Schema.String),
+    }),
     address: Schema.NullOr(Schema.String),
     address2: Schema.NullOr(Schema.String),
     nickName: Schema.NullOr(Schema.String),

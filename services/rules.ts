@@ -116,7 +116,8 @@ export const isAcceptablePassword = (password: string): boolean =>
   password.length >= Constants.passwordMinLength && password.length <= Constants.passwordMaxLength
 
 /** The register/login "success style": above 3 characters (spec section 5). */
-export const passwordLooksLong = (password: string): boolean => password.length > Constants.resetClientMinLength
+export const passwordLooksLong = (password: string): boolean =>
+  password.length > Constants.resetClientMinLength
 
 export type ResetPasswordProblem = "NO_EDITS" | "TOO_SHORT" | "BELOW_MINIMUM" | "MISMATCH"
 

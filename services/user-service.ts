@@ -108,7 +108,14 @@ export class UserServiceApi extends HttpApiGroup.make("user")
     HttpApiEndpoint.post("register", "/registration", {
       payload: RegistrationPayload,
       success: AuthStatus,
-      error: [EmailTaken, RegistrationRefused, ValidationFailed, CountryRestricted, CaptchaFailed, RateLimited],
+      error: [
+        EmailTaken,
+        RegistrationRefused,
+        ValidationFailed,
+        CountryRestricted,
+        CaptchaFailed,
+        RateLimited,
+      ],
     }),
     HttpApiEndpoint.post("validateEmail", "/registration/validate", {
       payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(1024)) }),

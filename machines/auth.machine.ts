@@ -1,0 +1,187 @@
+/**
+ * The session (spec section 4, "Auth"): checking → anonymous | authenticated. Profile and fund are
+ * queried only inside `authenticated`, so an anonymous visitor can never trigger them; they go stale
+ * after 5 minutes (spec section 9) and are fetched again. Sign-out keeps the spec's order: navigate
+ * to /, call sign-out, then clear the user.
+ */
+import { Effect } from "effect"
+import { match } from "ts-pattern"
+import { assign, sendParent, setup } from "xstate"
+import { fromEffect } from "../services/bridge.ts"
+import { ApiClient } from "../services/client.ts"
+import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
+import { notify } from "../services/notify.ts"
+import type { Fund, Profile } from "../services/profile-service.ts"
+import { Constants, Messages } from "../services/rules.ts"
+import type { AuthStatus, SessionUser } from "../services/user-service.ts"
+
+export interface AuthContext {
+  readonly user: SessionUser | null
+  readonly profile: Profile | null
+  readonly fund: Fund | null
+}
+
+export type AuthEvent =
+  | { readonly type: "SIGNED_IN"; readonly user: SessionUser }
+  | { readonly type: "RECHECK" }
+  | { readonly type: "REFRESH" }
+  | { readonly type: "SIGN_OUT" }
+
+export interface Account {
+  readonly profile: Profile
+  readonly fund: Fund
+}
+
+export const checkSession = Effect.gen(function* () {
+  const api = yield* ApiClient
+  return yield* api.user.isAuthenticated()
+})
+
+export const loadAccount = Effect.gen(function* () {
+  const api = yield* ApiClient
+  const [profile, fund] = yield* Effect.all([api.profile.getProfile(), api.profile.getFund()], {
+    concurrency: "unbounded",
+  })
+  const account: Account = { profile, fund }
+  return account
+})
+
+export const signOut = Effect.gen(function* () {
+  const api = yield* ApiClient
+  yield* api.user.signout()
+})
+
+/** Whether a failed account load means the session is gone (then the player is anonymous again). */
+export const isSessionGone = (error: unknown): boolean =>
+  match(error)
+    .with({ _tag: "Unauthenticated" }, () => true)
+    .otherwise(() => false)
+
+const signedOut = { user: null, profile: null, fund: null } as const
+
+export const authMachine = setup({
+  types: {
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+  },
+  actors: {
+    checkSession: fromEffect(() => checkSession),
+    loadAccount: fromEffect(() => loadAccount),
+    signOut: fromEffect(() => signOut),
+  },
+  delays: {
+    queryStale: Constants.queryStaleMs,
+  },
+  guards: {
+    isAuthenticated: (_, params: { status: AuthStatus }) =>
+      params.status.isAuthenticated && params.status.user !== null,
+    isSessionGone: (_, params: { error: unknown }) => isSessionGone(params.error),
+  },
+  actions: {
+    notifyError: (_, params: { message: string }) => notify("error", params.message),
+    rememberUser: (_, params: { user: SessionUser }) =>
+      rememberLocalUser({ name: params.user.fullName, userId: params.user.id }),
+    forgetUser: () => forgetLocalUser(),
+    /** Sign-out navigates to / first; the shell owns the address bar. */
+    navigateHome: sendParent({ type: "NAVIGATE", path: "/" }),
+    showLoading: sendParent({ type: "SHOW_LOADING" }),
+    hideLoading: sendParent({ type: "HIDE_LOADING" }),
+  },
+}).createMachine({
+  id: "auth",
+  context: signedOut,
+  initial: "checking",
+  states: {
+    checking: {
+      invoke: {
+        id: "checkSession",
+        src: "checkSession",
+        onDone: [
+          {
+            guard: { type: "isAuthenticated", params: ({ event }) => ({ status: event.output }) },
+            target: "authenticated",
+            actions: [
+              assign({ user: ({ event }) => event.output.user }),
+              { type: "rememberUser", params: ({ event }) => ({ user: event.output.user as SessionUser }) },
+            ],
+          },
+          { target: "anonymous", actions: [assign(signedOut), "forgetUser"] },
+        ],
+        onError: {
+          target: "anonymous",
+          actions: [
+            assign(signedOut),
+            { type: "notifyError", params: { message: Messages.authCheckFailed } },
+          ],
+        },
+      },
+    },
+    anonymous: {
+      on: {
+        SIGNED_IN: {
+          target: "authenticated",
+          actions: [
+            assign({ user: ({ event }) => event.user }),
+            { type: "rememberUser", params: ({ event }) => ({ user: event.user }) },
+          ],
+        },
+        RECHECK: "checking",
+      },
+    },
+    authenticated: {
+      initial: "loadingAccount",
+      on: {
+        SIGNED_IN: {
+          target: "authenticated",
+          reenter: true,
+          actions: [
+            assign({ user: ({ event }) => event.user, profile: null, fund: null }),
+            { type: "rememberUser", params: ({ event }) => ({ user: event.user }) },
+          ],
+        },
+        RECHECK: "checking",
+        SIGN_OUT: "signingOut",
+      },
+      states: {
+        loadingAccount: {
+          invoke: {
+            id: "loadAccount",
+            src: "loadAccount",
+            onDone: {
+              target: "ready",
+              actions: assign({
+                profile: ({ event }) => event.output.profile,
+                fund: ({ event }) => event.output.fund,
+              }),
+            },
+            onError: [
+              {
+                guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                target: "#auth.anonymous",
+                actions: [assign(signedOut), "forgetUser"],
+              },
+              { target: "ready", actions: { type: "notifyError", params: { message: Messages.fundFailed } } },
+            ],
+          },
+        },
+        ready: {
+          after: { queryStale: "loadingAccount" },
+          on: { REFRESH: "loadingAccount" },
+        },
+      },
+    },
+    signingOut: {
+      entry: ["navigateHome", "showLoading"],
+      exit: "hideLoading",
+      invoke: {
+        id: "signOut",
+        src: "signOut",
+        onDone: { target: "anonymous", actions: [assign(signedOut), "forgetUser"] },
+        onError: {
+          target: "authenticated.ready",
+          actions: { type: "notifyError", params: { message: Messages.signoutFailed } },
+        },
+      },
+    },
+  },
+})

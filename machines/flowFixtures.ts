@@ -1,0 +1,65 @@
+/**
+ * Realistic inputs and failures for the account flows' models (machines/<flow>.model.ts) and their
+ * actor tests (tests/unit/flows*.test.ts): the flow input the modal host passes, a session user, and
+ * the client-side failures (transport error, HTTP status without our body, undecodable answer).
+ */
+import { Schema, SchemaIssue } from "effect"
+import { HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
+import type { Currencies, SiteConfig } from "../services/cdn.ts"
+import type { AuthStatus, SessionUser } from "../services/user-service.ts"
+import type { FlowInput } from "./flow.ts"
+
+export const fixtureSiteConfig: SiteConfig = {
+  productName: "Casino",
+  supportEmail: "support@casino.example",
+  blockedEmailDomains: ["blocked.example", "banned.example"],
+  tutorialVideoUrl: "https://www.youtube-nocookie.com/embed/tutorial",
+  defaultCurrency: "EUR",
+  languages: ["en", "de"],
+}
+
+export const fixtureCurrencies: Currencies = [
+  { code: "EUR", name: "Euro", symbol: "€", type: "FIAT", fiat: true, subunits_to_unit: "100" },
+  { code: "USD", name: "US Dollar", symbol: "$", type: "FIAT", fiat: true, subunits_to_unit: "100" },
+  { code: "BTC", name: "Bitcoin", symbol: "₿", type: "CRYPTO", fiat: false, subunits_to_unit: "100000000" },
+]
+
+export const flowInput = (
+  token: string | null = null,
+  siteConfig: SiteConfig = fixtureSiteConfig,
+): FlowInput => ({
+  siteConfig,
+  currencies: fixtureCurrencies,
+  token,
+})
+
+export const fixtureUser: SessionUser = {
+  id: "0b7c6f0e-5d0a-4f43-9a59-2f8f3c1d9e11",
+  email: "ada@lovelace.example",
+  fullName: "Ada Lovelace",
+  confirmed: false,
+}
+
+export const signedInStatus: AuthStatus = { isAuthenticated: true, user: fixtureUser }
+export const anonymousStatus: AuthStatus = { isAuthenticated: false, user: null }
+
+const request = HttpClientRequest.post("/user-service/api/v1/signin")
+
+/** The network failed before any answer (offline, DNS, reset connection). */
+export const transportError = (): HttpClientError.HttpClientError =>
+  new HttpClientError.HttpClientError({
+    reason: new HttpClientError.TransportError({ request, description: "Failed to fetch" }),
+  })
+
+/** An answer with this status whose body is not one of the contract's errors (e.g. from a proxy). */
+export const statusError = (status: number): HttpClientError.HttpClientError =>
+  new HttpClientError.HttpClientError({
+    reason: new HttpClientError.StatusCodeError({
+      request,
+      response: HttpClientResponse.fromWeb(request, new Response(null, { status })),
+    }),
+  })
+
+/** An answer the contract's schema could not decode. */
+export const schemaError = (): Schema.SchemaError =>
+  new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: "unexpected response body" }))

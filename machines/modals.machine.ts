@@ -1,0 +1,288 @@
+/**
+ * The modal host (spec sections 2 and 4): one modal open at a time; login and register switch into
+ * each other; content (token, url) is passed in; a loading modal. Each account modal invokes its
+ * flow machine, so closing the modal stops the flow (and aborts its call). A flow ends with an
+ * output the host routes to the shell: signed in, registered (go to /), re-check the session.
+ * The tutorial video opens over the register form without ending it, so the form survives.
+ */
+import { assign, enqueueActions, sendParent, setup } from "xstate"
+import type { Currencies, SiteConfig } from "../services/cdn.ts"
+import { toCapturedError } from "../services/error-reporting.ts"
+import type { SessionUser } from "../services/user-service.ts"
+import { confirmEmailMachine } from "./confirmEmail.machine.ts"
+import type { FlowInput, FlowOutput } from "./flow.ts"
+import { forgotPasswordMachine } from "./forgotPassword.machine.ts"
+import { loginMachine } from "./login.machine.ts"
+import { registerMachine } from "./register.machine.ts"
+import { resetPasswordMachine } from "./resetPassword.machine.ts"
+
+/** A modal an e-mail link asks for: `/?modal=reset-password&token=…` or `/?modal=confirm-email&token=…`. */
+export type ModalRequest =
+  | { readonly modal: "reset-password"; readonly token: string }
+  | { readonly modal: "confirm-email"; readonly token: string }
+
+export const parseModalRequest = (search: string): ModalRequest | null => {
+  const params = new URLSearchParams(search)
+  const token = params.get("token")
+  if (!token) return null
+  const modal = params.get("modal")
+  if (modal === "reset-password" || modal === "confirm-email") return { modal, token }
+  return null
+}
+
+export interface ModalsInput {
+  readonly siteConfig: SiteConfig
+  readonly currencies: Currencies
+  readonly request: ModalRequest | null
+}
+
+export interface ModalContent {
+  readonly token: string | null
+  readonly url: string | null
+}
+
+export interface ModalsContext {
+  readonly siteConfig: SiteConfig
+  readonly currencies: Currencies
+  readonly request: ModalRequest | null
+  readonly content: ModalContent
+}
+
+export type ModalsEvent =
+  | { readonly type: "OPEN_LOGIN" }
+  | { readonly type: "OPEN_REGISTER" }
+  | { readonly type: "OPEN_FORGOT_PASSWORD" }
+  | { readonly type: "OPEN_RESET_PASSWORD"; readonly token: string }
+  | { readonly type: "OPEN_CONFIRM_EMAIL"; readonly token: string }
+  | { readonly type: "OPEN_VIDEO"; readonly url?: string }
+  | { readonly type: "SWITCH_TO_LOGIN" }
+  | { readonly type: "SWITCH_TO_REGISTER" }
+  | { readonly type: "CLOSE_VIDEO" }
+  | { readonly type: "CLOSE" }
+  | { readonly type: "SHOW_LOADING" }
+  | { readonly type: "HIDE_LOADING" }
+
+/** What the shell must do after a flow finished; forgot-password needs nothing from it. */
+export const shellEventFor = (
+  output: FlowOutput,
+): { readonly type: "SIGNED_IN"; readonly user: SessionUser } | { readonly type: "AUTH_RECHECK" } | null => {
+  switch (output.type) {
+    case "signedIn":
+    case "registered":
+      return { type: "SIGNED_IN", user: output.user }
+    case "passwordReset":
+    case "emailConfirmed":
+      return { type: "AUTH_RECHECK" }
+    case "resetLinkSent":
+      return null
+  }
+}
+
+const emptyContent: ModalContent = { token: null, url: null }
+
+const flowInput = ({ context }: { context: ModalsContext }): FlowInput => ({
+  siteConfig: context.siteConfig,
+  currencies: context.currencies,
+  token: context.content.token,
+})
+
+export const modalsMachine = setup({
+  types: {
+    input: {} as ModalsInput,
+    context: {} as ModalsContext,
+    events: {} as ModalsEvent,
+  },
+  actors: {
+    loginFlow: loginMachine,
+    registerFlow: registerMachine,
+    forgotPasswordFlow: forgotPasswordMachine,
+    resetPasswordFlow: resetPasswordMachine,
+    confirmEmailFlow: confirmEmailMachine,
+  },
+  guards: {
+    requestsResetPassword: ({ context }) => context.request?.modal === "reset-password",
+    requestsConfirmEmail: ({ context }) => context.request?.modal === "confirm-email",
+  },
+  actions: {
+    /** Routes a finished flow's outcome to the shell (session update, re-check). */
+    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput }) => {
+      const event = shellEventFor(params.output)
+      if (event) enqueue.sendParent(event)
+    }),
+    /** A flow that crashed (not a typed failure — those are handled inside the flow) is unexpected. */
+    reportCrash: sendParent((_, params: { error: unknown }) => ({
+      type: "UNEXPECTED_ERROR",
+      error: toCapturedError(params.error),
+    })),
+    /** Spec: after successful registration the user goes to /. */
+    navigateHome: sendParent({ type: "NAVIGATE", path: "/" }),
+    clearContent: assign({ content: emptyContent }),
+  },
+}).createMachine({
+  id: "modals",
+  context: ({ input }) => ({
+    siteConfig: input.siteConfig,
+    currencies: input.currencies,
+    request: input.request,
+    content: input.request ? { token: input.request.token, url: null } : emptyContent,
+  }),
+  initial: "opening",
+  on: {
+    OPEN_LOGIN: ".login",
+    OPEN_REGISTER: ".register",
+    OPEN_FORGOT_PASSWORD: ".forgotPassword",
+    OPEN_RESET_PASSWORD: {
+      target: ".resetPassword",
+      actions: assign({ content: ({ event }) => ({ token: event.token, url: null }) }),
+    },
+    OPEN_CONFIRM_EMAIL: {
+      target: ".confirmEmail",
+      actions: assign({ content: ({ event }) => ({ token: event.token, url: null }) }),
+    },
+    OPEN_VIDEO: {
+      target: ".video",
+      actions: assign({
+        content: ({ context, event }) => ({
+          token: null,
+          url: event.url ?? context.siteConfig.tutorialVideoUrl,
+        }),
+      }),
+    },
+    SHOW_LOADING: ".loading",
+  },
+  states: {
+    /** Decides the first modal: the one an e-mail link asked for, or none. */
+    opening: {
+      always: [
+        { guard: "requestsResetPassword", target: "resetPassword" },
+        { guard: "requestsConfirmEmail", target: "confirmEmail" },
+        { target: "closed" },
+      ],
+    },
+    closed: {
+      entry: "clearContent",
+    },
+    login: {
+      invoke: {
+        id: "login",
+        src: "loginFlow",
+        input: flowInput,
+        onDone: {
+          target: "closed",
+          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
+        },
+        onError: {
+          target: "closed",
+          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      on: {
+        SWITCH_TO_REGISTER: "register",
+        CLOSE: "closed",
+      },
+    },
+    register: {
+      initial: "form",
+      invoke: {
+        id: "register",
+        src: "registerFlow",
+        input: flowInput,
+        onDone: {
+          target: "closed",
+          actions: [
+            { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
+            "navigateHome",
+          ],
+        },
+        onError: {
+          target: "closed",
+          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      on: {
+        SWITCH_TO_LOGIN: "login",
+        CLOSE: "closed",
+      },
+      states: {
+        form: {
+          on: {
+            OPEN_VIDEO: {
+              target: "video",
+              actions: assign({
+                content: ({ context, event }) => ({
+                  token: null,
+                  url: event.url ?? context.siteConfig.tutorialVideoUrl,
+                }),
+              }),
+            },
+          },
+        },
+        /** The tutorial video, shown instead of the form while the register flow stays alive. */
+        video: {
+          on: {
+            CLOSE_VIDEO: { target: "form", actions: "clearContent" },
+            OPEN_VIDEO: {},
+            CLOSE: { target: "form", actions: "clearContent" },
+          },
+        },
+      },
+    },
+    forgotPassword: {
+      invoke: {
+        id: "forgotPassword",
+        src: "forgotPasswordFlow",
+        input: flowInput,
+        onDone: {
+          target: "closed",
+          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
+        },
+        onError: {
+          target: "closed",
+          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      on: {
+        SWITCH_TO_LOGIN: "login",
+        CLOSE: "closed",
+      },
+    },
+    resetPassword: {
+      invoke: {
+        id: "resetPassword",
+        src: "resetPasswordFlow",
+        input: flowInput,
+        onDone: {
+          target: "closed",
+          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
+        },
+        onError: {
+          target: "closed",
+          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      on: { CLOSE: "closed" },
+    },
+    confirmEmail: {
+      invoke: {
+        id: "confirmEmail",
+        src: "confirmEmailFlow",
+        input: flowInput,
+        onDone: {
+          target: "closed",
+          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
+        },
+        onError: {
+          target: "closed",
+          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+      on: { CLOSE: "closed" },
+    },
+    video: {
+      on: { CLOSE: "closed", CLOSE_VIDEO: "closed" },
+    },
+    loading: {
+      on: { HIDE_LOADING: "closed", SHOW_LOADING: {} },
+    },
+  },
+})

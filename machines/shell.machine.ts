@@ -1,0 +1,222 @@
+/**
+ * The app shell (spec section 2, "App shell"): nothing renders until the client IP is known; a
+ * visitor from a restricted country sees only the blocked page; anything unexpected is reported
+ * through the error logger and the 500 page appears. When ready, the shell hosts the long-lived
+ * session (auth) and modal-host actors and routes what they ask for: navigation, sign-in, re-checks.
+ */
+import { Effect } from "effect"
+import { assign, sendTo, setup } from "xstate"
+import { fromEffect } from "../services/bridge.ts"
+import {
+  CdnFiles,
+  Currencies,
+  type Currencies as CurrenciesType,
+  RestrictedCountries,
+  SiteConfig,
+  type SiteConfig as SiteConfigType,
+} from "../services/cdn.ts"
+import { ApiClient, fetchCdnFile } from "../services/client.ts"
+import { type CapturedError, reportUnexpectedError, toCapturedError } from "../services/error-reporting.ts"
+import type { ClientIp } from "../services/ip-service.ts"
+import { isRestrictedCountry } from "../services/rules.ts"
+import type { SessionUser } from "../services/user-service.ts"
+import { authMachine } from "./auth.machine.ts"
+import { type ModalRequest, modalsMachine, parseModalRequest } from "./modals.machine.ts"
+
+export type { CapturedError }
+export { toCapturedError }
+
+export interface BootData {
+  readonly ip: ClientIp
+  readonly restricted: ReadonlyArray<string>
+  readonly siteConfig: SiteConfigType
+  readonly currencies: CurrenciesType
+}
+
+export interface ShellInput {
+  readonly path: string
+  readonly search: string
+}
+
+export interface ShellContext {
+  readonly path: string
+  readonly ip: ClientIp | null
+  readonly siteConfig: SiteConfigType | null
+  readonly currencies: CurrenciesType
+  /** A modal asked for by an e-mail link (`?modal=…&token=…`), opened once the shell is ready. */
+  readonly modalRequest: ModalRequest | null
+  readonly error: CapturedError | null
+}
+
+export type ShellEvent =
+  | { readonly type: "NAVIGATE"; readonly path: string; readonly reloadIfSame?: boolean }
+  | { readonly type: "LOCATION_CHANGED"; readonly path: string }
+  | { readonly type: "UNEXPECTED_ERROR"; readonly error: CapturedError }
+  | { readonly type: "SIGNED_IN"; readonly user: SessionUser }
+  | { readonly type: "AUTH_RECHECK" }
+  | { readonly type: "SHOW_LOADING" }
+  | { readonly type: "HIDE_LOADING" }
+
+/** Everything the shell must know before it may render anything. */
+export const loadBoot = Effect.gen(function* () {
+  const api = yield* ApiClient
+  const [ip, restricted, siteConfig, currencies] = yield* Effect.all(
+    [
+      api.ip.currentIp(),
+      fetchCdnFile(CdnFiles.restrictedCountries, RestrictedCountries),
+      fetchCdnFile(CdnFiles.siteConfig, SiteConfig),
+      fetchCdnFile(CdnFiles.currencies, Currencies),
+    ],
+    { concurrency: "unbounded" },
+  )
+  const data: BootData = { ip, restricted: restricted.map((r) => r.code), siteConfig, currencies }
+  return data
+})
+
+export const shellMachine = setup({
+  types: {
+    input: {} as ShellInput,
+    context: {} as ShellContext,
+    events: {} as ShellEvent,
+  },
+  actors: {
+    boot: fromEffect(() => loadBoot),
+    reportError: fromEffect((error: CapturedError) => reportUnexpectedError(error)),
+    auth: authMachine,
+    modals: modalsMachine,
+  },
+  guards: {
+    isRestricted: (_, params: { data: BootData }) =>
+      isRestrictedCountry(params.data.ip.isoCode, params.data.restricted),
+    isSamePathReload: ({ context, event }) =>
+      event.type === "NAVIGATE" && event.reloadIfSame === true && event.path === context.path,
+  },
+  actions: {
+    /** history.pushState — provided by the entry point (machines stay free of DOM). */
+    pushHistory: (_, _params: { path: string }) => {},
+    /** location.reload — spec: navigating home while already on / reloads the page. */
+    reloadPage: () => {},
+    /** Drop the one-time `?modal=…&token=…` from the address bar once consumed. */
+    clearModalQuery: () => {},
+    /** The page title falls back to the product name. */
+    setTitle: (_, _params: { title: string }) => {},
+  },
+}).createMachine({
+  id: "shell",
+  context: ({ input }) => ({
+    path: input.path,
+    ip: null,
+    siteConfig: null,
+    currencies: [],
+    modalRequest: parseModalRequest(input.search),
+    error: null,
+  }),
+  initial: "booting",
+  on: {
+    UNEXPECTED_ERROR: {
+      target: ".crashed",
+      actions: assign({ error: ({ event }) => event.error }),
+    },
+  },
+  states: {
+    booting: {
+      invoke: {
+        id: "boot",
+        src: "boot",
+        onDone: [
+          {
+            guard: { type: "isRestricted", params: ({ event }) => ({ data: event.output }) },
+            target: "blocked",
+            actions: assign({
+              ip: ({ event }) => event.output.ip,
+              siteConfig: ({ event }) => event.output.siteConfig,
+            }),
+          },
+          {
+            target: "ready",
+            actions: [
+              assign({
+                ip: ({ event }) => event.output.ip,
+                siteConfig: ({ event }) => event.output.siteConfig,
+                currencies: ({ event }) => event.output.currencies,
+              }),
+              { type: "setTitle", params: ({ event }) => ({ title: event.output.siteConfig.productName }) },
+            ],
+          },
+        ],
+        onError: {
+          target: "crashed",
+          actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+        },
+      },
+    },
+    /** Only the blocked page renders; no session, no modals, no further calls. */
+    blocked: {
+      on: { UNEXPECTED_ERROR: {} },
+    },
+    ready: {
+      entry: [{ type: "clearModalQuery" }],
+      invoke: [
+        {
+          id: "auth",
+          systemId: "auth",
+          src: "auth",
+          onError: {
+            target: "crashed",
+            actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+          },
+        },
+        {
+          id: "modals",
+          systemId: "modals",
+          src: "modals",
+          input: ({ context }) => ({
+            // `ready` is entered only from boot's onDone, which assigned the site config.
+            siteConfig: context.siteConfig as SiteConfigType,
+            currencies: context.currencies,
+            request: context.modalRequest,
+          }),
+          onError: {
+            target: "crashed",
+            actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+          },
+        },
+      ],
+      on: {
+        NAVIGATE: [
+          { guard: "isSamePathReload", actions: "reloadPage" },
+          {
+            actions: [
+              assign({ path: ({ event }) => event.path }),
+              { type: "pushHistory", params: ({ event }) => ({ path: event.path }) },
+            ],
+          },
+        ],
+        LOCATION_CHANGED: { actions: assign({ path: ({ event }) => event.path }) },
+        SIGNED_IN: {
+          actions: sendTo("auth", ({ event }) => ({ type: "SIGNED_IN" as const, user: event.user })),
+        },
+        AUTH_RECHECK: { actions: sendTo("auth", { type: "RECHECK" as const }) },
+        SHOW_LOADING: { actions: sendTo("modals", { type: "SHOW_LOADING" as const }) },
+        HIDE_LOADING: { actions: sendTo("modals", { type: "HIDE_LOADING" as const }) },
+      },
+    },
+    /** The 500 page. The report is best-effort: whether or not it arrives, the page shows. */
+    crashed: {
+      initial: "reporting",
+      on: { UNEXPECTED_ERROR: {} },
+      states: {
+        reporting: {
+          invoke: {
+            id: "reportError",
+            src: "reportError",
+            input: ({ context }) => context.error ?? { name: "Error", message: "Unknown error" },
+            onDone: "shown",
+            onError: "shown",
+          },
+        },
+        shown: {},
+      },
+    },
+  },
+})

@@ -1,0 +1,52 @@
+/**
+ * Reporting an unexpected error (spec: "Any unexpected error is logged … and this page appears").
+ * Gathers what the browser can tell — user agent, language, URL — with the local user record.
+ */
+import { Effect } from "effect"
+import { ApiClient } from "./client.ts"
+import type { ErrorReport } from "./error-logger.ts"
+import { readLocalUser } from "./local-user.ts"
+
+export interface CapturedError {
+  readonly name: string
+  readonly message: string
+  readonly stack?: string
+  readonly componentStack?: string
+}
+
+export const toCapturedError = (error: unknown): CapturedError => {
+  if (error instanceof Error) {
+    return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  }
+  return { name: "Error", message: String(error) }
+}
+
+const clip = (text: string | undefined, max: number): string | undefined => text?.slice(0, max)
+
+export const buildErrorReport = (error: CapturedError): ErrorReport => {
+  const stack = clip(error.stack, 8_000)
+  const componentStack = clip(error.componentStack, 8_000)
+  const nav = globalThis.navigator
+  const viewport = globalThis.innerWidth ? `${globalThis.innerWidth}x${globalThis.innerHeight}` : undefined
+  return {
+    user: readLocalUser(),
+    error: {
+      name: error.name.slice(0, 200),
+      message: error.message.slice(0, 2_000),
+      ...(stack ? { stack } : {}),
+      ...(componentStack ? { componentStack } : {}),
+    },
+    browser: {
+      userAgent: (nav?.userAgent ?? "unknown").slice(0, 512),
+      language: (nav?.language ?? "en").slice(0, 32),
+      url: (globalThis.location?.href ?? "/").slice(0, 2_048),
+      ...(viewport ? { viewport } : {}),
+    },
+  }
+}
+
+export const reportUnexpectedError = (error: CapturedError) =>
+  Effect.gen(function* () {
+    const api = yield* ApiClient
+    yield* api.errorLogger.report({ payload: buildErrorReport(error) })
+  })

@@ -1,0 +1,367 @@
+/**
+ * Actor-level tests of the shell, session and modal-host machines with controlled doubles:
+ * the orderings and guarantees the spec states, which path coverage alone does not prove.
+ */
+import { describe, expect, it } from "vitest"
+import type { ActorRefFrom } from "xstate"
+import { createActor, createMachine, fromPromise, waitFor } from "xstate"
+import { type Account, authMachine } from "../../machines/auth.machine.ts"
+import { currencyDropdownMachine } from "../../machines/currencyDropdown.machine.ts"
+import type { FlowOutput } from "../../machines/flow.ts"
+import type { loginMachine } from "../../machines/login.machine.ts"
+import { modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
+import type { registerMachine } from "../../machines/register.machine.ts"
+import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
+import type { BootData } from "../../machines/shell.machine.ts"
+import { shellMachine } from "../../machines/shell.machine.ts"
+import type { CapturedError } from "../../services/error-reporting.ts"
+import { Unauthenticated } from "../../services/errors.ts"
+import { formatMinorUnits } from "../../services/money.ts"
+import type { AuthStatus } from "../../services/user-service.ts"
+
+const user = { id: "u-1", email: "ada@example.com", fullName: "Ada Lovelace", confirmed: true }
+const siteConfig = {
+  productName: "Casino",
+  supportEmail: "support@casino.example",
+  blockedEmailDomains: ["blocked-one.example"],
+  tutorialVideoUrl: "/media/tutorial.mp4",
+  defaultCurrency: "EUR",
+  languages: ["en"],
+}
+const currencies = [
+  { code: "EUR", name: "Euro", symbol: "€", type: "FIAT" as const, fiat: true, subunits_to_unit: "100" },
+]
+const account: Account = {
+  profile: {
+    email: user.email,
+    confirmed: true,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    receiveEmailPromo: false,
+    idVerification: { verified: false },
+    billVerification: { verified: false },
+    userDetails: {
+      phone: { phoneNumber: null, dialingCode: null },
+      address: null,
+      address2: null,
+      nickName: null,
+      zipCode: null,
+      country: null,
+      city: null,
+      state: null,
+      gender: null,
+      dateOfBirth: null,
+      receiveEmailPromo: false,
+    },
+  },
+  fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
+}
+
+/** A promise double the test resolves or rejects by hand, recording calls and aborts. */
+const controlled = <T, I = unknown>() => {
+  const calls: Array<{ resolve: (value: T) => void; reject: (error: unknown) => void; signal: AbortSignal }> =
+    []
+  const logic = fromPromise<T, I>(
+    ({ signal }) =>
+      new Promise<T>((resolve, reject) => {
+        calls.push({ resolve, reject, signal })
+      }),
+  )
+  return { logic, calls }
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+describe("auth machine", () => {
+  const makeAuth = () => {
+    const log: string[] = []
+    const check = controlled<AuthStatus>()
+    const load = controlled<Account>()
+    const signOut = controlled<void>()
+    const parent = createMachine({
+      invoke: {
+        id: "auth",
+        systemId: "auth",
+        src: authMachine.provide({
+          actors: { checkSession: check.logic, loadAccount: load.logic, signOut: signOut.logic },
+          actions: {
+            navigateHome: () => log.push("navigate /"),
+            notifyError: (_, params) => log.push(`toast ${params.message}`),
+            showLoading: () => {},
+            hideLoading: () => {},
+          },
+        }),
+      },
+    })
+    const root = createActor(parent).start()
+    const auth = root.system.get("auth") as ActorRefFrom<typeof authMachine> | undefined
+    if (!auth) throw new Error("auth not started")
+    return { auth, check, load, signOut, log }
+  }
+
+  it("never queries profile or fund while anonymous", async () => {
+    const { auth, check, load } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: false, user: null })
+    await flush()
+    expect(auth.getSnapshot().value).toBe("anonymous")
+    expect(load.calls).toHaveLength(0)
+  })
+
+  it("loads profile and fund once authenticated", async () => {
+    const { auth, check, load } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    expect(load.calls).toHaveLength(1)
+    load.calls[0]?.resolve(account)
+    await flush()
+    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().context.fund?.[0]?.balance).toBe("1250")
+  })
+
+  it("signs out in the spec's order: navigate to /, call sign-out, then clear the user", async () => {
+    const { auth, check, load, signOut, log } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.resolve(account)
+    await flush()
+    auth.send({ type: "SIGN_OUT" })
+    expect(log).toEqual(["navigate /"])
+    expect(signOut.calls).toHaveLength(1)
+    // The user is still there while the call runs…
+    expect(auth.getSnapshot().context.user).not.toBeNull()
+    signOut.calls[0]?.resolve()
+    await flush()
+    // …and cleared only after it succeeded.
+    expect(auth.getSnapshot().value).toBe("anonymous")
+    expect(auth.getSnapshot().context).toEqual({ user: null, profile: null, fund: null })
+  })
+
+  it("keeps the session and says so when sign-out fails", async () => {
+    const { auth, check, load, signOut, log } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.resolve(account)
+    await flush()
+    auth.send({ type: "SIGN_OUT" })
+    signOut.calls[0]?.reject(new Error("offline"))
+    await flush()
+    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(log).toContain("toast Signout did not work!")
+  })
+
+  it("drops to anonymous when the session is gone while loading the account", async () => {
+    const { auth, check, load } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.reject(new Unauthenticated({ message: "expired" }))
+    await flush()
+    expect(auth.getSnapshot().value).toBe("anonymous")
+  })
+
+  it("reports 'Get fund did not work' and stays signed in on another load failure", async () => {
+    const { auth, check, load, log } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.reject(new Error("500"))
+    await flush()
+    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(log).toContain("toast Get fund did not work")
+  })
+})
+
+describe("shell machine", () => {
+  const boot = (isoCode: string): BootData => ({
+    ip: { country: isoCode === "GB" ? "United Kingdom" : "Malta", isoCode },
+    restricted: ["US", "GB"],
+    siteConfig,
+    currencies,
+  })
+
+  const makeShell = (search = "") => {
+    const bootCall = controlled<BootData>()
+    const report = controlled<void, CapturedError>()
+    const check = controlled<AuthStatus>()
+    const load = controlled<Account>()
+    const shell = createActor(
+      shellMachine.provide({
+        actors: {
+          boot: bootCall.logic,
+          reportError: report.logic,
+          auth: authMachine.provide({ actors: { checkSession: check.logic, loadAccount: load.logic } }),
+        },
+      }),
+      { input: { path: "/", search } },
+    ).start()
+    return { shell, bootCall, report, check, load }
+  }
+
+  it("renders nothing but the blocked page for a restricted country, and starts no session", async () => {
+    const { shell, bootCall, check } = makeShell()
+    expect(shell.getSnapshot().value).toBe("booting")
+    bootCall.calls[0]?.resolve(boot("GB"))
+    await flush()
+    expect(shell.getSnapshot().value).toBe("blocked")
+    expect(shell.getSnapshot().context.ip?.country).toBe("United Kingdom")
+    expect(check.calls).toHaveLength(0)
+    expect(shell.getSnapshot().children.modals).toBeUndefined()
+  })
+
+  it("reports a boot failure through the error logger and shows the 500 page", async () => {
+    const { shell, bootCall, report } = makeShell()
+    bootCall.calls[0]?.reject(new Error("Client Ip went wrong"))
+    await flush()
+    expect(shell.getSnapshot().matches({ crashed: "reporting" })).toBe(true)
+    report.calls[0]?.resolve()
+    await flush()
+    expect(shell.getSnapshot().matches({ crashed: "shown" })).toBe(true)
+    expect(shell.getSnapshot().context.error?.message).toBe("Client Ip went wrong")
+  })
+
+  it("starts the session and the modal host once ready, and forwards sign-ins", async () => {
+    const { shell, bootCall, check, load } = makeShell()
+    bootCall.calls[0]?.resolve(boot("MT"))
+    await waitFor(shell, (s) => s.matches("ready"))
+    expect(check.calls).toHaveLength(1)
+    check.calls[0]?.resolve({ isAuthenticated: false, user: null })
+    await flush()
+    const auth = shell.system.get("auth") as ActorRefFrom<typeof authMachine>
+    expect(auth.getSnapshot().value).toBe("anonymous")
+    shell.send({ type: "SIGNED_IN", user })
+    expect(auth.getSnapshot().matches("authenticated")).toBe(true)
+    expect(load.calls).toHaveLength(1)
+  })
+
+  it("opens the reset-password modal from an e-mail link", async () => {
+    const { shell, bootCall } = makeShell("?modal=reset-password&token=abc")
+    bootCall.calls[0]?.resolve(boot("MT"))
+    await waitFor(shell, (s) => s.matches("ready"))
+    const modals = shell.system.get("modals") as ActorRefFrom<typeof modalsMachine>
+    expect(modals.getSnapshot().value).toBe("resetPassword")
+    expect(modals.getSnapshot().context.content.token).toBe("abc")
+  })
+})
+
+describe("modal host machine", () => {
+  // Stand-in flows: one that finishes at once with an output, one that never finishes. The modal
+  // host only sees a child machine's output, so the casts to the real flow types are sound here.
+  type AnyFlow = typeof loginMachine
+  const finishing = (output: FlowOutput) =>
+    createMachine({
+      id: "flow",
+      initial: "done",
+      states: { done: { type: "final" } },
+      output: () => output,
+    }) as unknown as AnyFlow
+  const idle = createMachine({ id: "idle" }) as unknown as AnyFlow
+
+  const makeModals = (
+    flows: Partial<Record<"loginFlow" | "registerFlow" | "resetPasswordFlow", AnyFlow>>,
+  ) => {
+    const toParent: Array<{ type: string }> = []
+    const parent = createMachine({
+      on: { "*": { actions: ({ event }) => toParent.push(event) } },
+      invoke: {
+        id: "modals",
+        systemId: "modals",
+        src: modalsMachine.provide({
+          actors: {
+            loginFlow: flows.loginFlow ?? idle,
+            registerFlow: (flows.registerFlow ?? idle) as unknown as typeof registerMachine,
+            resetPasswordFlow: (flows.resetPasswordFlow ?? idle) as unknown as typeof resetPasswordMachine,
+          },
+        }),
+        input: { siteConfig, currencies, request: null },
+      },
+    })
+    const root = createActor(parent).start()
+    const modals = root.system.get("modals") as ActorRefFrom<typeof modalsMachine> | undefined
+    if (!modals) throw new Error("modals not started")
+    return { modals, toParent }
+  }
+
+  it("switches between login and register, one modal at a time", () => {
+    const { modals } = makeModals({})
+    modals.send({ type: "OPEN_LOGIN" })
+    expect(modals.getSnapshot().value).toBe("login")
+    modals.send({ type: "SWITCH_TO_REGISTER" })
+    expect(modals.getSnapshot().matches("register")).toBe(true)
+    expect(modals.getSnapshot().children.login).toBeUndefined()
+    modals.send({ type: "SWITCH_TO_LOGIN" })
+    expect(modals.getSnapshot().value).toBe("login")
+    modals.send({ type: "CLOSE" })
+    expect(modals.getSnapshot().value).toBe("closed")
+  })
+
+  it("keeps the register flow alive while the tutorial video is open", () => {
+    const { modals } = makeModals({})
+    modals.send({ type: "OPEN_REGISTER" })
+    const registerFlow = modals.getSnapshot().children.register
+    modals.send({ type: "OPEN_VIDEO" })
+    expect(modals.getSnapshot().matches({ register: "video" })).toBe(true)
+    expect(modals.getSnapshot().context.content.url).toBe(siteConfig.tutorialVideoUrl)
+    expect(modals.getSnapshot().children.register).toBe(registerFlow)
+    modals.send({ type: "CLOSE_VIDEO" })
+    expect(modals.getSnapshot().matches({ register: "form" })).toBe(true)
+    expect(modals.getSnapshot().children.register).toBe(registerFlow)
+  })
+
+  it("routes a successful login to the shell and closes", () => {
+    const { modals, toParent } = makeModals({ loginFlow: finishing({ type: "signedIn", user }) })
+    modals.send({ type: "OPEN_LOGIN" })
+    expect(modals.getSnapshot().value).toBe("closed")
+    expect(toParent).toEqual([{ type: "SIGNED_IN", user }])
+  })
+
+  it("sends a registered player home, signed in", () => {
+    const { modals, toParent } = makeModals({ registerFlow: finishing({ type: "registered", user }) })
+    modals.send({ type: "OPEN_REGISTER" })
+    expect(toParent).toEqual([
+      { type: "SIGNED_IN", user },
+      { type: "NAVIGATE", path: "/" },
+    ])
+  })
+
+  it("re-checks the session after a password reset", () => {
+    const { modals, toParent } = makeModals({ resetPasswordFlow: finishing({ type: "passwordReset" }) })
+    modals.send({ type: "OPEN_RESET_PASSWORD", token: "t" })
+    expect(toParent).toEqual([{ type: "AUTH_RECHECK" }])
+    expect(modals.getSnapshot().context.content).toEqual({ token: null, url: null })
+  })
+
+  it("reads e-mail links", () => {
+    expect(parseModalRequest("?modal=confirm-email&token=x")).toEqual({ modal: "confirm-email", token: "x" })
+    expect(parseModalRequest("?modal=reset-password")).toBeNull()
+    expect(parseModalRequest("?modal=other&token=x")).toBeNull()
+  })
+})
+
+describe("currency dropdown machine", () => {
+  it("closes on Escape and outside clicks, and emits the selection", () => {
+    const actor = createActor(currencyDropdownMachine, { input: { selected: "EUR" } }).start()
+    const selected: string[] = []
+    actor.on("selected", (e) => selected.push(e.code))
+    actor.send({ type: "TOGGLE" })
+    actor.send({ type: "KEY_DOWN", keyCode: 13 })
+    expect(actor.getSnapshot().value).toBe("open")
+    actor.send({ type: "KEY_DOWN", keyCode: 27 })
+    expect(actor.getSnapshot().value).toBe("closed")
+    actor.send({ type: "TOGGLE" })
+    actor.send({ type: "OUTSIDE_CLICK" })
+    expect(actor.getSnapshot().value).toBe("closed")
+    actor.send({ type: "TOGGLE" })
+    actor.send({ type: "SELECT", code: "BTC" })
+    expect(selected).toEqual(["BTC"])
+    expect(actor.getSnapshot().context.selected).toBe("BTC")
+  })
+})
+
+describe("money formatting", () => {
+  it("formats integer minor units without floats", () => {
+    expect(formatMinorUnits("1250", "100")).toBe("12.50")
+    expect(formatMinorUnits("123456789", "100")).toBe("1,234,567.89")
+    expect(formatMinorUnits("150000000", "100000000")).toBe("1.50")
+    expect(formatMinorUnits("1", "1000000000000000000")).toBe("0.00")
+    expect(formatMinorUnits("123000000000000000", "1000000000000000000")).toBe("0.123")
+    expect(formatMinorUnits("5", "1")).toBe("5")
+  })
+})

@@ -1,0 +1,75 @@
+import { useSelector } from "@xstate/react"
+import { formatMinorUnits } from "../../services/money.ts"
+import { currencyDisplayName } from "../../services/rules.ts"
+import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
+import { Link } from "../components/Link.tsx"
+
+const Balance = () => {
+  const auth = useAuthActor()
+  const fund = useSelector(auth, (s) => s.context.fund)
+  const currencies = useShell((s) => s.context.currencies)
+  // Spec: the default currency is EUR when no entry is marked default.
+  const entry = fund?.find((f) => f.default) ?? fund?.find((f) => f.currency === "EUR") ?? fund?.[0]
+  if (!entry) return null
+  const currency = currencies.find((c) => c.code === entry.currency)
+  return (
+    <span className="header__balance">
+      <span className="visually-hidden">Balance: </span>
+      {currency ? formatMinorUnits(entry.balance, currency.subunits_to_unit) : entry.balance}{" "}
+      {currencyDisplayName(entry.currency)}
+    </span>
+  )
+}
+
+export const Header = () => {
+  const auth = useAuthActor()
+  const modals = useModalsActor()
+  const productName = useShell((s) => s.context.siteConfig?.productName ?? "Casino")
+  const status = useSelector(auth, (s) =>
+    s.matches("authenticated") ? "authenticated" : s.matches("anonymous") ? "anonymous" : "busy",
+  )
+  const name = useSelector(auth, (s) => s.context.user?.fullName ?? "")
+
+  return (
+    <header className="header">
+      <Link to="/" className="header__brand" reloadIfSame>
+        <span className="header__logo" aria-hidden="true">
+          ♠
+        </span>
+        {productName}
+      </Link>
+      <nav className="header__actions" aria-label="Account">
+        {status === "anonymous" ? (
+          <>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => modals.send({ type: "OPEN_LOGIN" })}
+            >
+              Log in
+            </button>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => modals.send({ type: "OPEN_REGISTER" })}
+            >
+              Sign up
+            </button>
+          </>
+        ) : status === "authenticated" ? (
+          <>
+            <Balance />
+            <span className="header__user">{name}</span>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => auth.send({ type: "SIGN_OUT" })}
+            >
+              Sign out
+            </button>
+          </>
+        ) : null}
+      </nav>
+    </header>
+  )
+}
