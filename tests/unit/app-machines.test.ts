@@ -11,6 +11,7 @@ import type { FlowOutput } from "../../machines/flow.ts"
 import type { loginMachine } from "../../machines/login.machine.ts"
 import { modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
 import type { registerMachine } from "../../machines/register.machine.ts"
+import { resendConfirmationMachine } from "../../machines/resendConfirmation.machine.ts"
 import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
 import type { BootData } from "../../machines/shell.machine.ts"
 import { shellMachine } from "../../machines/shell.machine.ts"
@@ -363,5 +364,25 @@ describe("money formatting", () => {
     expect(formatMinorUnits("1", "1000000000000000000")).toBe("0.00")
     expect(formatMinorUnits("123000000000000000", "1000000000000000000")).toBe("0.123")
     expect(formatMinorUnits("5", "1")).toBe("5")
+  })
+})
+
+describe("resend confirmation machine", () => {
+  it("can be used once per session, whatever the outcome", async () => {
+    const resend = controlled<{ message: string }>()
+    const toasts: string[] = []
+    const actor = createActor(
+      resendConfirmationMachine.provide({
+        actors: { resend: resend.logic },
+        actions: { toast: (_, params) => toasts.push(params.message) },
+      }),
+    ).start()
+    actor.send({ type: "RESEND" })
+    resend.calls[0]?.reject(new Error("429"))
+    await flush()
+    expect(actor.getSnapshot().value).toBe("used")
+    expect(toasts).toEqual(["A verification link has already been sent to your email."])
+    actor.send({ type: "RESEND" })
+    expect(resend.calls).toHaveLength(1)
   })
 })

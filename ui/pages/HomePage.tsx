@@ -4,6 +4,7 @@ import { formatMinorUnits } from "../../services/money.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
 import { CurrencyIcon } from "../components/CurrencyIcon.tsx"
+import { ResendConfirmation } from "../components/ResendConfirmation.tsx"
 
 const Wallets = ({ currencies }: { currencies: Currencies }) => {
   const auth = useAuthActor()
@@ -48,7 +49,7 @@ export const HomePage = () => {
         <p className="hero__eyebrow">{productName}</p>
         {signedIn ? (
           <>
-            <h1 id="hero-title">Welcome back, {name}</h1>
+            <h1 id="hero-title">Welcome, {name}</h1>
             <p className="hero__lead">Fund your account in fiat or crypto and claim your welcome bonus.</p>
           </>
         ) : (
@@ -69,7 +70,7 @@ export const HomePage = () => {
       </section>
       {signedIn && !confirmed ? (
         <p className="notice" role="status">
-          Please confirm your e-mail address: we sent you a link when you registered.
+          Please confirm your e-mail address: we sent you a link when you registered. <ResendConfirmation />
         </p>
       ) : null}
       {signedIn ? <Wallets currencies={currencies} /> : null}

@@ -1,8 +1,9 @@
-/** Tutorial video modal body: embeds the url held in the modal content (a YouTube embed or a video file). */
+/** Tutorial video modal body: embeds the url held in the modal content (an embeddable page or a video file). */
 export const VideoBody = ({ url }: { url: string | null }) => {
   if (!url) return <p className="muted">No video to show.</p>
-  const isEmbed = /youtube(-nocookie)?\.com\/embed\//.test(url)
-  return isEmbed ? (
+  // A video file plays in <video>; anything else (a YouTube embed, our hosted tutorial page) is a frame.
+  const isVideoFile = /\.(mp4|webm|ogv)(\?|#|$)/i.test(url)
+  return !isVideoFile ? (
     <iframe
       className="video-frame"
       src={url}
