@@ -1,0 +1,310 @@
+/**
+ * The server's configuration, read once from the environment (see docs/server.md for every variable).
+ * `loadConfig` is plain and synchronous so tests and `main.ts` can call it directly; it throws a
+ * `ConfigError` naming the variable when a value is wrong. Handlers read it through `AppConfig`.
+ */
+import { randomBytes } from "node:crypto"
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Context, Layer, type LogLevel } from "effect"
+
+export interface RateLimit {
+  readonly max: number
+  readonly windowSeconds: number
+}
+
+export interface RateLimits {
+  readonly signinPerIp: RateLimit
+  readonly signinPerEmail: RateLimit
+  readonly registerPerIp: RateLimit
+  readonly forgotPerIp: RateLimit
+  readonly forgotPerEmail: RateLimit
+  readonly resendPerUser: RateLimit
+  readonly errorLogPerIp: RateLimit
+}
+
+export type RateLimitName = keyof RateLimits
+
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  /** PostgreSQL URL; undefined ⇒ embedded PGlite at `${dataDir}/pglite`. */
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  /** Public origin of the site, used in e-mail links and the default Origin allow-list. */
+  readonly publicUrl: string
+  readonly allowedOrigins: ReadonlyArray<string>
+  readonly nodeEnv: string
+  /** Minimum level of the Effect logger (LOG_LEVEL: Trace, Debug, Info, Warn, Error, Fatal, None). */
+  readonly logLevel: LogLevel.LogLevel
+  readonly trustProxy: boolean
+  readonly defaultCountry: string
+  readonly cdnBasePath: string
+  readonly cdnDir: string
+  /** The built player app (`vite build` output) served at `/`. */
+  readonly staticDir: string
+  /** Embeddable page of the registration tutorial (site-config.json `tutorialVideoUrl`). */
+  readonly tutorialVideoUrl: string
+  readonly blockedEmailDomains: ReadonlyArray<string>
+  readonly supportEmail: string
+  readonly productName: string
+  readonly captchaEnabled: boolean
+  /** altcha-lib v2 PBKDF2/SHA-256 cost (iterations per attempt). */
+  readonly captchaCost: number
+  /** HMAC secret of the captcha challenges; generated once and kept in `${dataDir}/captcha-secret`. */
+  readonly captchaSecret: string
+  readonly sessionTtlHours: number
+  readonly cookieSecure: boolean
+  readonly smtpUrl: string | undefined
+  readonly mailFrom: string
+  readonly mailOutboxDir: string
+  readonly resetTokenTtlMinutes: number
+  readonly confirmTokenTtlHours: number
+  readonly rateLimitScale: number
+  /** Effective limits: defaults (or RATE_LIMITS JSON) with `max` already multiplied by `rateLimitScale`. */
+  readonly rateLimits: RateLimits
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("casino/server/AppConfig") {
+  static layerFrom(shape: AppConfigShape): Layer.Layer<AppConfig> {
+    return Layer.succeed(AppConfig, shape)
+  }
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+}
+
+export const defaultRateLimits: RateLimits = {
+  signinPerIp: { max: 20, windowSeconds: 900 },
+  signinPerEmail: { max: 5, windowSeconds: 900 },
+  registerPerIp: { max: 10, windowSeconds: 3600 },
+  forgotPerIp: { max: 10, windowSeconds: 3600 },
+  forgotPerEmail: { max: 3, windowSeconds: 3600 },
+  resendPerUser: { max: 3, windowSeconds: 3600 },
+  errorLogPerIp: { max: 30, windowSeconds: 60 },
+}
+
+export const defaultBlockedEmailDomains: ReadonlyArray<string> = [
+  "blocked-one.example",
+  "blocked-two.example",
+]
+
+/** Default captcha cost: PBKDF2/SHA-256 iterations per attempt (altcha-lib's documented example value). */
+export const defaultCaptchaCost = 5_000
+
+const logLevels: ReadonlyArray<LogLevel.LogLevel> = [
+  "All",
+  "Trace",
+  "Debug",
+  "Info",
+  "Warn",
+  "Error",
+  "Fatal",
+  "None",
+]
+
+type Env = Record<string, string | undefined>
+
+const fail = (name: string, value: string, expected: string): never => {
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is invalid: expected ${expected}`)
+}
+
+const str = (env: Env, name: string): string | undefined => {
+  const v = env[name]
+  if (v === undefined) return undefined
+  const t = v.trim()
+  return t === "" ? undefined : t
+}
+
+const int = (env: Env, name: string, def: number, min: number, max: number): number => {
+  const v = str(env, name)
+  if (v === undefined) return def
+  if (!/^\d+$/.test(v)) return fail(name, v, `an integer between ${min} and ${max}`)
+  const n = Number(v)
+  if (n < min || n > max) return fail(name, v, `an integer between ${min} and ${max}`)
+  return n
+}
+
+const positiveNumber = (env: Env, name: string, def: number): number => {
+  const v = str(env, name)
+  if (v === undefined) return def
+  const n = Number(v)
+  if (!Number.isFinite(n) || n <= 0) return fail(name, v, "a positive number")
+  return n
+}
+
+const bool = (env: Env, name: string, def: boolean): boolean => {
+  const v = str(env, name)
+  if (v === undefined) return def
+  const l = v.toLowerCase()
+  if (["1", "true", "yes", "on"].includes(l)) return true
+  if (["0", "false", "no", "off"].includes(l)) return false
+  return fail(name, v, "true or false")
+}
+
+const list = (v: string): Array<string> =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+
+const originOf = (name: string, value: string): string => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return fail(name, value, "an absolute http(s) URL")
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return fail(name, value, "an http(s) URL")
+  return url.origin
+}
+
+const parseRateLimits = (raw: string | undefined): RateLimits => {
+  if (raw === undefined) return defaultRateLimits
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return fail("RATE_LIMITS", raw, "a JSON object")
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return fail("RATE_LIMITS", raw, "a JSON object")
+  }
+  const out: Record<string, RateLimit> = { ...defaultRateLimits }
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(key in defaultRateLimits)) {
+      return fail(
+        "RATE_LIMITS",
+        raw,
+        `keys among ${Object.keys(defaultRateLimits).join(", ")} (got "${key}")`,
+      )
+    }
+    const v = value as { max?: unknown; windowSeconds?: unknown } | null
+    if (
+      typeof v !== "object" ||
+      v === null ||
+      !Number.isInteger(v.max) ||
+      !Number.isInteger(v.windowSeconds) ||
+      (v.max as number) < 1 ||
+      (v.windowSeconds as number) < 1
+    ) {
+      return fail("RATE_LIMITS", raw, `{ "max": int >= 1, "windowSeconds": int >= 1 } for "${key}"`)
+    }
+    out[key] = { max: v.max as number, windowSeconds: v.windowSeconds as number }
+  }
+  return out as unknown as RateLimits
+}
+
+export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits => {
+  const out: Record<string, RateLimit> = {}
+  for (const [key, limit] of Object.entries(limits)) {
+    out[key] = { max: Math.max(1, Math.round(limit.max * scale)), windowSeconds: limit.windowSeconds }
+  }
+  return out as unknown as RateLimits
+}
+
+/** Reads `${dataDir}/captcha-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
+export const persistentCaptchaSecret = (dataDir: string): string => {
+  const file = join(dataDir, "captcha-secret")
+  try {
+    const existing = readFileSync(file, "utf8").trim()
+    if (existing.length >= 32) return existing
+  } catch {
+    // not there yet
+  }
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString("hex")
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
+  chmodSync(file, 0o600)
+  return secret
+}
+
+/** Parses the environment. Throws `ConfigError` on a bad value. */
+export const loadConfig = (env: Env): AppConfigShape => {
+  const port = int(env, "PORT", 8080, 0, 65_535)
+  const host = str(env, "HOST") ?? "0.0.0.0"
+  const databaseUrl = str(env, "DATABASE_URL")
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    fail("DATABASE_URL", databaseUrl, "a postgres:// or postgresql:// URL")
+  }
+  const dataDir = str(env, "DATA_DIR") ?? ".data"
+  const publicUrlRaw = str(env, "PUBLIC_URL") ?? `http://localhost:${port}`
+  originOf("PUBLIC_URL", publicUrlRaw)
+  const publicUrl = publicUrlRaw.replace(/\/+$/, "")
+  const originsRaw = str(env, "ALLOWED_ORIGINS")
+  const allowedOrigins =
+    originsRaw === undefined
+      ? [originOf("PUBLIC_URL", publicUrl)]
+      : list(originsRaw).map((o) => originOf("ALLOWED_ORIGINS", o))
+  const nodeEnv = str(env, "NODE_ENV") ?? "development"
+  const logLevelRaw = str(env, "LOG_LEVEL") ?? "Info"
+  const logLevel = logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase())
+  if (logLevel === undefined) fail("LOG_LEVEL", logLevelRaw, logLevels.join(", "))
+  const defaultCountry = (str(env, "DEFAULT_COUNTRY") ?? "MT").toUpperCase()
+  if (!/^[A-Z]{2}$/.test(defaultCountry))
+    fail("DEFAULT_COUNTRY", defaultCountry, "an ISO 3166-1 alpha-2 code")
+  const cdnBasePathRaw = str(env, "CDN_BASE_PATH") ?? "/cdn"
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(cdnBasePathRaw) || cdnBasePathRaw.includes("..")) {
+    fail("CDN_BASE_PATH", cdnBasePathRaw, "an absolute URL path such as /cdn")
+  }
+  const cdnBasePath = cdnBasePathRaw.length > 1 ? cdnBasePathRaw.replace(/\/+$/, "") : cdnBasePathRaw
+  if (cdnBasePath === "/") fail("CDN_BASE_PATH", cdnBasePathRaw, "a path other than /")
+  const cdnDir = str(env, "CDN_DIR") ?? join(dataDir, "cdn")
+  const tutorialVideoUrl = str(env, "TUTORIAL_VIDEO_URL") ?? `${cdnBasePath}/tutorial/index.html`
+  if (!tutorialVideoUrl.startsWith("/") && !/^https:\/\//.test(tutorialVideoUrl)) {
+    fail("TUTORIAL_VIDEO_URL", tutorialVideoUrl, "a path on this site or an https:// URL")
+  }
+  const blockedRaw = env.BLOCKED_EMAIL_DOMAINS
+  const blockedEmailDomains =
+    blockedRaw === undefined ? defaultBlockedEmailDomains : list(blockedRaw.toLowerCase())
+  const captchaRaw = str(env, "CAPTCHA")
+  let captchaEnabled = true
+  if (captchaRaw !== undefined) {
+    const l = captchaRaw.toLowerCase()
+    if (l === "off") captchaEnabled = false
+    else if (l !== "on") fail("CAPTCHA", captchaRaw, '"on" or "off"')
+  }
+  if (!captchaEnabled && nodeEnv === "production") {
+    throw new ConfigError("CAPTCHA=off is not allowed when NODE_ENV=production")
+  }
+  const captchaCost = int(env, "CAPTCHA_COST", defaultCaptchaCost, 1, 10_000_000)
+  const captchaSecretRaw = str(env, "CAPTCHA_SECRET")
+  if (captchaSecretRaw !== undefined && captchaSecretRaw.length < 16) {
+    fail("CAPTCHA_SECRET", "(hidden)", "at least 16 characters")
+  }
+  const rateLimitScale = positiveNumber(env, "RATE_LIMIT_SCALE", 1)
+  const config: AppConfigShape = {
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    publicUrl,
+    allowedOrigins,
+    nodeEnv,
+    logLevel: logLevel ?? "Info",
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    defaultCountry,
+    cdnBasePath,
+    cdnDir,
+    staticDir: str(env, "STATIC_DIR") ?? fileURLToPath(new URL("../dist/app", import.meta.url)),
+    tutorialVideoUrl,
+    blockedEmailDomains,
+    supportEmail: str(env, "SUPPORT_EMAIL") ?? "support@casino.example",
+    productName: str(env, "PRODUCT_NAME") ?? "Casino",
+    captchaEnabled,
+    captchaCost,
+    captchaSecret: captchaSecretRaw ?? persistentCaptchaSecret(dataDir),
+    sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
+    cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
+    smtpUrl: str(env, "SMTP_URL"),
+    mailFrom: str(env, "MAIL_FROM") ?? "Casino <no-reply@casino.example>",
+    mailOutboxDir: str(env, "MAIL_OUTBOX_DIR") ?? join(dataDir, "outbox"),
+    resetTokenTtlMinutes: int(env, "RESET_TOKEN_TTL_MINUTES", 60, 1, 60 * 24 * 7),
+    confirmTokenTtlHours: int(env, "CONFIRM_TOKEN_TTL_HOURS", 48, 1, 24 * 90),
+    rateLimitScale,
+    rateLimits: scaleRateLimits(parseRateLimits(str(env, "RATE_LIMITS")), rateLimitScale),
+  }
+  return config
+}

@@ -1,0 +1,50 @@
+/**
+ * The error logger: `POST /api/error-logger` (spec section 7). The payload is validated by the
+ * contract's schema (services/error-logger.ts); the body is limited to `errorReportMaxBytes` (413,
+ * enforced by the server middleware before the body is read); each IP may report
+ * `rateLimits.errorLogPerIp` times per window (429 + Retry-After). A report is stored in
+ * `error_reports` (jsonb + ip + user agent + time), logged, and answered 202.
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { CasinoApi } from "../../services/api.ts"
+import { AppConfig } from "../config.ts"
+import { Geo } from "../geo/Geo.ts"
+import { RateLimiter } from "../security/RateLimiter.ts"
+
+/** Largest accepted error report body, in bytes. */
+export const errorReportMaxBytes = 64 * 1024
+
+export const ErrorLoggerHandlersLive = HttpApiBuilder.group(
+  CasinoApi,
+  "errorLogger",
+  Effect.fn(function* (handlers) {
+    const config = yield* AppConfig
+    const sql = yield* SqlClient.SqlClient
+    const geo = yield* Geo
+    const limiter = yield* RateLimiter
+    return handlers.handle("report", ({ payload, request }) =>
+      Effect.gen(function* () {
+        const ip = geo.clientIp(request)
+        yield* limiter.consume(`error-logger:ip:${ip}`, config.rateLimits.errorLogPerIp)
+        const userAgent = request.headers["user-agent"]?.slice(0, 512) ?? null
+        const rows = yield* sql<{ readonly id: string }>`
+          INSERT INTO error_reports (report, ip, user_agent)
+          VALUES (${JSON.stringify(payload)}::jsonb, ${ip}, ${userAgent})
+          RETURNING id::text AS id
+        `.pipe(Effect.orDie)
+        yield* Effect.logWarning(
+          `browser error report: ${payload.error.name}: ${payload.error.message}`,
+        ).pipe(
+          Effect.annotateLogs({
+            reportId: rows[0]?.id ?? "",
+            ip,
+            url: payload.browser.url,
+            userId: payload.user?.userId ?? "",
+          }),
+        )
+      }),
+    )
+  }),
+)

@@ -1,0 +1,120 @@
+/**
+ * HTTP handlers of the user-service and of the profile-service reads (services/user-service.ts,
+ * services/profile-service.ts). They read the request (client IP, session cookie, clickId cookie),
+ * call `Users`, and set or clear the session cookie. The layers need only AppConfig, SqlClient,
+ * RateLimiter and Geo: the account services are provided here.
+ */
+import { Effect, Layer, Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { CasinoApi } from "../../services/api.ts"
+import { Unauthenticated } from "../../services/errors.ts"
+import { Captcha } from "../captcha/Captcha.ts"
+import { AppConfig } from "../config.ts"
+import { Geo } from "../geo/Geo.ts"
+import { Mailer } from "../mail/Mailer.ts"
+import {
+  CLICK_ID_COOKIE,
+  clearSessionCookie,
+  noStore,
+  readCookie,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from "./cookies.ts"
+import { emailStatus } from "./emailStatus.ts"
+import { Passwords } from "./Passwords.ts"
+import { Sessions } from "./Sessions.ts"
+import { type RequestMeta, UnauthenticatedMessage, Users } from "./Users.ts"
+
+/** Users with everything it needs except AppConfig, SqlClient, RateLimiter and Geo. */
+export const AccountsLive = Users.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Captcha.layer, Mailer.layer, Passwords.layer)),
+)
+
+const requireSession = (sessions: Sessions["Service"], request: HttpServerRequest.HttpServerRequest) =>
+  sessions.resolve(readCookie(request, SESSION_COOKIE)).pipe(
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new Unauthenticated({ message: UnauthenticatedMessage })),
+        onSome: Effect.succeed,
+      }),
+    ),
+  )
+
+const UserHandlers = HttpApiBuilder.group(
+  CasinoApi,
+  "user",
+  Effect.fn(function* (handlers) {
+    const config = yield* AppConfig
+    const geo = yield* Geo
+    const users = yield* Users
+    const sessions = yield* Sessions
+    const captcha = yield* Captcha
+
+    const metaOf = (request: HttpServerRequest.HttpServerRequest): RequestMeta => ({
+      ip: geo.clientIp(request),
+      userAgent: request.headers["user-agent"],
+      sessionToken: readCookie(request, SESSION_COOKIE),
+      clickIdCookie: readCookie(request, CLICK_ID_COOKIE),
+    })
+
+    return handlers.handleAll({
+      signin: Effect.fn("http.user.signin")(function* ({ payload, request }) {
+        const signedIn = yield* users.signIn(payload, metaOf(request))
+        yield* setSessionCookie(config, signedIn.token)
+        return signedIn.status
+      }),
+      signout: Effect.fn("http.user.signout")(function* ({ request }) {
+        yield* users.signOut(readCookie(request, SESSION_COOKIE))
+        yield* clearSessionCookie(config)
+      }),
+      register: Effect.fn("http.user.register")(function* ({ payload, request }) {
+        const signedIn = yield* users.register(payload, metaOf(request))
+        yield* setSessionCookie(config, signedIn.token)
+        return signedIn.status
+      }),
+      validateEmail: ({ payload }) => Effect.succeed({ email_status: emailStatus(payload.email) }),
+      forgotPassword: ({ payload, request }) => users.forgotPassword(payload.email, metaOf(request)),
+      changePassword: Effect.fn("http.user.changePassword")(function* ({ payload, request }) {
+        const session = yield* requireSession(sessions, request)
+        yield* users.changePassword(session, payload)
+      }),
+      resetPassword: ({ payload }) => users.resetPassword(payload),
+      confirmAccount: ({ payload }) => users.confirmAccount(payload.token),
+      resendConfirmation: Effect.fn("http.user.resendConfirmation")(function* ({ request }) {
+        const session = yield* requireSession(sessions, request)
+        return yield* users.resendConfirmation(session)
+      }),
+      isAuthenticated: Effect.fn("http.user.isAuthenticated")(function* ({ request }) {
+        const session = yield* sessions.resolve(readCookie(request, SESSION_COOKIE))
+        return Option.match(session, {
+          onNone: () => ({ isAuthenticated: false, user: null }),
+          onSome: (s) => ({ isAuthenticated: true, user: s.user }),
+        })
+      }),
+      captchaChallenge: () => Effect.andThen(noStore, captcha.challenge),
+    })
+  }),
+)
+
+const ProfileHandlers = HttpApiBuilder.group(
+  CasinoApi,
+  "profile",
+  Effect.fn(function* (handlers) {
+    const users = yield* Users
+    const sessions = yield* Sessions
+    return handlers.handleAll({
+      getProfile: Effect.fn("http.profile.getProfile")(function* ({ request }) {
+        const session = yield* requireSession(sessions, request)
+        return yield* users.profile(session.user.id)
+      }),
+      getFund: Effect.fn("http.profile.getFund")(function* ({ request }) {
+        const session = yield* requireSession(sessions, request)
+        return yield* users.fund(session.user.id)
+      }),
+    })
+  }),
+)
+
+export const UserHandlersLive = UserHandlers.pipe(Layer.provide(AccountsLive))
+export const ProfileHandlersLive = ProfileHandlers.pipe(Layer.provide(AccountsLive))

@@ -1,0 +1,269 @@
+/**
+ * Server test harness: runs the REAL server (`makeServer`) in the test process on a free port with a
+ * temporary data folder, against either backend:
+ *
+ * - `pglite`: the embedded database in `${dataDir}/pglite` (always available);
+ * - `postgres`: a fresh database `casino_test_<random>` created on `TEST_DATABASE_URL`
+ *   (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at `close()`.
+ *
+ * `describeBackends(name, fn)` declares the same suite for both. When PostgreSQL cannot be reached
+ * the postgres variant is skipped with a printed notice, except with CI=true, where it FAILS.
+ *
+ * Defaults for tests: captcha ON with a tiny cost (pass `{ captchaEnabled: false }` when a test
+ * is not about the captcha), LOG_LEVEL Warn (set LOG_LEVEL=Info to see request lines),
+ * PUBLIC_URL = the server's real URL (so e-mail links and the Origin allow-list match it).
+ */
+import { randomBytes } from "node:crypto"
+import { cp, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises"
+import { createServer as createNetServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { PGlite } from "@electric-sql/pglite"
+import { Duration, Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { describe, it } from "vitest"
+import { makeServer, type RunningServer, type ServerServices } from "../../server/app.ts"
+import { type AppConfigShape, loadConfig } from "../../server/config.ts"
+
+export type Backend = "pglite" | "postgres"
+
+export interface TestServer {
+  readonly backend: Backend
+  /** Base URL, e.g. http://127.0.0.1:40123 (also the configured PUBLIC_URL). */
+  readonly url: string
+  readonly config: AppConfigShape
+  readonly dataDir: string
+  /** Where the mailer writes .eml files when no SMTP_URL is set. */
+  readonly outboxDir: string
+  /** Raw SQL through the server's own pool; `$1…` placeholders. Rows keep their snake_case names. */
+  readonly query: <T = Record<string, unknown>>(
+    text: string,
+    params?: ReadonlyArray<unknown>,
+  ) => Promise<Array<T>>
+  /** Same as `query` (alias). */
+  readonly sql: <T = Record<string, unknown>>(
+    text: string,
+    params?: ReadonlyArray<unknown>,
+  ) => Promise<Array<T>>
+  /** Runs an Effect with the server's services (SqlClient, AppConfig, RateLimiter, Geo…). */
+  readonly run: RunningServer["run"]
+  readonly close: () => Promise<void>
+}
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+/** Runs one effect on a short-lived connection to the admin database. */
+const withAdmin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  Effect.runPromise(
+    effect.pipe(
+      Effect.provide(
+        PgClient.layer({
+          url: Redacted.make(testDatabaseUrl),
+          maxConnections: 1,
+          connectTimeout: Duration.seconds(3),
+          applicationName: "casino-tests",
+        }),
+      ),
+      Effect.scoped,
+    ),
+  )
+
+const probePostgres = async (): Promise<string | undefined> => {
+  try {
+    await withAdmin(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`SELECT 1`
+      }).pipe(Effect.timeout(Duration.seconds(5))),
+    )
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+let postgresProblem: Promise<string | undefined> | undefined
+/** Why PostgreSQL is unusable, or undefined when it answers. Probed once per test file. */
+export const postgresUnavailable = (): Promise<string | undefined> => {
+  postgresProblem ??= probePostgres()
+  return postgresProblem
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = createNetServer()
+    srv.unref()
+    srv.on("error", reject)
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+
+/**
+ * A freshly initialised, empty PGlite folder, made once per machine and PGlite version in the OS temp
+ * folder: copying it (≈0.5 s) replaces initdb in WASM (≈3–6 s) at every PGlite server start.
+ */
+let templateDir: Promise<string> | undefined
+const pgliteTemplate = (): Promise<string> => {
+  templateDir ??= (async () => {
+    const pkg = JSON.parse(
+      await readFile(
+        new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url),
+        "utf8",
+      ),
+    ) as { version: string }
+    const dir = join(tmpdir(), `casino-pglite-template-${pkg.version}`)
+    // The folder appears by an atomic rename once complete, so its PG_VERSION means ready.
+    const exists = await stat(join(dir, "PG_VERSION")).then(
+      () => true,
+      () => false,
+    )
+    if (exists) return dir
+    const building = `${dir}.building-${process.pid}-${randomBytes(4).toString("hex")}`
+    const db = await PGlite.create({ dataDir: building })
+    await db.close()
+    try {
+      await rename(building, dir)
+    } catch {
+      // Another worker won the race: its template is as good as ours.
+      await rm(building, { recursive: true, force: true })
+    }
+    return dir
+  })()
+  return templateDir
+}
+
+const createTestDatabase = async (): Promise<{ url: string; name: string }> => {
+  const name = `casino_test_${randomBytes(6).toString("hex")}`
+  await withAdmin(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.unsafe(`CREATE DATABASE ${name}`)
+    }),
+  )
+  const url = new URL(testDatabaseUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), name }
+}
+
+const dropTestDatabase = (name: string) =>
+  withAdmin(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    }),
+  )
+
+/** Starts the real server for a test. `overrides` replace fields of the loaded configuration. */
+export const startTestServer = async (
+  overrides: Partial<AppConfigShape> = {},
+  options: { readonly backend?: Backend; readonly env?: Record<string, string> } = {},
+): Promise<TestServer> => {
+  const backend = options.backend ?? "pglite"
+  const dataDir = await mkdtemp(join(tmpdir(), "casino-test-"))
+  let database: { url: string; name: string } | undefined
+  if (backend === "postgres") {
+    const problem = await postgresUnavailable()
+    if (problem !== undefined) throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable: ${problem}`)
+    database = await createTestDatabase()
+  } else {
+    await cp(await pgliteTemplate(), join(dataDir, "pglite"), { recursive: true })
+  }
+  const port = overrides.port ?? (await freePort())
+  const base = loadConfig({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CAPTCHA_COST: "10",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "Warn",
+    NODE_ENV: "test",
+    ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+    ...options.env,
+  })
+  const config: AppConfigShape = { ...base, ...overrides }
+  let server: RunningServer
+  try {
+    server = await makeServer(config)
+  } catch (error) {
+    if (database !== undefined) await dropTestDatabase(database.name).catch(() => undefined)
+    await rm(dataDir, { recursive: true, force: true })
+    throw error
+  }
+  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
+    server.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql.unsafe<T & object>(text, params)
+        return [...rows] as Array<T>
+      }),
+    )
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      await server.close()
+      if (database !== undefined) await dropTestDatabase(database.name)
+      await rm(dataDir, { recursive: true, force: true })
+    })()
+    return closing
+  }
+  return {
+    backend,
+    url: server.url,
+    config,
+    dataDir,
+    outboxDir: config.mailOutboxDir,
+    query,
+    sql: query,
+    run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => server.run(effect),
+    close,
+  }
+}
+
+export interface BackendContext {
+  readonly backend: Backend
+  /** `startTestServer` bound to this backend. */
+  readonly start: (
+    overrides?: Partial<AppConfigShape>,
+    options?: { readonly env?: Record<string, string> },
+  ) => Promise<TestServer>
+}
+
+const pgProblem = await postgresUnavailable()
+let noticePrinted = false
+
+/**
+ * Declares the suite once per backend: `${name} [pglite]` and `${name} [postgres]`.
+ * With CI=true an unreachable PostgreSQL fails the run; otherwise that variant is skipped.
+ */
+export const describeBackends = (name: string, fn: (ctx: BackendContext) => void): void => {
+  for (const backend of ["pglite", "postgres"] as const) {
+    const ctx: BackendContext = {
+      backend,
+      start: (overrides, options) => startTestServer(overrides, { ...options, backend }),
+    }
+    if (backend === "postgres" && pgProblem !== undefined) {
+      if (process.env.CI === "true") {
+        describe(`${name} [postgres]`, () => {
+          it("needs PostgreSQL (CI=true)", () => {
+            throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable under CI: ${pgProblem}`)
+          })
+        })
+      } else {
+        if (!noticePrinted) {
+          noticePrinted = true
+          console.warn(
+            `[tests/server] PostgreSQL at ${testDatabaseUrl} is unreachable (${pgProblem}); ` +
+              "skipping the postgres variants. Set TEST_DATABASE_URL or start PostgreSQL to run them.",
+          )
+        }
+        describe.skip(`${name} [postgres]`, () => fn(ctx))
+      }
+      continue
+    }
+    describe(`${name} [${backend}]`, () => fn(ctx))
+  }
+}
