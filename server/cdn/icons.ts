@@ -44,7 +44,9 @@ export const currencyIconSvg = (currency: {
   readonly symbol: string
 }) => {
   const symbolLength = [...currency.symbol].length
-  const label = symbolLength >= 1 && symbolLength <= 2 ? currency.symbol : currency.code
+  // Symbols newer than the common system fonts (₿ is U+20BF, 2017) render as a blank box: use the code.
+  const renderable = [...currency.symbol].every((c) => (c.codePointAt(0) ?? 0) <= 0x20b9)
+  const label = renderable && symbolLength >= 1 && symbolLength <= 2 ? currency.symbol : currency.code
   const chars = [...label].length
   const fontSize = chars <= 1 ? 34 : chars === 2 ? 26 : chars === 3 ? 19 : 15
   const colour = iconColour(currency.code)

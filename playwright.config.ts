@@ -1,0 +1,43 @@
+import { defineConfig } from "@playwright/test"
+
+// Debian's Chromium (apt), never a downloaded browser. The global setup starts the real server.
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results/e2e",
+  globalSetup: "./tests/e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: process.env.CI === "true",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ["list"],
+    ["json", { outputFile: "test-results/playwright.json" }],
+    ["html", { open: "never", outputFolder: "playwright-report" }],
+  ],
+  use: {
+    // Set by the global setup; workers inherit it (they load this file again after the setup ran).
+    baseURL: process.env.E2E_BASE_URL,
+    browserName: "chromium",
+    headless: true,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+})

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The whole test run (`npm test`): typecheck, lint, build the app, vitest (model, property, unit,
+# server), then the Playwright end-to-end tests in Chromium. Every step runs even when an earlier
+# one failed, so one run shows everything; the exit status is non-zero if anything failed.
+# The last line is `N passed, N failed`: the vitest and Playwright test counts, plus one failure
+# for each check (typecheck, lint, build) or suite that failed without test results.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+# Node 24 from node_modules first, for every tool started below (system Node may be older).
+export PATH="$ROOT/node_modules/.bin:$PATH"
+NODE="$ROOT/node_modules/.bin/node"
+RESULTS="$ROOT/test-results"
+mkdir -p "$RESULTS"
+rm -f "$RESULTS/vitest.json" "$RESULTS/playwright.json"
+
+declare -a SUMMARY=()
+FAILED_STEPS=0
+EXTRA_FAILURES=0
+
+run_step() {
+  local name="$1"
+  shift
+  local started=$SECONDS
+  printf '\n\033[1m━━ %s\033[0m  (%s)\n' "$name" "$*"
+  if "$@"; then
+    SUMMARY+=("PASS  $name ($((SECONDS - started))s)")
+    return 0
+  else
+    local code=$?
+    SUMMARY+=("FAIL  $name ($((SECONDS - started))s, exit $code)")
+    FAILED_STEPS=$((FAILED_STEPS + 1))
+    return "$code"
+  fi
+}
+
+echo "node $("$NODE" --version) · $(date -u +%Y-%m-%dT%H:%M:%SZ) · CI=${CI:-}"
+
+run_step "typecheck" "$NODE" node_modules/typescript/bin/tsc --noEmit -p tsconfig.json || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+run_step "lint" "$NODE" node_modules/@biomejs/biome/bin/biome check . || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+BUILD_OK=1
+run_step "build (vite build → dist/app)" "$NODE" node_modules/vite/bin/vite.js build || {
+  BUILD_OK=0
+  EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+}
+
+VITEST_RC=0
+run_step "vitest (model, property, unit, server)" "$NODE" node_modules/vitest/vitest.mjs run \
+  --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json" || VITEST_RC=$?
+
+PLAYWRIGHT_RC=0
+if [ "$BUILD_OK" = 1 ]; then
+  run_step "playwright e2e (Chromium)" "$NODE" node_modules/@playwright/test/cli.js test || PLAYWRIGHT_RC=$?
+else
+  SUMMARY+=("SKIP  playwright e2e: the app did not build")
+fi
+
+# ── Counts ──────────────────────────────────────────────────────────────────────────────────
+count() {
+  # $1 = report file, $2 = kind (vitest|playwright); prints "passed failed skipped" or nothing.
+  [ -s "$1" ] || return 0
+  "$NODE" -e '
+    const [file, kind] = process.argv.slice(1)
+    const r = JSON.parse(require("node:fs").readFileSync(file, "utf8"))
+    if (kind === "vitest") {
+      console.log(r.numPassedTests, r.numFailedTests, (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0))
+    } else {
+      const s = r.stats ?? {}
+      console.log((s.expected ?? 0) + (s.flaky ?? 0), s.unexpected ?? 0, s.skipped ?? 0)
+    }' "$1" "$2" 2>/dev/null || true
+}
+
+PASSED=0
+FAILED=0
+SKIPPED=0
+for pair in "vitest:$RESULTS/vitest.json" "playwright:$RESULTS/playwright.json"; do
+  kind="${pair%%:*}"
+  file="${pair#*:}"
+  read -r p f s <<<"$(count "$file" "$kind")"
+  if [ -z "${p:-}" ]; then
+    # No results: the suite crashed (one failure), or e2e was skipped for the failed build
+    # (already counted).
+    if [ "$kind" = vitest ] || [ "$BUILD_OK" = 1 ]; then
+      SUMMARY+=("      $kind: no results file ($file)")
+      EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+    fi
+    continue
+  fi
+  SUMMARY+=("      $kind: $p passed, $f failed, $s skipped")
+  # A suite that failed with no failed test (global setup, a file that does not load): one failure.
+  rc=$([ "$kind" = vitest ] && echo "$VITEST_RC" || echo "$PLAYWRIGHT_RC")
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+    SUMMARY+=("      $kind exited $rc without a failed test (setup or load error): counted as one failure")
+    EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+  fi
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  SKIPPED=$((SKIPPED + s))
+done
+
+printf '\n\033[1m━━ Summary\033[0m\n'
+printf '%s\n' "${SUMMARY[@]}"
+if [ -f "$RESULTS/model-coverage.md" ]; then
+  echo "Model coverage: test-results/model-coverage.md · e2e report: playwright-report/index.html"
+fi
+[ "$SKIPPED" -gt 0 ] && echo "$SKIPPED skipped (reasons are printed by the suites)"
+[ "$EXTRA_FAILURES" -gt 0 ] && echo "$EXTRA_FAILURES check(s) failed without test counts (each counted as one failure below)"
+
+TOTAL_FAILED=$((FAILED + EXTRA_FAILURES))
+echo "$PASSED passed, $TOTAL_FAILED failed"
+if [ "$FAILED_STEPS" -gt 0 ] || [ "$TOTAL_FAILED" -gt 0 ]; then
+  exit 1
+fi
+exit 0

@@ -1,0 +1,96 @@
+/**
+ * Binding of machines/forgotPassword.model.ts to the page (ui/flows/ForgotPasswordView.tsx) and the
+ * real server. The address typed is a real player's; a sent link must arrive in the outbox.
+ */
+import { expect, type Locator, type Page } from "@playwright/test"
+import { model } from "../../../machines/forgotPassword.model.ts"
+import { Messages } from "../../../services/rules.ts"
+import type { NewPlayer } from "../support/api.ts"
+import { tokenLink } from "../support/mail.ts"
+import type { FlowBinding } from "../support/replay.ts"
+import {
+  errorsOf,
+  errorTag,
+  expectFormErrors,
+  isTransportFailure,
+  newPlayer,
+  nextRequestAltered,
+  nextRequestFails,
+  stringField,
+} from "./common.ts"
+
+export interface ForgotState {
+  readonly player: NewPlayer
+}
+
+const form = (page: Page): Locator => page.getByRole("form", { name: "Forgot password" })
+
+export const forgotPasswordBinding: FlowBinding<ForgotState> = {
+  model,
+  prepare: async (_page, world) => ({ player: await newPlayer(world, "forgot", "correct horse battery") }),
+  open: async ({ page }) => {
+    await page.goto("/")
+    await page.getByRole("banner").getByRole("button", { name: "Log in" }).click()
+    await page.getByRole("form", { name: "Log in" }).getByRole("button", { name: "Forgot password?" }).click()
+    await expect(form(page)).toBeVisible()
+  },
+  event: (event) => {
+    switch (event.type) {
+      case "CHANGE_EMAIL":
+        return {
+          kind: "action",
+          run: async ({ page, state }, e) => {
+            const value = stringField(e, "value")
+            // The model's well-formed address stands for the real player's; a malformed one is typed as is.
+            await form(page)
+              .getByLabel("Email")
+              .fill(value === "ada@lovelace.example" ? state.player.email : value)
+          },
+        }
+      case "SUBMIT":
+        return {
+          kind: "action",
+          run: async ({ page }) => {
+            await form(page).getByRole("button", { name: "Restore password" }).click()
+          },
+        }
+      case "xstate.done.actor.forgotPassword":
+        return { kind: "outcome", arrange: async () => {} }
+      default:
+        if (errorTag(event) === "ValidationFailed") {
+          return {
+            kind: "outcome",
+            // A malformed address reaches the server only past the form's own check.
+            arrange: ({ page }) =>
+              nextRequestAltered(page, "/forgot-password", (body) => ({ ...body, email: "ada@" })),
+          }
+        }
+        if (isTransportFailure(event)) {
+          return { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/forgot-password") }
+        }
+        return {
+          kind: "unproducible",
+          reason:
+            errorTag(event) === "RateLimited"
+              ? "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)"
+              : `no arrangement for ${errorTag(event)}`,
+        }
+    }
+  },
+  expectState: async ({ page, world, state }, step) => {
+    if (step.stateIds.includes("forgotPassword.sent")) {
+      await expect(form(page)).toHaveCount(0)
+      await expect(page.getByText(Messages.forgotSent).first()).toBeVisible()
+      const mail = await world.mailTo(state.player.email)
+      expect(tokenLink(mail).searchParams.get("modal")).toBe("reset-password")
+      return
+    }
+    if (step.stateIds.includes("forgotPassword.editing")) {
+      await expect(form(page).getByRole("button", { name: "Restore password" })).toBeEnabled()
+      // Failures of the call are silent by the spec: only the form's own messages show.
+      await expectFormErrors(form(page), errorsOf(step))
+      return
+    }
+    throw new Error(`no page assertion for ${step.stateIds.join(", ")}`)
+  },
+}

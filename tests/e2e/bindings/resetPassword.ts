@@ -1,0 +1,174 @@
+/**
+ * Binding of machines/resetPassword.model.ts to the page (ui/flows/ResetPasswordView.tsx) and the
+ * real server. Each path opens a real reset link: a player is registered, asks for a reset through
+ * the API, and the link is taken from the outbox. Outcomes are arranged on the server: the reused
+ * password is the player's current one, a dead link is a token already used.
+ */
+import { expect, type Locator, type Page } from "@playwright/test"
+import { resetLinkInvalidMessage } from "../../../machines/resetPassword.machine.ts"
+import { model } from "../../../machines/resetPassword.model.ts"
+import { Messages } from "../../../services/rules.ts"
+import { type NewPlayer, postJson, signInStatus } from "../support/api.ts"
+import type { World } from "../support/fixtures.ts"
+import { tokenLink } from "../support/mail.ts"
+import type { FlowBinding, StepContext } from "../support/replay.ts"
+import { resetCaptchaWidget, solveCaptchaWidget } from "../support/ui.ts"
+import {
+  errorsOf,
+  errorTag,
+  expectFormErrors,
+  isTransportFailure,
+  newPlayer,
+  nextRequestAltered,
+  nextRequestFails,
+  stringField,
+  WRONG_CAPTCHA,
+} from "./common.ts"
+
+/** The password every path ends up typing (the model's last, valid value). */
+const NEW_PASSWORD = "correct horse battery"
+
+export interface ResetState {
+  readonly player: NewPlayer
+  /** A second player whose password is not NEW_PASSWORD: its hash replaces the first's when needed. */
+  readonly donor: NewPlayer
+  readonly link: string
+}
+
+type Ctx = StepContext<ResetState>
+
+const form = (page: Page): Locator => page.getByRole("form", { name: "Reset password" })
+
+const requestResetLink = async (world: World, email: string): Promise<string> => {
+  const result = await postJson(world.baseUrl, "/forgot-password", { email })
+  expect(result.status, JSON.stringify(result.body)).toBe(200)
+  return tokenLink(
+    await world.mailTo(email, (m) => m.links.some((l) => l.includes("reset-password"))),
+  ).toString()
+}
+
+/** The player's current password is not NEW_PASSWORD, and none of the earlier ones was. */
+const passwordIsFresh = async ({ world, state }: Ctx): Promise<void> => {
+  await world.sql(
+    `UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE lower(email) = lower($2))
+      WHERE lower(email) = lower($1)`,
+    [state.player.email, state.donor.email],
+  )
+  await world.sql(
+    "DELETE FROM password_history WHERE user_id = (SELECT id FROM users WHERE lower(email) = lower($1))",
+    [state.player.email],
+  )
+}
+
+const usesReusedPassword = (ctx: Ctx): Promise<void> => {
+  // prepare registered the player with NEW_PASSWORD for every path that meets this outcome.
+  expect(ctx.state.player.password).toBe(NEW_PASSWORD)
+  return Promise.resolve()
+}
+
+export const resetPasswordBinding: FlowBinding<ResetState> = {
+  model,
+  prepare: async (_page, world, path) => {
+    const rejected = path.steps.some((s) => errorTag(s.event) === "PasswordRejected")
+    const player = await newPlayer(world, "reset", rejected ? NEW_PASSWORD : "an older password 1")
+    const donor = await newPlayer(world, "donor", "the donor's password 2")
+    return { player, donor, link: await requestResetLink(world, player.email) }
+  },
+  open: async ({ page, state }) => {
+    await page.goto(state.link)
+    await expect(form(page)).toBeVisible()
+  },
+  event: (event) => {
+    switch (event.type) {
+      case "CHANGE_PASSWORD":
+        return {
+          kind: "action",
+          run: async ({ page }, e) => {
+            await form(page).getByLabel("New password").fill(stringField(e, "value"))
+          },
+        }
+      case "CHANGE_CONFIRM_PASSWORD":
+        return {
+          kind: "action",
+          run: async ({ page }, e) => {
+            await form(page).getByLabel("Confirm password").fill(stringField(e, "value"))
+          },
+        }
+      case "CAPTCHA_VERIFIED":
+        return { kind: "action", run: ({ page }) => solveCaptchaWidget(form(page)) }
+      case "CAPTCHA_RESET":
+        return { kind: "action", run: ({ page }) => resetCaptchaWidget(form(page)) }
+      case "SUBMIT":
+        return {
+          kind: "action",
+          run: async ({ page }) => {
+            await form(page).getByRole("button", { name: "Restore password" }).click()
+          },
+        }
+      case "xstate.done.actor.resetPassword":
+        return { kind: "outcome", arrange: passwordIsFresh }
+      default:
+        switch (errorTag(event)) {
+          case "PasswordRejected":
+            return { kind: "outcome", arrange: usesReusedPassword }
+          case "InvalidToken":
+            return {
+              kind: "outcome",
+              arrange: async ({ world, state }) => {
+                await world.sql(
+                  `UPDATE email_tokens SET used_at = now()
+                    WHERE purpose = 'reset' AND user_id = (SELECT id FROM users WHERE lower(email) = lower($1))`,
+                  [state.player.email],
+                )
+              },
+            }
+          case "CaptchaFailed":
+            return {
+              kind: "outcome",
+              arrange: ({ page }) =>
+                nextRequestAltered(page, "/account/reset-password", (body) => ({
+                  ...body,
+                  captcha: WRONG_CAPTCHA,
+                })),
+            }
+          case "RateLimited":
+            return {
+              kind: "unproducible",
+              reason:
+                "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)",
+            }
+          case "SchemaError":
+            return {
+              kind: "unproducible",
+              reason: "the real server answers with the contract's own schema: no undecodable body to meet",
+            }
+          default:
+            return isTransportFailure(event)
+              ? { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/account/reset-password") }
+              : { kind: "unproducible", reason: `no arrangement for ${errorTag(event)}` }
+        }
+    }
+  },
+  expectState: async ({ page, world, state }, step) => {
+    if (step.stateIds.includes("resetPassword.done")) {
+      await expect(form(page)).toHaveCount(0)
+      await expect(page.getByText(Messages.resetSuccess).first()).toBeVisible()
+      expect(await signInStatus(world.baseUrl, state.player.email, NEW_PASSWORD)).toBe(200)
+      return
+    }
+    if (step.stateIds.includes("resetPassword.linkInvalid")) {
+      await expect(page.getByRole("alert").filter({ hasText: resetLinkInvalidMessage })).toBeVisible()
+      await expect(form(page)).toHaveCount(0)
+      return
+    }
+    if (step.stateIds.includes("resetPassword.editing")) {
+      await expect(form(page).getByRole("button", { name: "Restore password" })).toBeEnabled()
+      await expectFormErrors(form(page), errorsOf(step))
+      if (errorTag(step.event) === "PasswordRejected") {
+        await expect(page.getByText(Messages.resetRejected).first()).toBeVisible()
+      }
+      return
+    }
+    throw new Error(`no page assertion for ${step.stateIds.join(", ")}`)
+  },
+}

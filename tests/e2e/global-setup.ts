@@ -1,0 +1,153 @@
+/**
+ * Starts the REAL casino server for the browser tests, once per run:
+ * - the app must be built (dist/app); it is built here when missing;
+ * - a fresh PostgreSQL database when one is reachable (mandatory with CI=true), otherwise the
+ *   embedded PGlite in a temporary DATA_DIR;
+ * - TRUST_PROXY=true (a test may pretend to come from elsewhere with X-Forwarded-For), a low
+ *   captcha cost (the real ALTCHA widget is solved in the browser), relaxed rate limits, and the
+ *   mail outbox in a temporary folder the tests read.
+ * The returned function stops the server and drops the database.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { runSql, withDatabase } from "./support/db.ts"
+import { E2E_ENV, repoRoot } from "./support/env.ts"
+
+const node = join(repoRoot, "node_modules/.bin/node")
+const adminUrl = process.env.E2E_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+const ensureBuilt = (): void => {
+  if (existsSync(join(repoRoot, "dist/app/index.html"))) return
+  process.stdout.write("[e2e] dist/app missing: running vite build\n")
+  execFileSync(node, [join(repoRoot, "node_modules/vite/bin/vite.js"), "build"], {
+    cwd: repoRoot,
+    stdio: "inherit",
+  })
+}
+
+/** A fresh database on the local PostgreSQL, or undefined when none answers (allowed outside CI). */
+const freshDatabase = async (): Promise<{ url: string; name: string } | undefined> => {
+  const name = `casino_e2e_${Date.now()}_${process.pid}`
+  try {
+    await runSql(adminUrl, `CREATE DATABASE ${name}`)
+    return { url: withDatabase(adminUrl, name), name }
+  } catch (error) {
+    if (process.env.CI === "true") {
+      throw new Error(`CI=true needs PostgreSQL at ${adminUrl} for the e2e tests: ${String(error)}`)
+    }
+    process.stdout.write(`[e2e] PostgreSQL unreachable (${String(error)}): using embedded PGlite\n`)
+    return undefined
+  }
+}
+
+const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let buffer = ""
+    const timer = setTimeout(() => {
+      reject(new Error(`the e2e server did not start within ${timeoutMs} ms (log: ${logFile})`))
+    }, timeoutMs)
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8")
+      const match = /E2E_SERVER_READY (\S+)/.exec(buffer)
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer)
+      reject(
+        new Error(`the e2e server exited (code ${String(code)}, signal ${String(signal)}); log: ${logFile}`),
+      )
+    })
+  })
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  ensureBuilt()
+  const workDir = mkdtempSync(join(tmpdir(), "casino-e2e-"))
+  const outboxDir = join(workDir, "outbox")
+  const dataDir = join(workDir, "data")
+  mkdirSync(outboxDir, { recursive: true })
+  const resultsDir = join(repoRoot, "test-results")
+  mkdirSync(resultsDir, { recursive: true })
+  const logFile = join(resultsDir, "e2e-server.log")
+
+  const database = await freshDatabase()
+  const port = await freePort()
+  const publicUrl = `http://127.0.0.1:${port}`
+  const env: Record<string, string> = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    NODE_ENV: "test",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: publicUrl,
+    DATA_DIR: dataDir,
+    TRUST_PROXY: "true",
+    CAPTCHA: "on",
+    CAPTCHA_COST: "10",
+    MAIL_OUTBOX_DIR: outboxDir,
+    RATE_LIMIT_SCALE: "1000",
+    LOG_LEVEL: "Info",
+  }
+  if (database !== undefined) env.DATABASE_URL = database.url
+  else delete env.DATABASE_URL
+
+  const log = createWriteStream(logFile)
+  const child = spawn(node, [join(repoRoot, "tests/e2e/support/serve.ts")], {
+    cwd: repoRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  child.stdout.pipe(log)
+  child.stderr.pipe(log)
+
+  let baseUrl: string
+  try {
+    baseUrl = await waitForReady(child, logFile, 120_000)
+  } catch (error) {
+    child.kill("SIGKILL")
+    if (database !== undefined)
+      await runSql(adminUrl, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`)
+    throw error
+  }
+  process.stdout.write(
+    `[e2e] server ${baseUrl} on ${database === undefined ? "PGlite" : `PostgreSQL ${database.name}`}; outbox ${outboxDir}\n`,
+  )
+
+  // Workers inherit the runner's environment: this is how the tests find the server.
+  process.env[E2E_ENV.baseUrl] = baseUrl
+  process.env[E2E_ENV.outboxDir] = outboxDir
+  if (database !== undefined) process.env[E2E_ENV.databaseUrl] = database.url
+
+  return async () => {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
+      child.once("exit", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      child.kill("SIGTERM")
+    })
+    log.end()
+    if (database !== undefined)
+      await runSql(adminUrl, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`)
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}

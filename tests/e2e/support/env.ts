@@ -1,0 +1,21 @@
+/** What the e2e global setup hands to the test workers, through their inherited environment. */
+import { dirname, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
+
+export const E2E_ENV = {
+  baseUrl: "E2E_BASE_URL",
+  outboxDir: "E2E_OUTBOX_DIR",
+  databaseUrl: "E2E_DATABASE_URL",
+} as const
+
+export const requiredEnv = (name: string): string => {
+  const value = process.env[name]
+  if (value === undefined || value === "") {
+    throw new Error(
+      `${name} is not set: run the e2e tests through playwright.config.ts (its global setup starts the server)`,
+    )
+  }
+  return value
+}

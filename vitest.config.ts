@@ -1,0 +1,25 @@
+import { defineConfig } from "vitest/config"
+
+// One config, four projects. The box has 2 cores shared with other work: at most 2 workers.
+// Server tests each start their own server on a fresh database, so they may run in parallel too.
+export default defineConfig({
+  test: {
+    environment: "node",
+    maxWorkers: 2,
+    passWithNoTests: true,
+    projects: [
+      { extends: true, test: { name: "model", include: ["tests/model/**/*.test.ts"] } },
+      { extends: true, test: { name: "property", include: ["tests/property/**/*.test.ts"] } },
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "server",
+          include: ["tests/server/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+})
