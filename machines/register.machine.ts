@@ -210,6 +210,7 @@ export const registerMachine = setup({
     ),
   },
   guards: {
+    bonusCodeIsOpen: ({ context }) => context.bonusCodeOpen,
     fullNameIsInvalid: ({ context }) => !isValidFullName(context.fullName),
     emailIsInvalid: ({ context }) => !context.validEmail,
     emailIsBlocked: ({ context }) => isBlockedDomain(context.email.trim(), context.blockedDomains),
@@ -320,6 +321,8 @@ export const registerMachine = setup({
         },
         TOGGLE_BONUS_CODE: { actions: "toggleBonusCode" },
         CHANGE_BONUS_CODE: {
+          // The field exists only while the toggle is on.
+          guard: "bonusCodeIsOpen",
           actions: { type: "changeBonusCode", params: ({ event }) => ({ value: event.value }) },
         },
         SET_TERMS: { actions: { type: "setTerms", params: ({ event }) => ({ accepted: event.accepted }) } },

@@ -35,7 +35,7 @@ export const model = defineModel({
             { type: "CHANGE_CURRENCY", code: "BTC" } as const,
             { type: "CHANGE_CURRENCY", code: "XYZ" } as const,
             { type: "TOGGLE_BONUS_CODE" } as const,
-            { type: "CHANGE_BONUS_CODE", value: "WELCOME125" } as const,
+            ...(c.bonusCodeOpen ? [{ type: "CHANGE_BONUS_CODE", value: "WELCOME125" } as const] : []),
             { type: "VIEWPORT_CHANGED", width: 1280 } as const,
             { type: "VIEWPORT_CHANGED", width: 1100 } as const,
           ]

@@ -42,7 +42,14 @@ const Layout = () => (
       <Route />
     </main>
     <ModalHost />
-    <Toaster position="top-right" duration={Constants.toastDurationMs} richColors closeButton theme="dark" />
+    <Toaster
+      position="top-right"
+      offset={{ top: 76, right: 16 }}
+      duration={Constants.toastDurationMs}
+      richColors
+      closeButton
+      theme="dark"
+    />
   </div>
 )
 

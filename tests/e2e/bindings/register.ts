@@ -81,13 +81,6 @@ export const registerBinding: FlowBinding<RegisterState> = {
     if (statuses.includes("DISPOSABLE") && statuses.includes("VALID")) {
       return "one address cannot be both disposable and valid for the real e-mail check"
     }
-    let open = false
-    for (const step of path.steps) {
-      if (step.event.type === "TOGGLE_BONUS_CODE") open = !open
-      if (step.event.type === "CHANGE_BONUS_CODE" && !open) {
-        return "the bonus code field is on screen only while its toggle is on: a player cannot type into it"
-      }
-    }
     return null
   },
   event: (event) => {
