@@ -1,31 +1,10 @@
 import { Unauthenticated } from "../services/errors.ts"
 import { authMachine } from "./auth.machine.ts"
+import { fixtureAccount, fixtureUser } from "./flowFixtures.ts"
 import { defineModel } from "./model.ts"
 
-const user = { id: "u-1", email: "ada@example.com", fullName: "Ada Lovelace", confirmed: false }
-const profile = {
-  email: user.email,
-  confirmed: false,
-  firstName: "Ada",
-  lastName: "Lovelace",
-  receiveEmailPromo: false,
-  idVerification: { verified: false },
-  billVerification: { verified: false },
-  userDetails: {
-    phone: { phoneNumber: null, dialingCode: null },
-    address: null,
-    address2: null,
-    nickName: null,
-    zipCode: null,
-    country: null,
-    city: null,
-    state: null,
-    gender: null,
-    dateOfBirth: null,
-    receiveEmailPromo: false,
-  },
-}
-const fund = [{ currency: "EUR", default: true, balance: "0", freeSpinWallet: null }]
+const user = fixtureUser
+const { profile, fund } = fixtureAccount
 
 export const model = defineModel({
   name: "auth",

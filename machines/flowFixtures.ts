@@ -1,12 +1,13 @@
 /**
- * Realistic inputs and failures for the account flows' models (machines/<flow>.model.ts) and their
- * actor tests (tests/unit/flows*.test.ts): the flow input the modal host passes, a session user, and
+ * Realistic inputs and failures for the machines' models (machines/<flow>.model.ts) and their actor
+ * tests (tests/unit): the flow input the modal host passes, a session user with its account, and
  * the client-side failures (transport error, HTTP status without our body, undecodable answer).
  */
 import { Schema, SchemaIssue } from "effect"
 import { HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
+import type { Account } from "./auth.machine.ts"
 import type { FlowInput } from "./flow.ts"
 
 export const fixtureSiteConfig: SiteConfig = {
@@ -38,6 +39,33 @@ export const fixtureUser: SessionUser = {
   email: "ada@lovelace.example",
   fullName: "Ada Lovelace",
   confirmed: false,
+}
+
+/** The account a signed-in session loads: the profile of a fresh registration and its first wallet. */
+export const fixtureAccount: Account = {
+  profile: {
+    email: fixtureUser.email,
+    confirmed: false,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    receiveEmailPromo: false,
+    idVerification: { verified: false },
+    billVerification: { verified: false },
+    userDetails: {
+      phone: { phoneNumber: null, dialingCode: null },
+      address: null,
+      address2: null,
+      nickName: null,
+      zipCode: null,
+      country: null,
+      city: null,
+      state: null,
+      gender: null,
+      dateOfBirth: null,
+      receiveEmailPromo: false,
+    },
+  },
+  fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
 }
 
 export const signedInStatus: AuthStatus = { isAuthenticated: true, user: fixtureUser }

@@ -5,7 +5,7 @@
  * output the host routes to the shell: signed in, registered (go to /), re-check the session.
  * The tutorial video opens over the register form without ending it, so the form survives.
  */
-import { assign, enqueueActions, sendParent, setup } from "xstate"
+import { assign, type DoneActorEvent, type ErrorActorEvent, enqueueActions, sendParent, setup } from "xstate"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
 import { toCapturedError } from "../services/error-reporting.ts"
 import type { SessionUser } from "../services/user-service.ts"
@@ -62,21 +62,57 @@ export type ModalsEvent =
   | { readonly type: "SHOW_LOADING" }
   | { readonly type: "HIDE_LOADING" }
 
-/** What the shell must do after a flow finished; forgot-password needs nothing from it. */
-export const shellEventFor = (
-  output: FlowOutput,
-): { readonly type: "SIGNED_IN"; readonly user: SessionUser } | { readonly type: "AUTH_RECHECK" } | null => {
+export type ShellRequest =
+  | { readonly type: "SIGNED_IN"; readonly user: SessionUser }
+  | { readonly type: "AUTH_RECHECK" }
+  | { readonly type: "NAVIGATE"; readonly path: string }
+
+/**
+ * What the shell must do after a flow finished, in order. Spec: after a successful registration the
+ * player goes to /; forgot-password needs nothing.
+ */
+export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest> => {
   switch (output.type) {
     case "signedIn":
+      return [{ type: "SIGNED_IN", user: output.user }]
     case "registered":
-      return { type: "SIGNED_IN", user: output.user }
+      return [
+        { type: "SIGNED_IN", user: output.user },
+        { type: "NAVIGATE", path: "/" },
+      ]
     case "passwordReset":
     case "emailConfirmed":
-      return { type: "AUTH_RECHECK" }
+      return [{ type: "AUTH_RECHECK" }]
     case "resetLinkSent":
-      return null
+      return []
   }
 }
+
+/**
+ * Every account modal invokes its flow the same way: the flow's input from the host's context, its
+ * outcome routed to the shell when it finishes, and a crash (not a typed failure — flows handle
+ * those) reported as unexpected. Either way the modal closes.
+ */
+const flowInvoke = <const Id extends string, const Src extends string>(id: Id, src: Src) =>
+  ({
+    id,
+    src,
+    input: ({ context }: { context: ModalsContext }) => flowInput({ context }),
+    onDone: {
+      target: "closed",
+      actions: {
+        type: "routeOutcome",
+        params: ({ event }: { event: DoneActorEvent<FlowOutput> }) => ({ output: event.output }),
+      },
+    },
+    onError: {
+      target: "closed",
+      actions: {
+        type: "reportCrash",
+        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
+      },
+    },
+  }) as const
 
 const emptyContent: ModalContent = { token: null, url: null }
 
@@ -104,18 +140,15 @@ export const modalsMachine = setup({
     requestsConfirmEmail: ({ context }) => context.request?.modal === "confirm-email",
   },
   actions: {
-    /** Routes a finished flow's outcome to the shell (session update, re-check). */
+    /** Routes a finished flow's outcome to the shell (session update, re-check, navigation). */
     routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput }) => {
-      const event = shellEventFor(params.output)
-      if (event) enqueue.sendParent(event)
+      for (const request of shellRequestsFor(params.output)) enqueue.sendParent(request)
     }),
     /** A flow that crashed (not a typed failure — those are handled inside the flow) is unexpected. */
     reportCrash: sendParent((_, params: { error: unknown }) => ({
       type: "UNEXPECTED_ERROR",
       error: toCapturedError(params.error),
     })),
-    /** Spec: after successful registration the user goes to /. */
-    navigateHome: sendParent({ type: "NAVIGATE", path: "/" }),
     clearContent: assign({ content: emptyContent }),
   },
 }).createMachine({
@@ -163,19 +196,7 @@ export const modalsMachine = setup({
       entry: "clearContent",
     },
     login: {
-      invoke: {
-        id: "login",
-        src: "loginFlow",
-        input: flowInput,
-        onDone: {
-          target: "closed",
-          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
-        },
-        onError: {
-          target: "closed",
-          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
-        },
-      },
+      invoke: flowInvoke("login", "loginFlow"),
       on: {
         SWITCH_TO_REGISTER: "register",
         CLOSE: "closed",
@@ -183,22 +204,7 @@ export const modalsMachine = setup({
     },
     register: {
       initial: "form",
-      invoke: {
-        id: "register",
-        src: "registerFlow",
-        input: flowInput,
-        onDone: {
-          target: "closed",
-          actions: [
-            { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
-            "navigateHome",
-          ],
-        },
-        onError: {
-          target: "closed",
-          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
-        },
-      },
+      invoke: flowInvoke("register", "registerFlow"),
       on: {
         SWITCH_TO_LOGIN: "login",
         CLOSE: "closed",
@@ -228,54 +234,18 @@ export const modalsMachine = setup({
       },
     },
     forgotPassword: {
-      invoke: {
-        id: "forgotPassword",
-        src: "forgotPasswordFlow",
-        input: flowInput,
-        onDone: {
-          target: "closed",
-          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
-        },
-        onError: {
-          target: "closed",
-          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
-        },
-      },
+      invoke: flowInvoke("forgotPassword", "forgotPasswordFlow"),
       on: {
         SWITCH_TO_LOGIN: "login",
         CLOSE: "closed",
       },
     },
     resetPassword: {
-      invoke: {
-        id: "resetPassword",
-        src: "resetPasswordFlow",
-        input: flowInput,
-        onDone: {
-          target: "closed",
-          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
-        },
-        onError: {
-          target: "closed",
-          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
-        },
-      },
+      invoke: flowInvoke("resetPassword", "resetPasswordFlow"),
       on: { CLOSE: "closed" },
     },
     confirmEmail: {
-      invoke: {
-        id: "confirmEmail",
-        src: "confirmEmailFlow",
-        input: flowInput,
-        onDone: {
-          target: "closed",
-          actions: { type: "routeOutcome", params: ({ event }) => ({ output: event.output }) },
-        },
-        onError: {
-          target: "closed",
-          actions: { type: "reportCrash", params: ({ event }) => ({ error: event.error }) },
-        },
-      },
+      invoke: flowInvoke("confirmEmail", "confirmEmailFlow"),
       on: { CLOSE: "closed" },
     },
     video: {

@@ -8,7 +8,7 @@ export const model = defineModel({
   name: "modals",
   // The outcome routing sends to the shell (the parent); traversal runs the host alone.
   machine: modalsMachine.provide({
-    actions: { routeOutcome: () => {}, navigateHome: () => {}, reportCrash: () => {} },
+    actions: { routeOutcome: () => {}, reportCrash: () => {} },
   }),
   input: { siteConfig: fixtureSiteConfig, currencies: fixtureCurrencies, request: null },
   events: [

@@ -1,18 +1,10 @@
+import { fixtureCurrencies, fixtureSiteConfig, fixtureUser } from "./flowFixtures.ts"
 import { defineModel } from "./model.ts"
 import { shellMachine } from "./shell.machine.ts"
 
-const siteConfig = {
-  productName: "Casino",
-  supportEmail: "support@casino.example",
-  blockedEmailDomains: ["blocked-one.example"],
-  tutorialVideoUrl: "/media/tutorial.mp4",
-  defaultCurrency: "EUR",
-  languages: ["en"],
-}
-const currencies = [
-  { code: "EUR", name: "Euro", symbol: "€", type: "FIAT", fiat: true, subunits_to_unit: "100" },
-] as const
-const user = { id: "u-1", email: "ada@example.com", fullName: "Ada Lovelace", confirmed: true }
+const siteConfig = fixtureSiteConfig
+const currencies = fixtureCurrencies
+const user = fixtureUser
 
 export const model = defineModel({
   name: "shell",

@@ -8,6 +8,12 @@ import { createActor, createMachine, fromPromise, waitFor } from "xstate"
 import { type Account, authMachine } from "../../machines/auth.machine.ts"
 import { currencyDropdownMachine } from "../../machines/currencyDropdown.machine.ts"
 import type { FlowOutput } from "../../machines/flow.ts"
+import {
+  fixtureAccount,
+  fixtureCurrencies,
+  fixtureSiteConfig,
+  fixtureUser,
+} from "../../machines/flowFixtures.ts"
 import type { loginMachine } from "../../machines/login.machine.ts"
 import { modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
 import type { registerMachine } from "../../machines/register.machine.ts"
@@ -20,43 +26,10 @@ import { Unauthenticated } from "../../services/errors.ts"
 import { formatMinorUnits } from "../../services/money.ts"
 import type { AuthStatus } from "../../services/user-service.ts"
 
-const user = { id: "u-1", email: "ada@example.com", fullName: "Ada Lovelace", confirmed: true }
-const siteConfig = {
-  productName: "Casino",
-  supportEmail: "support@casino.example",
-  blockedEmailDomains: ["blocked-one.example"],
-  tutorialVideoUrl: "/media/tutorial.mp4",
-  defaultCurrency: "EUR",
-  languages: ["en"],
-}
-const currencies = [
-  { code: "EUR", name: "Euro", symbol: "€", type: "FIAT" as const, fiat: true, subunits_to_unit: "100" },
-]
-const account: Account = {
-  profile: {
-    email: user.email,
-    confirmed: true,
-    firstName: "Ada",
-    lastName: "Lovelace",
-    receiveEmailPromo: false,
-    idVerification: { verified: false },
-    billVerification: { verified: false },
-    userDetails: {
-      phone: { phoneNumber: null, dialingCode: null },
-      address: null,
-      address2: null,
-      nickName: null,
-      zipCode: null,
-      country: null,
-      city: null,
-      state: null,
-      gender: null,
-      dateOfBirth: null,
-      receiveEmailPromo: false,
-    },
-  },
-  fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
-}
+const user = { ...fixtureUser, confirmed: true }
+const siteConfig = fixtureSiteConfig
+const currencies = fixtureCurrencies
+const account: Account = fixtureAccount
 
 /** A promise double the test resolves or rejects by hand, recording calls and aborts. */
 const controlled = <T, I = unknown>() => {
