@@ -4,7 +4,7 @@
  * through the error logger and the 500 page appears. When ready, the shell hosts the long-lived
  * session (auth) and modal-host actors and routes what they ask for: navigation, sign-in, re-checks.
  */
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { assign, sendTo, setup } from "xstate"
 import { fromEffect } from "../services/bridge.ts"
 import {
@@ -18,7 +18,7 @@ import {
 import { ApiClient, fetchCdnFile } from "../services/client.ts"
 import { type CapturedError, reportUnexpectedError, toCapturedError } from "../services/error-reporting.ts"
 import type { ClientIp } from "../services/ip-service.ts"
-import { isRestrictedCountry } from "../services/rules.ts"
+import { isRestrictedCountry, Messages } from "../services/rules.ts"
 import type { SessionUser } from "../services/user-service.ts"
 import { authMachine } from "./auth.machine.ts"
 import { type ModalRequest, modalsMachine, parseModalRequest } from "./modals.machine.ts"
@@ -58,11 +58,19 @@ export type ShellEvent =
   | { readonly type: "HIDE_LOADING" }
 
 /** Everything the shell must know before it may render anything. */
+/** Spec section 8: a failed client-IP call reads 'Client Ip went wrong' (in the error report). */
+export class ClientIpFailed extends Data.TaggedError("ClientIpFailed")<{
+  readonly message: string
+  readonly cause: unknown
+}> {}
+
 export const loadBoot = Effect.gen(function* () {
   const api = yield* ApiClient
   const [ip, restricted, siteConfig, currencies] = yield* Effect.all(
     [
-      api.ip.currentIp(),
+      api.ip
+        .currentIp()
+        .pipe(Effect.mapError((cause) => new ClientIpFailed({ message: Messages.clientIpFailed, cause }))),
       fetchCdnFile(CdnFiles.restrictedCountries, RestrictedCountries),
       fetchCdnFile(CdnFiles.siteConfig, SiteConfig),
       fetchCdnFile(CdnFiles.currencies, Currencies),

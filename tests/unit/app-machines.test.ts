@@ -2,6 +2,8 @@
  * Actor-level tests of the shell, session and modal-host machines with controlled doubles:
  * the orderings and guarantees the spec states, which path coverage alone does not prove.
  */
+import { Cause, Effect, Exit, Layer } from "effect"
+import { HttpClient } from "effect/http"
 import { describe, expect, it } from "vitest"
 import type { ActorRefFrom } from "xstate"
 import { createActor, createMachine, fromPromise, waitFor } from "xstate"
@@ -19,8 +21,8 @@ import { modalsMachine, parseModalRequest } from "../../machines/modals.machine.
 import type { registerMachine } from "../../machines/register.machine.ts"
 import { resendConfirmationMachine } from "../../machines/resendConfirmation.machine.ts"
 import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
-import type { BootData } from "../../machines/shell.machine.ts"
-import { shellMachine } from "../../machines/shell.machine.ts"
+import { type BootData, ClientIpFailed, loadBoot, shellMachine } from "../../machines/shell.machine.ts"
+import { ApiClient } from "../../services/client.ts"
 import type { CapturedError } from "../../services/error-reporting.ts"
 import { Unauthenticated } from "../../services/errors.ts"
 import { formatMinorUnits } from "../../services/money.ts"
@@ -357,5 +359,28 @@ describe("resend confirmation machine", () => {
     expect(toasts).toEqual(["A verification link has already been sent to your email."])
     actor.send({ type: "RESEND" })
     expect(resend.calls).toHaveLength(1)
+  })
+})
+
+describe("shell boot", () => {
+  it("names a failed client-IP call with the spec's message", async () => {
+    const exit = await Effect.runPromiseExit(
+      loadBoot.pipe(
+        Effect.provide(
+          Layer.mergeAll(
+            Layer.succeed(ApiClient, {
+              ip: { currentIp: () => Effect.fail(new Error("offline")) },
+            } as unknown as ApiClient["Service"]),
+            Layer.succeed(
+              HttpClient.HttpClient,
+              HttpClient.make(() => Effect.die("not reached")),
+            ),
+          ),
+        ),
+      ),
+    )
+    const failure = Exit.isFailure(exit) ? Cause.squash(exit.cause) : null
+    expect(failure).toBeInstanceOf(ClientIpFailed)
+    expect((failure as ClientIpFailed).message).toBe("Client Ip went wrong")
   })
 })
