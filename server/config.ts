@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto"
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Context, Layer, type LogLevel } from "effect"
+import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 
 export interface RateLimit {
   readonly max: number
@@ -161,49 +161,62 @@ const originOf = (name: string, value: string): string => {
   return url.origin
 }
 
+const Limit = Schema.Struct({
+  max: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  windowSeconds: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+})
+
+/** RATE_LIMITS: a JSON object overriding some of the named limits; unknown names are refused. */
+const RateLimitsOverride = Schema.fromJsonString(
+  Schema.Struct({
+    signinPerIp: Schema.optional(Limit),
+    signinPerEmail: Schema.optional(Limit),
+    registerPerIp: Schema.optional(Limit),
+    forgotPerIp: Schema.optional(Limit),
+    forgotPerEmail: Schema.optional(Limit),
+    resendPerUser: Schema.optional(Limit),
+    errorLogPerIp: Schema.optional(Limit),
+  }),
+)
+
+const decodeRateLimitsOverride = Schema.decodeUnknownExit(RateLimitsOverride, { onExcessProperty: "error" })
+
 const parseRateLimits = (raw: string | undefined): RateLimits => {
   if (raw === undefined) return defaultRateLimits
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch {
-    return fail("RATE_LIMITS", raw, "a JSON object")
+  const decoded = decodeRateLimitsOverride(raw)
+  if (Exit.isFailure(decoded)) {
+    return fail(
+      "RATE_LIMITS",
+      raw,
+      `a JSON object of { "max": int >= 1, "windowSeconds": int >= 1 } under the names ${Object.keys(defaultRateLimits).join(", ")}`,
+    )
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return fail("RATE_LIMITS", raw, "a JSON object")
+  const override = decoded.value
+  return {
+    signinPerIp: override.signinPerIp ?? defaultRateLimits.signinPerIp,
+    signinPerEmail: override.signinPerEmail ?? defaultRateLimits.signinPerEmail,
+    registerPerIp: override.registerPerIp ?? defaultRateLimits.registerPerIp,
+    forgotPerIp: override.forgotPerIp ?? defaultRateLimits.forgotPerIp,
+    forgotPerEmail: override.forgotPerEmail ?? defaultRateLimits.forgotPerEmail,
+    resendPerUser: override.resendPerUser ?? defaultRateLimits.resendPerUser,
+    errorLogPerIp: override.errorLogPerIp ?? defaultRateLimits.errorLogPerIp,
   }
-  const out: Record<string, RateLimit> = { ...defaultRateLimits }
-  for (const [key, value] of Object.entries(parsed)) {
-    if (!(key in defaultRateLimits)) {
-      return fail(
-        "RATE_LIMITS",
-        raw,
-        `keys among ${Object.keys(defaultRateLimits).join(", ")} (got "${key}")`,
-      )
-    }
-    const v = value as { max?: unknown; windowSeconds?: unknown } | null
-    if (
-      typeof v !== "object" ||
-      v === null ||
-      !Number.isInteger(v.max) ||
-      !Number.isInteger(v.windowSeconds) ||
-      (v.max as number) < 1 ||
-      (v.windowSeconds as number) < 1
-    ) {
-      return fail("RATE_LIMITS", raw, `{ "max": int >= 1, "windowSeconds": int >= 1 } for "${key}"`)
-    }
-    out[key] = { max: v.max as number, windowSeconds: v.windowSeconds as number }
-  }
-  return out as unknown as RateLimits
 }
 
-export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits => {
-  const out: Record<string, RateLimit> = {}
-  for (const [key, limit] of Object.entries(limits)) {
-    out[key] = { max: Math.max(1, Math.round(limit.max * scale)), windowSeconds: limit.windowSeconds }
-  }
-  return out as unknown as RateLimits
-}
+const scaleLimit = (limit: RateLimit, scale: number): RateLimit => ({
+  max: Math.max(1, Math.round(limit.max * scale)),
+  windowSeconds: limit.windowSeconds,
+})
+
+export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits => ({
+  signinPerIp: scaleLimit(limits.signinPerIp, scale),
+  signinPerEmail: scaleLimit(limits.signinPerEmail, scale),
+  registerPerIp: scaleLimit(limits.registerPerIp, scale),
+  forgotPerIp: scaleLimit(limits.forgotPerIp, scale),
+  forgotPerEmail: scaleLimit(limits.forgotPerEmail, scale),
+  resendPerUser: scaleLimit(limits.resendPerUser, scale),
+  errorLogPerIp: scaleLimit(limits.errorLogPerIp, scale),
+})
 
 /** Reads `${dataDir}/captcha-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
 export const persistentCaptchaSecret = (dataDir: string): string => {
