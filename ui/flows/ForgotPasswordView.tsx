@@ -4,7 +4,7 @@
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
-import { SubmitButton, TextField } from "./fields.tsx"
+import { EmailField, SubmitButton } from "./fields.tsx"
 import "./flows.css"
 
 export const ForgotPasswordView = ({
@@ -32,11 +32,8 @@ export const ForgotPasswordView = ({
         Enter the e-mail of your account and we will send you a link to choose a new password.
       </p>
       <fieldset className="flows__fieldset" disabled={submitting}>
-        <TextField
+        <EmailField
           id="forgot-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
           value={email}
           error={errors.email}
           onChange={(value) => actor.send({ type: "CHANGE_EMAIL", value })}

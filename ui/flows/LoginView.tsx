@@ -5,7 +5,7 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { loginMachine } from "../../machines/login.machine.ts"
 import { Captcha } from "./Captcha.tsx"
-import { FormError, SubmitButton, TextField } from "./fields.tsx"
+import { EmailField, FormError, SubmitButton, TextField } from "./fields.tsx"
 import "./flows.css"
 
 export const LoginView = ({
@@ -35,11 +35,8 @@ export const LoginView = ({
       }}
     >
       <fieldset className="flows__fieldset" disabled={submitting}>
-        <TextField
+        <EmailField
           id="login-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
           value={email}
           error={errors.email}
           onChange={(value) => actor.send({ type: "CHANGE_EMAIL", value })}

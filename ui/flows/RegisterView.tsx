@@ -10,7 +10,7 @@ import type { ActorRefFrom } from "xstate"
 import type { registerMachine } from "../../machines/register.machine.ts"
 import { Constants } from "../../services/rules.ts"
 import { Captcha } from "./Captcha.tsx"
-import { FormError, SubmitButton, TextField } from "./fields.tsx"
+import { EmailField, FormError, NewPasswordField, SubmitButton, TextField } from "./fields.tsx"
 import "./flows.css"
 
 /** The value of one cookie of this page, or null (read at submit, never inside the machine). */
@@ -95,21 +95,15 @@ export const RegisterView = ({
             error={errors.fullName}
             onChange={(value) => actor.send({ type: "CHANGE_FULL_NAME", value })}
           />
-          <TextField
+          <EmailField
             id="register-email"
-            label="Email"
-            type="email"
-            autoComplete="email"
             value={email}
             error={errors.email}
             onChange={(value) => actor.send({ type: "CHANGE_EMAIL", value })}
           />
-          <TextField
+          <NewPasswordField
             id="register-password"
             label="Password"
-            type="password"
-            autoComplete="new-password"
-            maxLength={128}
             value={password}
             success={passwordLooksLong}
             error={errors.password}

@@ -6,7 +6,7 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import { resetLinkInvalidMessage, type resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
 import { Captcha } from "./Captcha.tsx"
-import { FormError, SubmitButton, TextField } from "./fields.tsx"
+import { FormError, NewPasswordField, SubmitButton } from "./fields.tsx"
 import "./flows.css"
 
 export const ResetPasswordView = ({ actor }: { actor: ActorRefFrom<typeof resetPasswordMachine> }) => {
@@ -39,23 +39,17 @@ export const ResetPasswordView = ({ actor }: { actor: ActorRefFrom<typeof resetP
       }}
     >
       <fieldset className="flows__fieldset" disabled={submitting}>
-        <TextField
+        <NewPasswordField
           id="reset-password"
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={128}
           value={password}
           success={passwordLooksLong}
           error={errors.password}
           onChange={(value) => actor.send({ type: "CHANGE_PASSWORD", value })}
         />
-        <TextField
+        <NewPasswordField
           id="reset-confirm-password"
           label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={128}
           value={confirmPassword}
           error={errors.confirmPassword}
           onChange={(value) => actor.send({ type: "CHANGE_CONFIRM_PASSWORD", value })}

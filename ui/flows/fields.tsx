@@ -5,6 +5,7 @@
  */
 import { Label } from "radix-ui"
 import type { ReactNode } from "react"
+import { Constants } from "../../services/rules.ts"
 
 export const TextField = ({
   id,
@@ -57,6 +58,23 @@ export const TextField = ({
     </div>
   )
 }
+
+type FieldProps = {
+  id: string
+  value: string
+  onChange: (value: string) => void
+  error: string | undefined
+}
+
+/** The e-mail field of every account form. */
+export const EmailField = (props: FieldProps) => (
+  <TextField {...props} label="Email" type="email" autoComplete="email" />
+)
+
+/** A password being chosen (register, reset): the browser may suggest one; the server's upper bound applies. */
+export const NewPasswordField = (props: FieldProps & { label: string; success?: boolean }) => (
+  <TextField {...props} type="password" autoComplete="new-password" maxLength={Constants.passwordMaxLength} />
+)
 
 export const FormError = ({ message }: { message: string | undefined }) =>
   message ? (
