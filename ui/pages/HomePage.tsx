@@ -1,8 +1,8 @@
 import { useSelector } from "@xstate/react"
 import type { Currencies } from "../../services/cdn.ts"
-import { formatMinorUnits } from "../../services/money.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
+import { Amount } from "../components/Amount.tsx"
 import { CurrencyIcon } from "../components/CurrencyIcon.tsx"
 import { ResendConfirmation } from "../components/ResendConfirmation.tsx"
 
@@ -24,7 +24,7 @@ const Wallets = ({ currencies }: { currencies: Currencies }) => {
               <span className="wallets__code">{currencyDisplayName(entry.currency)}</span>
               {entry.default ? <span className="badge">Default</span> : null}
               <span className="wallets__balance">
-                {currency ? formatMinorUnits(entry.balance, currency.subunits_to_unit) : entry.balance}
+                <Amount minor={entry.balance} currency={entry.currency} currencies={currencies} />
               </span>
             </li>
           )

@@ -1,7 +1,7 @@
 import { useSelector } from "@xstate/react"
-import { formatMinorUnits } from "../../services/money.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
+import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
 
 const Balance = () => {
@@ -11,11 +11,10 @@ const Balance = () => {
   // Spec: the default currency is EUR when no entry is marked default.
   const entry = fund?.find((f) => f.default) ?? fund?.find((f) => f.currency === "EUR") ?? fund?.[0]
   if (!entry) return null
-  const currency = currencies.find((c) => c.code === entry.currency)
   return (
     <span className="header__balance">
       <span className="visually-hidden">Balance: </span>
-      {currency ? formatMinorUnits(entry.balance, currency.subunits_to_unit) : entry.balance}{" "}
+      <Amount minor={entry.balance} currency={entry.currency} currencies={currencies} />{" "}
       {currencyDisplayName(entry.currency)}
     </span>
   )

@@ -8,6 +8,8 @@ import type { EventObject } from "xstate"
 import type { PathStep } from "../../model/harness.ts"
 import { type NewPlayer, registerPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
+import type { EventBinding } from "../support/replay.ts"
+import { resetCaptchaWidget, solveCaptchaWidget } from "../support/ui.ts"
 
 export const API = "/user-service/api/v1"
 
@@ -148,3 +150,36 @@ export const setAccountFlags = async (
   )
   expect(rows.length, `account ${email}`).toBe(1)
 }
+
+/** The locator of a flow's form (or dialog) on the page. */
+export type Scope = (page: Page) => Locator
+
+/** A typing event: fills the labelled field of the scope with the event's `value`. */
+export const fillField = <S>(
+  scope: Scope,
+  label: string,
+  options: { exact?: boolean } = {},
+): EventBinding<S> => ({
+  kind: "action",
+  run: async ({ page }, event) => {
+    await scope(page).getByLabel(label, options).fill(stringField(event, "value"))
+  },
+})
+
+/** A button press (SUBMIT, CONTINUE, RETRY…). */
+export const clickButton = <S>(scope: Scope, name: string): EventBinding<S> => ({
+  kind: "action",
+  run: async ({ page }) => {
+    await scope(page).getByRole("button", { name }).click()
+  },
+})
+
+/** CAPTCHA_VERIFIED solves the real ALTCHA widget of the scope; CAPTCHA_RESET makes it expire. */
+export const captchaBinding = <S>(
+  scope: Scope,
+  type: "CAPTCHA_VERIFIED" | "CAPTCHA_RESET",
+): EventBinding<S> => ({
+  kind: "action",
+  run: ({ page }) =>
+    type === "CAPTCHA_VERIFIED" ? solveCaptchaWidget(scope(page)) : resetCaptchaWidget(scope(page)),
+})

@@ -10,7 +10,7 @@ import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
 import type { FlowBinding, StepContext } from "../support/replay.ts"
-import { errorTag, isTransportFailure, newPlayer, nextRequestFails } from "./common.ts"
+import { clickButton, errorTag, isTransportFailure, newPlayer, nextRequestFails } from "./common.ts"
 
 export interface ConfirmState {
   readonly player: NewPlayer
@@ -50,19 +50,9 @@ export const confirmEmailBinding: FlowBinding<ConfirmState> = {
   event: (event) => {
     switch (event.type) {
       case "CONTINUE":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await dialog(page).getByRole("button", { name: "Continue" }).click()
-          },
-        }
+        return clickButton(dialog, "Continue")
       case "RETRY":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await dialog(page).getByRole("button", { name: "Try again" }).click()
-          },
-        }
+        return clickButton(dialog, "Try again")
       case "xstate.after.continueDelay.confirmEmail.confirmed":
         // The browser's own timer: nothing to arrange, the next assertion waits for it.
         return { kind: "outcome", arrange: async () => {} }

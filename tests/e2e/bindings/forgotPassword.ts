@@ -9,6 +9,7 @@ import type { NewPlayer } from "../support/api.ts"
 import { tokenLink } from "../support/mail.ts"
 import type { FlowBinding } from "../support/replay.ts"
 import {
+  clickButton,
   errorsOf,
   errorTag,
   expectFormErrors,
@@ -48,12 +49,7 @@ export const forgotPasswordBinding: FlowBinding<ForgotState> = {
           },
         }
       case "SUBMIT":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await form(page).getByRole("button", { name: "Restore password" }).click()
-          },
-        }
+        return clickButton(form, "Restore password")
       case "xstate.done.actor.forgotPassword":
         return { kind: "outcome", arrange: async () => {} }
       default:

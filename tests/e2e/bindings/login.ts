@@ -12,11 +12,13 @@ import { isBlockedDomain, Messages } from "../../../services/rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import type { EventBinding, FlowBinding, StepContext } from "../support/replay.ts"
-import { resetCaptchaWidget, solveCaptchaWidget } from "../support/ui.ts"
 import {
+  captchaBinding,
+  clickButton,
   errorsOf,
   errorTag,
   expectFormErrors,
+  fillField,
   isTransportFailure,
   newPlayer,
   nextRequestAltered,
@@ -172,23 +174,13 @@ export const loginBinding: FlowBinding<LoginState> = {
           },
         }
       case "CHANGE_PASSWORD":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("Password").fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "Password")
       case "CAPTCHA_VERIFIED":
-        return { kind: "action", run: ({ page }) => solveCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_VERIFIED")
       case "CAPTCHA_RESET":
-        return { kind: "action", run: ({ page }) => resetCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_RESET")
       case "SUBMIT":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await form(page).getByRole("button", { name: "Log in" }).click()
-          },
-        }
+        return clickButton(form, "Log in")
       default:
         return signInOutcome(event)
     }

@@ -10,11 +10,13 @@ import { model } from "../../../machines/register.model.ts"
 import { Constants, isBlockedDomain } from "../../../services/rules.ts"
 import { registerPlayer } from "../support/api.ts"
 import type { FlowBinding, StepContext } from "../support/replay.ts"
-import { resetCaptchaWidget, solveCaptchaWidget } from "../support/ui.ts"
 import {
+  captchaBinding,
+  clickButton,
   errorsOf,
   errorTag,
   expectFormErrors,
+  fillField,
   isTransportFailure,
   nextRequestAltered,
   nextRequestFails,
@@ -86,12 +88,7 @@ export const registerBinding: FlowBinding<RegisterState> = {
   event: (event) => {
     switch (event.type) {
       case "CHANGE_FULL_NAME":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("Full name").fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "Full name")
       case "CHANGE_EMAIL":
         return {
           kind: "action",
@@ -103,12 +100,7 @@ export const registerBinding: FlowBinding<RegisterState> = {
           },
         }
       case "CHANGE_PASSWORD":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("Password", { exact: true }).fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "Password", { exact: true })
       case "CHANGE_CURRENCY":
         return {
           kind: "action",
@@ -132,12 +124,7 @@ export const registerBinding: FlowBinding<RegisterState> = {
           },
         }
       case "CHANGE_BONUS_CODE":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("Bonus code", { exact: true }).fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "Bonus code", { exact: true })
       case "VIEWPORT_CHANGED":
         return {
           kind: "action",
@@ -159,16 +146,11 @@ export const registerBinding: FlowBinding<RegisterState> = {
           },
         }
       case "CAPTCHA_VERIFIED":
-        return { kind: "action", run: ({ page }) => solveCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_VERIFIED")
       case "CAPTCHA_RESET":
-        return { kind: "action", run: ({ page }) => resetCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_RESET")
       case "SUBMIT":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await form(page).getByRole("button", { name: "Sign up" }).click()
-          },
-        }
+        return clickButton(form, "Sign up")
       case "xstate.done.actor.validateEmail":
         // The real check answers for the address prepare chose: VALID, or DISPOSABLE on a throw-away domain.
         return { kind: "outcome", arrange: addressFree }

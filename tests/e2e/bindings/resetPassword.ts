@@ -12,16 +12,17 @@ import { type NewPlayer, postJson, signInStatus } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
 import type { FlowBinding, StepContext } from "../support/replay.ts"
-import { resetCaptchaWidget, solveCaptchaWidget } from "../support/ui.ts"
 import {
+  captchaBinding,
+  clickButton,
   errorsOf,
   errorTag,
   expectFormErrors,
+  fillField,
   isTransportFailure,
   newPlayer,
   nextRequestAltered,
   nextRequestFails,
-  stringField,
   WRONG_CAPTCHA,
 } from "./common.ts"
 
@@ -81,30 +82,15 @@ export const resetPasswordBinding: FlowBinding<ResetState> = {
   event: (event) => {
     switch (event.type) {
       case "CHANGE_PASSWORD":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("New password").fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "New password")
       case "CHANGE_CONFIRM_PASSWORD":
-        return {
-          kind: "action",
-          run: async ({ page }, e) => {
-            await form(page).getByLabel("Confirm password").fill(stringField(e, "value"))
-          },
-        }
+        return fillField(form, "Confirm password")
       case "CAPTCHA_VERIFIED":
-        return { kind: "action", run: ({ page }) => solveCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_VERIFIED")
       case "CAPTCHA_RESET":
-        return { kind: "action", run: ({ page }) => resetCaptchaWidget(form(page)) }
+        return captchaBinding(form, "CAPTCHA_RESET")
       case "SUBMIT":
-        return {
-          kind: "action",
-          run: async ({ page }) => {
-            await form(page).getByRole("button", { name: "Restore password" }).click()
-          },
-        }
+        return clickButton(form, "Restore password")
       case "xstate.done.actor.resetPassword":
         return { kind: "outcome", arrange: passwordIsFresh }
       default:
