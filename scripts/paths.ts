@@ -3,14 +3,14 @@
  * generated tests will do:  node scripts/paths.ts [flow …] [--steps]
  * (flow = the file name before .model.ts, e.g. `login`; --steps also prints each step's state).
  */
-import { loadModels } from "../tests/model/discover.ts"
+import { loadModels } from "../statecharts/discover.ts"
 import {
   type CoverageReport,
   coverageMarkdown,
   coverageOf,
   generatePaths,
   safeJson,
-} from "../tests/model/harness.ts"
+} from "../statecharts/paths.ts"
 
 const args = process.argv.slice(2)
 const showSteps = args.includes("--steps")

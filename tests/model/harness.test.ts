@@ -20,7 +20,7 @@ import {
   replayOnActor,
   replayPure,
   withNeverResolvingActors,
-} from "./harness.ts"
+} from "../../statecharts/paths.ts"
 
 const model: AnyModel = checkoutModel
 const paths = generatePaths(model)

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { loadModels, repoRoot } from "./discover.ts"
+import { loadModels, repoRoot } from "../../statecharts/discover.ts"
 import {
   type CoverageReport,
   coverageMarkdown,
@@ -18,7 +18,7 @@ import {
   expectedOf,
   generatePaths,
   replayOnActor,
-} from "./harness.ts"
+} from "../../statecharts/paths.ts"
 
 const loaded = await loadModels()
 const reports: Array<CoverageReport> = []

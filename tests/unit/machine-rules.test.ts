@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import type { AnyStateNode } from "xstate"
 import { getStateNodes } from "xstate/graph"
-import { loadModels, machinesDir } from "../model/discover.ts"
+import { loadModels, machinesDir } from "../../statecharts/discover.ts"
 
 const models = await loadModels()
 

@@ -5,7 +5,7 @@
  */
 import { expect, type Locator, type Page } from "@playwright/test"
 import type { EventObject } from "xstate"
-import type { PathStep } from "../../model/harness.ts"
+import type { PathStep } from "../../../statecharts/paths.ts"
 import { type NewPlayer, registerPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import type { EventBinding } from "../support/replay.ts"

@@ -1,5 +1,5 @@
 /**
- * Replays the generated paths of a machine (tests/model/harness.ts) in the browser, against the
+ * Replays the generated paths of a machine (statecharts/paths.ts) in the browser, against the
  * real server. A flow binding (tests/e2e/bindings/<flow>.ts) says, for each event of the model:
  * - `action`: what the player does (type, click, solve the captcha …);
  * - `outcome`: an invoked call's result, which the real server produces — the binding only
@@ -21,7 +21,7 @@ import {
   generatePaths,
   type PathStep,
   safeJson,
-} from "../../model/harness.ts"
+} from "../../../statecharts/paths.ts"
 import type { World } from "./fixtures.ts"
 
 export interface StepContext<S> {

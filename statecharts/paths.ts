@@ -31,7 +31,7 @@ import {
   type StateValue,
 } from "xstate"
 import { getShortestPaths, getStateNodes } from "xstate/graph"
-import type { MachineModel, UncoveredTransition } from "../../machines/model.ts"
+import type { MachineModel, UncoveredTransition } from "../machines/model.ts"
 
 export type AnyModel = MachineModel<AnyStateMachine>
 

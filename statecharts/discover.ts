@@ -5,9 +5,9 @@
 import { readdirSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type { AnyModel } from "./harness.ts"
+import type { AnyModel } from "./paths.ts"
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 export const machinesDir = join(repoRoot, "machines")
 
 export interface LoadedModel {
