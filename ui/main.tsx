@@ -1,6 +1,8 @@
 /**
- * Entry point: starts the shell actor with the DOM effects the machines name (history, reload,
- * title), forwards browser-level failures to it, and renders the app.
+ * Entry point. `/statecharts` (the product owners' and QA's visualizer) is its own lazily loaded
+ * chunk: the player app never downloads it. Every other path starts the shell actor with the DOM
+ * effects the machines name (history, reload, title), forwards browser-level failures to it, and
+ * renders the app.
  */
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
@@ -12,55 +14,66 @@ import { ShellProvider } from "./app/actors.tsx"
 import { ErrorBoundary } from "./shell/ErrorBoundary.tsx"
 import "./styles.css"
 
-const shell = createActor(
-  shellMachine.provide({
-    actions: {
-      pushHistory: (_, params) => {
-        if (window.location.pathname !== params.path) window.history.pushState(null, "", params.path)
-        window.scrollTo(0, 0)
-      },
-      reloadPage: () => window.location.reload(),
-      clearModalQuery: () => {
-        const url = new URL(window.location.href)
-        if (url.searchParams.has("token")) {
-          url.searchParams.delete("token")
-          url.searchParams.delete("modal")
-          window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`)
-        }
-      },
-      setTitle: (_, params) => {
-        document.title = params.title
-      },
-    },
-  }),
-  { input: { path: window.location.pathname, search: window.location.search } },
-)
-
-window.addEventListener("popstate", () =>
-  shell.send({ type: "LOCATION_CHANGED", path: window.location.pathname }),
-)
-window.addEventListener("error", (event) =>
-  shell.send({ type: "UNEXPECTED_ERROR", error: toCapturedError(event.error ?? event.message) }),
-)
-window.addEventListener("unhandledrejection", (event) =>
-  shell.send({ type: "UNEXPECTED_ERROR", error: toCapturedError(event.reason) }),
-)
-
-shell.start()
-
 const root = document.getElementById("root")
 if (!root) throw new Error("#root is missing from index.html")
 
-createRoot(root).render(
-  <StrictMode>
-    <ShellProvider actor={shell}>
-      <ErrorBoundary
-        onError={(error, componentStack) =>
-          shell.send({ type: "UNEXPECTED_ERROR", error: { ...toCapturedError(error), componentStack } })
-        }
-      >
-        <App />
-      </ErrorBoundary>
-    </ShellProvider>
-  </StrictMode>,
-)
+const isVisualizerRoute = (path: string): boolean =>
+  path === "/statecharts" || path.startsWith("/statecharts/")
+
+const startPlayerApp = (root: HTMLElement): void => {
+  const shell = createActor(
+    shellMachine.provide({
+      actions: {
+        pushHistory: (_, params) => {
+          if (window.location.pathname !== params.path) window.history.pushState(null, "", params.path)
+          window.scrollTo(0, 0)
+        },
+        reloadPage: () => window.location.reload(),
+        clearModalQuery: () => {
+          const url = new URL(window.location.href)
+          if (url.searchParams.has("token")) {
+            url.searchParams.delete("token")
+            url.searchParams.delete("modal")
+            window.history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`)
+          }
+        },
+        setTitle: (_, params) => {
+          document.title = params.title
+        },
+      },
+    }),
+    { input: { path: window.location.pathname, search: window.location.search } },
+  )
+
+  window.addEventListener("popstate", () =>
+    shell.send({ type: "LOCATION_CHANGED", path: window.location.pathname }),
+  )
+  window.addEventListener("error", (event) =>
+    shell.send({ type: "UNEXPECTED_ERROR", error: toCapturedError(event.error ?? event.message) }),
+  )
+  window.addEventListener("unhandledrejection", (event) =>
+    shell.send({ type: "UNEXPECTED_ERROR", error: toCapturedError(event.reason) }),
+  )
+
+  shell.start()
+
+  createRoot(root).render(
+    <StrictMode>
+      <ShellProvider actor={shell}>
+        <ErrorBoundary
+          onError={(error, componentStack) =>
+            shell.send({ type: "UNEXPECTED_ERROR", error: { ...toCapturedError(error), componentStack } })
+          }
+        >
+          <App />
+        </ErrorBoundary>
+      </ShellProvider>
+    </StrictMode>,
+  )
+}
+
+if (isVisualizerRoute(window.location.pathname)) {
+  void import("./statecharts/main.tsx").then(({ mountVisualizer }) => mountVisualizer(root))
+} else {
+  startPlayerApp(root)
+}
