@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config"
 
-// One config, four projects. The box has 2 cores shared with other work: at most 2 workers.
+// One config, five projects. The box has 2 cores shared with other work: at most 2 workers.
 // Server tests each start their own server on a fresh database, so they may run in parallel too.
 export default defineConfig({
   test: {
@@ -11,6 +11,8 @@ export default defineConfig({
       { extends: true, test: { name: "model", include: ["tests/model/**/*.test.ts"] } },
       { extends: true, test: { name: "property", include: ["tests/property/**/*.test.ts"] } },
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      // Reads the build (dist/app); scripts/test-all.sh runs `vite build` before vitest.
+      { extends: true, test: { name: "build", include: ["tests/build/**/*.test.ts"] } },
       {
         extends: true,
         test: {

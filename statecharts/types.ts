@@ -106,6 +106,26 @@ export interface EdgeLabel {
   readonly y: number
   readonly width: number
   readonly height: number
+  /** The label wrapped for drawing (it reads as `text`); absent = one line, `text`. */
+  readonly lines?: ReadonlyArray<string>
+}
+
+/**
+ * A "from any state" chip drawn inside a compound state: where that state's transitions into its
+ * own descendants start (e.g. a root-level `on: { OPEN_LOGIN: ".login" }`). Such an edge would
+ * otherwise leave the container's own border and cross its header into its children.
+ */
+export interface SourceChip {
+  /** `chip:<state id>` */
+  readonly id: string
+  /** The compound state whose transitions start here (the edges' `source`). */
+  readonly state: string
+  readonly text: string
+  /** Absolute top-left and size. */
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
 }
 
 export interface EdgeLayout {
@@ -139,6 +159,8 @@ export interface ChartLayout {
   readonly states: ReadonlyArray<StateBox>
   readonly edges: ReadonlyArray<EdgeLayout>
   readonly initials: ReadonlyArray<InitialMarker>
+  /** "from any state" chips (see `SourceChip`); absent or empty when no state needs one. */
+  readonly chips?: ReadonlyArray<SourceChip>
 }
 
 /** What the renderer emphasizes: the active (or current-step) states, visited ones, fired edges. */

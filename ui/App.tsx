@@ -5,6 +5,7 @@
 import { Toaster } from "sonner"
 import { Constants } from "../services/rules.ts"
 import { useShell } from "./app/actors.tsx"
+import { LiveBadge } from "./app/LiveBadge.tsx"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
 import { BlockedPage } from "./pages/BlockedPage.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
@@ -53,7 +54,7 @@ const Layout = () => (
   </div>
 )
 
-export const App = () => {
+const Screen = () => {
   const view = useShell((s) =>
     s.matches("booting")
       ? "booting"
@@ -77,3 +78,10 @@ export const App = () => {
       return <Layout />
   }
 }
+
+export const App = () => (
+  <>
+    <Screen />
+    <LiveBadge />
+  </>
+)

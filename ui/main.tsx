@@ -11,6 +11,7 @@ import { shellMachine } from "../machines/shell.machine.ts"
 import { toCapturedError } from "../services/error-reporting.ts"
 import { App } from "./App.tsx"
 import { ShellProvider } from "./app/actors.tsx"
+import { startLiveInspection } from "./app/live.ts"
 import { ErrorBoundary } from "./shell/ErrorBoundary.tsx"
 import "./styles.css"
 
@@ -21,6 +22,7 @@ const isVisualizerRoute = (path: string): boolean =>
   path === "/statecharts" || path.startsWith("/statecharts/")
 
 const startPlayerApp = (root: HTMLElement): void => {
+  const inspect = startLiveInspection()
   const shell = createActor(
     shellMachine.provide({
       actions: {
@@ -42,7 +44,10 @@ const startPlayerApp = (root: HTMLElement): void => {
         },
       },
     }),
-    { input: { path: window.location.pathname, search: window.location.search } },
+    {
+      input: { path: window.location.pathname, search: window.location.search },
+      ...(inspect ? { inspect } : {}),
+    },
   )
 
   window.addEventListener("popstate", () =>

@@ -7,7 +7,6 @@
 import { describe, expect, it } from "vitest"
 import { createActor, createMachine, type EventObject, SimulatedClock } from "xstate"
 import type { MachineModel } from "../../machines/model.ts"
-import checkoutModel from "./fixtures/checkout.model.ts"
 import {
   type AnyModel,
   coverageOf,
@@ -21,6 +20,7 @@ import {
   replayPure,
   withNeverResolvingActors,
 } from "../../statecharts/paths.ts"
+import checkoutModel from "./fixtures/checkout.model.ts"
 
 const model: AnyModel = checkoutModel
 const paths = generatePaths(model)

@@ -9,8 +9,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { type AnyMachineSnapshot, type EventObject, initialTransition, transition } from "xstate"
 import { loadModels } from "../../statecharts/discover.ts"
-import checkoutModel from "../model/fixtures/checkout.model.ts"
 import { type AnyModel, allStateNodes, canHandle } from "../../statecharts/paths.ts"
+import checkoutModel from "../model/fixtures/checkout.model.ts"
 
 const models: Array<AnyModel> = [checkoutModel, ...(await loadModels()).map((m) => m.model)]
 

@@ -1,0 +1,135 @@
+/**
+ * The built player app (dist/app, from `npm run build`; scripts/test-all.sh builds before vitest):
+ * what every player downloads up front holds no visualizer code (proved from the sourcemaps of the
+ * initial chunks), the /statecharts visualizer is a separate chunk that index.html does not
+ * preload, and the initial JS and CSS stay within bench/budget.json. Fails, not skips, without a
+ * build.
+ */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import {
+  type ChunkSet,
+  DIST_DIR,
+  initialChunks,
+  type Manifest,
+  readBudget,
+  readManifest,
+  sizeOf,
+  sourcesOf,
+  totalOf,
+  VISUALIZER_ENTRY,
+  visualizerChunks,
+} from "../../bench/bundle.ts"
+
+/** Modules that belong to the visualizer (or to no browser at all), never to the player's first load. */
+const FORBIDDEN: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string }> = [
+  { pattern: /(^|\/)node_modules\/elkjs\//, what: "elkjs, the layout engine (~476 KB gzip)" },
+  { pattern: /(^|\/)node_modules\/mermaid\//, what: "mermaid" },
+  { pattern: /(^|\/)node_modules\/react-dom\/(server|cjs\/react-dom-server)/, what: "react-dom/server" },
+  { pattern: /^statecharts\/layout\b/, what: "statecharts/layout (chart layout)" },
+  { pattern: /^statecharts\/render/, what: "statecharts/render* (SVG rendering)" },
+  { pattern: /^statecharts\/chart\b/, what: "statecharts/chart (machine → chart)" },
+  { pattern: /^statecharts\/live-model\b/, what: "statecharts/live-model (the visualizer's receiver)" },
+  { pattern: /^machines\/statecharts\./, what: "the visualizer's machine" },
+  { pattern: /^ui\/statecharts\//, what: "the /statecharts route's UI" },
+]
+
+/** From statecharts/, the player needs only the live-mode emitter and the shared types. */
+const PLAYER_STATECHARTS_MODULES = new Set(["statecharts/live.ts", "statecharts/types.ts"])
+
+const offenders = (sources: ReadonlyArray<string>) =>
+  sources.flatMap((source) =>
+    FORBIDDEN.filter(({ pattern }) => pattern.test(source)).map(({ what }) => `${source} (${what})`),
+  )
+
+interface Build {
+  readonly manifest: Manifest
+  readonly initial: ChunkSet
+  readonly initialSources: ReadonlyArray<string>
+}
+
+let loaded: Build | undefined
+/**
+ * The build, read once. Without one it throws "… is missing: run npm run build first" in every
+ * test that needs it, so each of them fails (a throwing beforeAll would only mark them skipped).
+ */
+const build = (): Build => {
+  if (loaded) return loaded
+  const manifest = readManifest(DIST_DIR)
+  const initial = initialChunks(manifest)
+  const initialSources = initial.js.flatMap((file) => sourcesOf(file, DIST_DIR))
+  loaded = { manifest, initial, initialSources }
+  return loaded
+}
+
+describe("the player's initial chunks", () => {
+  it("are found, and their sourcemaps list the player's modules", () => {
+    const { initial, initialSources } = build()
+    expect(initial.js.length).toBeGreaterThan(0)
+    // The check below can only be trusted if the sources are read correctly.
+    expect(initialSources).toContain("ui/main.tsx")
+    expect(initialSources).toContain("machines/shell.machine.ts")
+    expect(initialSources.some((s) => /(^|\/)node_modules\/xstate\//.test(s))).toBe(true)
+  })
+
+  it("contain no visualizer code (elkjs, react-dom/server, statecharts layout/render/chart, ui/statecharts)", () => {
+    expect(offenders(build().initialSources)).toEqual([])
+  })
+
+  it("take from statecharts/ only the live emitter and the shared types", () => {
+    const fromStatecharts = build().initialSources.filter((s) => s.startsWith("statecharts/"))
+    expect(fromStatecharts.filter((s) => !PLAYER_STATECHARTS_MODULES.has(s))).toEqual([])
+  })
+})
+
+describe("the /statecharts visualizer chunk", () => {
+  it("exists and is built from ui/statecharts/main.tsx (so the check above can see such modules)", () => {
+    const { manifest } = build()
+    expect(manifest[VISUALIZER_ENTRY]?.isDynamicEntry).toBe(true)
+    const visualizer = visualizerChunks(manifest)
+    expect(visualizer.js.length).toBeGreaterThan(0)
+    const sources = visualizer.js.flatMap((file) => sourcesOf(file, DIST_DIR))
+    expect(sources).toContain("ui/statecharts/main.tsx")
+    // The same patterns that must not match the initial chunks do match here.
+    expect(offenders(sources).length).toBeGreaterThan(0)
+  })
+
+  it("is not loaded, preloaded or linked by index.html", () => {
+    const { manifest, initial } = build()
+    const visualizer = visualizerChunks(manifest)
+    const html = readFileSync(join(DIST_DIR, "index.html"), "utf8")
+    for (const file of [...visualizer.js, ...visualizer.css]) expect(html).not.toContain(file)
+    // More generally: every script, modulepreload and stylesheet it names is an initial chunk.
+    const initialFiles = new Set([...initial.js, ...initial.css].map((file) => `/${file}`))
+    const loaded = [
+      ...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g),
+      ...html.matchAll(/<link\b[^>]*\brel="(?:modulepreload|stylesheet|preload)"[^>]*\bhref="([^"]+)"/g),
+    ].map((match) => match[1])
+    expect(loaded.length).toBeGreaterThan(0)
+    for (const href of loaded) expect(initialFiles, `${href} is not an initial chunk`).toContain(href)
+  })
+})
+
+describe("bench/budget.json", () => {
+  it("the initial JavaScript (gzip) is within budget", () => {
+    const { initial } = build()
+    const budget = readBudget()
+    const js = totalOf(initial.js.map((file) => sizeOf(file, DIST_DIR)))
+    expect(
+      js.gzip,
+      `initial JS is ${js.gzip} B gzip; budget ${budget.initialJsGzipBytes} B`,
+    ).toBeLessThanOrEqual(budget.initialJsGzipBytes)
+  })
+
+  it("the initial CSS (gzip) is within budget", () => {
+    const { initial } = build()
+    const budget = readBudget()
+    expect(initial.css.length).toBeGreaterThan(0)
+    const css = totalOf(initial.css.map((file) => sizeOf(file, DIST_DIR)))
+    expect(
+      css.gzip,
+      `initial CSS is ${css.gzip} B gzip; budget ${budget.initialCssGzipBytes} B`,
+    ).toBeLessThanOrEqual(budget.initialCssGzipBytes)
+  })
+})
