@@ -9,13 +9,13 @@ import { defineModel } from "./model.ts"
 import type { CatalogEntry, ChartView } from "./statecharts.machine.ts"
 import { statechartsMachine } from "./statecharts.machine.ts"
 
-const catalog: ReadonlyArray<CatalogEntry> = [
+export const fixtureCatalog: ReadonlyArray<CatalogEntry> = [
   { name: "door", machineId: "door", states: 3, transitions: 2 },
   { name: "lamp", machineId: "lamp", states: 3, transitions: 2 },
 ]
 
 /** A two-state chart with two generated paths: enough to select, step, play and highlight. */
-const door: ChartView = {
+export const fixtureChart: ChartView = {
   name: "door",
   layout: {
     chart: {
@@ -193,11 +193,11 @@ export const model = defineModel({
         ]
       : []
     return [
-      { type: "xstate.done.actor.loadCatalog", output: catalog },
+      { type: "xstate.done.actor.loadCatalog", output: fixtureCatalog },
       { type: "xstate.done.actor.loadCatalog", output: [] },
       { type: "xstate.error.actor.loadCatalog", error: new Error("chunk failed") },
       { type: "RETRY" },
-      { type: "xstate.done.actor.loadChart", output: door },
+      { type: "xstate.done.actor.loadChart", output: fixtureChart },
       { type: "xstate.error.actor.loadChart", error: new Error("layout failed") },
       ...(liveOff ? chartEvents : []),
       ...liveEvents,

@@ -5,9 +5,10 @@
  * on a player tab moves the auth machine's highlighted state. Screenshots of every chart are kept
  * in test-results/statecharts/ and attached to the report.
  */
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Page } from "@playwright/test"
+import { initialChunks, readManifest, visualizerChunks } from "../../bench/bundle.ts"
 import { loadModels } from "../../statecharts/discover.ts"
 import { generatePaths } from "../../statecharts/paths.ts"
 import { registerPlayer } from "./support/api.ts"
@@ -81,6 +82,22 @@ const activeStates = (page: Page, chart: string): Promise<Array<string>> =>
     .locator(`svg[data-chart="${chart}"] [data-state-id][data-active="true"]`)
     .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-state-id") ?? "").sort())
 
+test("the player's first screen downloads none of the visualizer's code", async ({ page }) => {
+  const manifest = readManifest()
+  const initial = new Set([...initialChunks(manifest).js, ...initialChunks(manifest).css])
+  // Chunks only the visualizer needs (shared ones, e.g. xstate, belong to the player too).
+  const visualizer = visualizerChunks(manifest)
+  const visualizerOnly = [...visualizer.js, ...visualizer.css].filter((file) => !initial.has(file))
+  expect(visualizerOnly.some((file) => file.includes("elk"))).toBe(true)
+  const requested: Array<string> = []
+  page.on("request", (request) => requested.push(new URL(request.url()).pathname))
+  await page.goto("/")
+  await expect(page.getByRole("banner").getByRole("button", { name: "Log in" })).toBeVisible()
+  const scripts = requested.filter((path) => path.startsWith("/assets/"))
+  expect(scripts.length).toBeGreaterThan(0)
+  expect(scripts.filter((path) => visualizerOnly.includes(path.slice(1)))).toEqual([])
+})
+
 test.describe("statechart visualizer", () => {
   test("renders every machine of machines/ readably, without errors", async ({ page }, testInfo) => {
     test.setTimeout(120_000)
@@ -112,6 +129,31 @@ test.describe("statechart visualizer", () => {
     await expect(details).toContainText("signIn")
     await expect(details.locator("[data-transition]").first()).toBeVisible()
     await expect(details.locator("[data-path-index]").first()).toBeVisible()
+  })
+
+  test("exports SVG, mermaid and Stately JSON: the same as docs/statecharts", async ({ page }) => {
+    await page.goto("/statecharts?machine=login")
+    await expect(page.locator('svg[data-chart="login"]')).toBeVisible()
+    const exported = async (name: string): Promise<{ file: string; text: string }> => {
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name, exact: true }).click(),
+      ])
+      return { file: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") }
+    }
+    const docs = (file: string) => readFileSync(join(repoRoot, "docs", "statecharts", file), "utf8")
+    const mermaid = await exported("Mermaid")
+    expect(mermaid.file).toBe("login.mmd")
+    expect(mermaid.text).toBe(docs("login.mmd"))
+    const stately = await exported("Stately JSON")
+    expect(stately.file).toBe("login.stately.json")
+    expect(stately.text).toBe(docs("login.stately.json"))
+    const svg = await exported("SVG")
+    expect(svg.file).toBe("login.svg")
+    expect(svg.text.startsWith("<?xml")).toBe(true)
+    expect(svg.text).toContain('xmlns="http://www.w3.org/2000/svg"')
+    const stateCount = (text: string) => text.match(/data-state-id=/g)?.length ?? 0
+    expect(stateCount(svg.text)).toBe(stateCount(docs("login.svg")))
   })
 
   test("stepping through a generated path highlights the states the path tests assert", async ({ page }) => {
