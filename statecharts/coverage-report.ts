@@ -17,6 +17,7 @@ import { formatPaths } from "./path-format.ts"
 import {
   allStateNodes,
   type CoverageReport,
+  coverageGaps,
   coverageTable,
   type GeneratedPath,
   indexTransitions,
@@ -173,13 +174,7 @@ export const coverageIndexMarkdown = (entries: ReadonlyArray<IndexEntry>, option
       ? `This run covered every machine (${ran.length}).`
       : `This run covered only ${ran.join(", ")} (${MACHINES_ENV}=${options.selected.join(",")}); ` +
         `not run: ${left.length === 0 ? "none" : left.join(", ")}.`
-  const details = entries.flatMap(({ report: r }) => {
-    const gaps = r.uncoveredTransitions.map(
-      (t) => `- ${t.label}: ${t.allowListed === null ? "**NOT COVERED, no reason given**" : t.allowListed}`,
-    )
-    const states = r.uncoveredStates.map((s) => `- state ${s} never visited`)
-    return gaps.length + states.length === 0 ? [] : [`### ${r.name}`, "", ...gaps, ...states, ""]
-  })
+  const details = coverageGaps(entries.map((e) => e.report))
   return [
     "# Model coverage",
     "",

@@ -24,7 +24,7 @@
  * instance; this module never imports elkjs at run time.
  */
 import type { ElkExtendedEdge, ElkNode, ElkPoint } from "elkjs/lib/elk-api.js"
-import { parentsOf } from "./chart.ts"
+import { ancestry, parentsOf } from "./chart.ts"
 import { lineRect, segmentCrosses } from "./geometry.ts"
 import { baselineOffset, FONT_SIZE, lineHeight, textWidth } from "./measure.ts"
 import type {
@@ -234,20 +234,10 @@ const isStrictAncestor = (parents: ReadonlyMap<string, string | null>, a: string
   return false
 }
 
-const chainOf = (parents: ReadonlyMap<string, string | null>, id: string): Array<string> => {
-  const out: Array<string> = []
-  let current: string | null = id
-  while (current !== null) {
-    out.unshift(current)
-    current = parents.get(current) ?? null
-  }
-  return out
-}
-
 /** Lowest common ancestor of two states (either may be it), or the graph root. */
 const lowestCommon = (parents: ReadonlyMap<string, string | null>, a: string, b: string): string => {
-  const ca = chainOf(parents, a)
-  const cb = chainOf(parents, b)
+  const ca = ancestry(parents, a)
+  const cb = ancestry(parents, b)
   let lca = ROOT_ID
   for (let i = 0; i < Math.min(ca.length, cb.length); i++) {
     if (ca[i] === cb[i]) lca = ca[i] ?? ROOT_ID

@@ -10,7 +10,7 @@
  * therefore `s_` plus the state id with every other character replaced, and labels swap `:` and
  * `;` for look-alikes.
  */
-import { parentsOf } from "./chart.ts"
+import { allStates, ancestry, parentsOf } from "./chart.ts"
 import type { Chart, ChartState, ChartTransition } from "./types.ts"
 
 /** Look-alikes for the characters that end a mermaid label. */
@@ -42,25 +42,10 @@ export const mermaidIds = (chart: Chart): Map<string, string> => {
 const arrowText = (t: ChartTransition): string =>
   mermaidText(t.guard === null ? t.eventLabel : `${t.eventLabel} [${t.guard}]`)
 
-const chainOf = (parents: ReadonlyMap<string, string | null>, id: string): Array<string> => {
-  const out: Array<string> = []
-  let current: string | null = id
-  while (current !== null) {
-    out.unshift(current)
-    current = parents.get(current) ?? null
-  }
-  return out
-}
-
 export const toMermaid = (chart: Chart): string => {
   const ids = mermaidIds(chart)
   const parents = parentsOf(chart)
-  const states = new Map<string, ChartState>()
-  const index = (s: ChartState): void => {
-    states.set(s.id, s)
-    for (const c of s.children) index(c)
-  }
-  index(chart.root)
+  const states = new Map(allStates(chart).map((s): [string, ChartState] => [s.id, s]))
   const idOf = (stateId: string): string => {
     const id = ids.get(stateId)
     if (id === undefined) throw new Error(`unknown state ${stateId}`)
@@ -70,8 +55,8 @@ export const toMermaid = (chart: Chart): string => {
   // Each transition goes into the block of the innermost state containing both ends, never a
   // parallel state's own block (its body is only regions and `--` dividers).
   const blockOf = (t: ChartTransition, target: string): string => {
-    const a = chainOf(parents, t.source)
-    const b = chainOf(parents, target)
+    const a = ancestry(parents, t.source)
+    const b = ancestry(parents, target)
     let lca = chart.root.id
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (a[i] === b[i]) lca = a[i] ?? lca

@@ -584,14 +584,18 @@ export const coverageTable = (reports: ReadonlyArray<CoverageReport>): string =>
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
 }
 
-export const coverageMarkdown = (reports: ReadonlyArray<CoverageReport>): string => {
-  const details = reports.flatMap((r) => {
+/** Markdown lines naming every uncovered transition (with its allow-list reason) and state, per machine. */
+export const coverageGaps = (reports: ReadonlyArray<CoverageReport>): Array<string> =>
+  reports.flatMap((r) => {
     const gaps = r.uncoveredTransitions.map(
       (t) => `- ${t.label}: ${t.allowListed === null ? "**NOT COVERED, no reason given**" : t.allowListed}`,
     )
     const states = r.uncoveredStates.map((s) => `- state ${s} never visited`)
     return gaps.length + states.length === 0 ? [] : [`### ${r.name}`, "", ...gaps, ...states, ""]
   })
+
+export const coverageMarkdown = (reports: ReadonlyArray<CoverageReport>): string => {
+  const details = coverageGaps(reports)
   return [
     "# Model coverage",
     "",

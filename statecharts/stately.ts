@@ -6,7 +6,7 @@
  * by key, a child as `.child`, anything else as `#<full id>`. Keys come in a fixed order, so the
  * output is deterministic.
  */
-import { afterDelay, parentsOf } from "./chart.ts"
+import { afterDelay, allStates, parentsOf } from "./chart.ts"
 import type { Chart, ChartState, ChartTransition } from "./types.ts"
 
 export type JsonValue =
@@ -32,12 +32,7 @@ const nonEmpty = (o: JsonObject, key: string, value: ReadonlyArray<string>): voi
 
 export const toStatelyConfig = (chart: Chart): JsonObject => {
   const parents = parentsOf(chart)
-  const states = new Map<string, ChartState>()
-  const index = (s: ChartState): void => {
-    states.set(s.id, s)
-    for (const c of s.children) index(c)
-  }
-  index(chart.root)
+  const states = new Map(allStates(chart).map((s): [string, ChartState] => [s.id, s]))
 
   const targetRef = (source: string, target: string): string => {
     const t = states.get(target)
