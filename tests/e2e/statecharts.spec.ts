@@ -215,5 +215,10 @@ test.describe("statechart visualizer", () => {
     await expect(page.getByTestId("live-panel")).toContainText("SUBMIT")
     mkdirSync(shotsDir, { recursive: true })
     await page.screenshot({ path: join(shotsDir, "live-auth.png") })
+
+    // The login flow that signed in has ended: its chart shows where it ended.
+    await page.getByTestId("live-panel").locator('li[data-machine="login"] button').first().click()
+    await expect(page.locator('svg[data-chart="login"]')).toBeVisible()
+    await expect.poll(() => activeStates(page, "login")).toEqual(["login.signedIn"])
   })
 })

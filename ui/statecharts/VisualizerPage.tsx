@@ -265,6 +265,9 @@ const LivePanel = ({ chart }: { chart: ChartView | null }) => {
   const listening = useVisualizer((s) => s.matches({ live: "listening" }))
   const unavailable = useVisualizer((s) => s.matches({ live: "unavailable" }))
   const followed = liveActorOf(context)
+  /** The catalog name of a running machine (its model's file stem), when it has a chart. */
+  const chartOf = (machineId: string): string | null =>
+    context.catalog.find((entry) => entry.machineId === machineId)?.name ?? null
   const actors = [...context.live.actors.values()]
   if (!listening) {
     return (
@@ -315,7 +318,18 @@ const LivePanel = ({ chart }: { chart: ChartView | null }) => {
       <ul className="sc-list sc-live-actors">
         {actors.map((a) => (
           <li key={a.key} data-machine={a.machine}>
-            <code>{a.systemId ?? a.machine}</code>{" "}
+            {chartOf(a.machine) === null ? (
+              <code>{a.systemId ?? a.machine}</code>
+            ) : (
+              <button
+                type="button"
+                className="sc-link"
+                title="Show this machine's chart"
+                onClick={() => actor.send({ type: "SELECT_MACHINE", name: chartOf(a.machine) ?? "" })}
+              >
+                <code>{a.systemId ?? a.machine}</code>
+              </button>
+            )}{" "}
             <span className="sc-muted">{a.stopped ? "stopped" : a.status}</span>{" "}
             {leavesOf(a.stateIds).join(" + ")}
           </li>
