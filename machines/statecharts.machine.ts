@@ -170,7 +170,7 @@ export const liveActorOf = (context: StatechartsContext): LiveActor | null => {
   return latest
 }
 
-const errorMessage = (error: unknown): string =>
+export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : typeof error === "string" ? error : "Unknown error"
 
 // ── Actors the route provides ────────────────────────────────────────────────────────────────

@@ -16,6 +16,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { MACHINES_ENV, unknownMachines } from "../statecharts/coverage-report.ts"
 import { modelFiles, repoRoot } from "../statecharts/discover.ts"
+import { flowOfFile } from "../statecharts/models.ts"
 
 const USAGE = "usage: node scripts/qa.ts <paths|e2e> [machine …] [--runner-option=value …]"
 
@@ -25,8 +26,7 @@ function fail(message: string): never {
 }
 
 /** Machines with a model: the file stems of machines/*.model.ts (not imported: no need to load them). */
-const knownMachines = (): Array<string> =>
-  modelFiles().map((file) => file.slice(file.lastIndexOf("/") + 1, -".model.ts".length))
+const knownMachines = (): Array<string> => modelFiles().map(flowOfFile)
 
 /** Machines with an end-to-end binding: tests/e2e/bindings/<machine>.ts for a machine with a model. */
 const boundMachines = (known: ReadonlyArray<string>): Array<string> =>

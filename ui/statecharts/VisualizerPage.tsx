@@ -266,7 +266,7 @@ const LivePanel = ({ chart }: { chart: ChartView | null }) => {
   const unavailable = useVisualizer((s) => s.matches({ live: "unavailable" }))
   const followed = liveActorOf(context)
   /** The catalog name of a running machine (its model's file stem), when it has a chart. */
-  const chartOf = (machineId: string): string | null =>
+  const chartNameOf = (machineId: string): string | null =>
     context.catalog.find((entry) => entry.machineId === machineId)?.name ?? null
   const actors = [...context.live.actors.values()]
   if (!listening) {
@@ -318,14 +318,14 @@ const LivePanel = ({ chart }: { chart: ChartView | null }) => {
       <ul className="sc-list sc-live-actors">
         {actors.map((a) => (
           <li key={a.key} data-machine={a.machine}>
-            {chartOf(a.machine) === null ? (
+            {chartNameOf(a.machine) === null ? (
               <code>{a.systemId ?? a.machine}</code>
             ) : (
               <button
                 type="button"
                 className="sc-link"
                 title="Show this machine's chart"
-                onClick={() => actor.send({ type: "SELECT_MACHINE", name: chartOf(a.machine) ?? "" })}
+                onClick={() => actor.send({ type: "SELECT_MACHINE", name: chartNameOf(a.machine) ?? "" })}
               >
                 <code>{a.systemId ?? a.machine}</code>
               </button>

@@ -7,12 +7,13 @@
 
 import { Effect, Schema } from "effect"
 import { fromCallback } from "xstate"
-import type {
-  CatalogEntry,
-  ChartView,
-  ExportFormat,
-  PathView,
-  StatechartsEvent,
+import {
+  type CatalogEntry,
+  type ChartView,
+  type ExportFormat,
+  errorMessage,
+  type PathView,
+  type StatechartsEvent,
 } from "../../machines/statecharts.machine.ts"
 import { fromEffect } from "../../services/bridge.ts"
 import { chartOf } from "../../statecharts/chart.ts"
@@ -44,12 +45,10 @@ interface LoadedModel {
   readonly model: AnyModel
 }
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 const loadModel = (file: string, load: () => Promise<unknown>) =>
   Effect.tryPromise({
     try: async (): Promise<LoadedModel> => ({ flow: flowOfFile(file), model: pickModel(await load(), file) }),
-    catch: (cause) => new ChartUnavailable({ message: `${flowOfFile(file)}: ${describe(cause)}` }),
+    catch: (cause) => new ChartUnavailable({ message: `${flowOfFile(file)}: ${errorMessage(cause)}` }),
   })
 
 const loadModels = Effect.forEach(
@@ -73,7 +72,8 @@ export const loadCatalog = Effect.flatten(loadModels).pipe(
 // elkjs is most of the route's weight: its own chunk, fetched once, on the first chart.
 const elk = Effect.tryPromise({
   try: async () => new (await import("elkjs/lib/elk.bundled.js")).default(),
-  catch: (cause) => new ChartUnavailable({ message: `The layout engine did not load: ${describe(cause)}` }),
+  catch: (cause) =>
+    new ChartUnavailable({ message: `The layout engine did not load: ${errorMessage(cause)}` }),
 }).pipe(Effect.cached)
 
 const pathViews = (
@@ -101,17 +101,17 @@ export const loadChart = (name: string) =>
     if (found === undefined) return yield* new ChartUnavailable({ message: `No machine named ${name}` })
     const chart = yield* Effect.try({
       try: () => chartOf(found.model.machine, found.flow),
-      catch: (cause) => new ChartUnavailable({ message: `${name}: ${describe(cause)}` }),
+      catch: (cause) => new ChartUnavailable({ message: `${name}: ${errorMessage(cause)}` }),
     })
     const engine = yield* Effect.flatten(elk)
     const layout = yield* Effect.tryPromise({
       try: () => layoutChart(chart, engine),
-      catch: (cause) => new ChartUnavailable({ message: `${name}: layout failed: ${describe(cause)}` }),
+      catch: (cause) => new ChartUnavailable({ message: `${name}: layout failed: ${errorMessage(cause)}` }),
     })
     const { paths, generated } = yield* Effect.try({
       try: () => pathViews(found.model),
       catch: (cause) =>
-        new ChartUnavailable({ message: `${name}: path generation failed: ${describe(cause)}` }),
+        new ChartUnavailable({ message: `${name}: path generation failed: ${errorMessage(cause)}` }),
     })
     const coverage = coverageOf(found.model, generated)
     const view: ChartView = {
