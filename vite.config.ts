@@ -14,9 +14,23 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     manifest: true,
+    // Every browser the casino supports has native modulepreload: no polyfill in the first download.
+    modulePreload: { polyfill: false },
     // The one chunk above Vite's default 500 kB warning is elkjs (the layout engine), loaded only by
     // the /statecharts route; the player's own budget is bench/budget.json.
     chunkSizeWarningLimit: 1500,
+    rollupOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: "core",
+              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: Object.fromEntries(

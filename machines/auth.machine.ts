@@ -5,10 +5,11 @@
  * to /, call sign-out, then clear the user.
  */
 import { Effect } from "effect"
-import { match } from "ts-pattern"
 import { assign, sendParent, setup } from "xstate"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { profileClient } from "../services/clients/profile.ts"
+import { userClient } from "../services/clients/user.ts"
+import { Unauthenticated } from "../services/errors.ts"
 import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
 import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
@@ -33,13 +34,11 @@ export interface Account {
 }
 
 export const checkSession = Effect.gen(function* () {
-  const api = yield* ApiClient
-  return yield* api.user.isAuthenticated()
+  return yield* userClient.isAuthenticated()
 })
 
 export const loadAccount = Effect.gen(function* () {
-  const api = yield* ApiClient
-  const [profile, fund] = yield* Effect.all([api.profile.getProfile(), api.profile.getFund()], {
+  const [profile, fund] = yield* Effect.all([profileClient.getProfile(), profileClient.getFund()], {
     concurrency: "unbounded",
   })
   const account: Account = { profile, fund }
@@ -47,15 +46,11 @@ export const loadAccount = Effect.gen(function* () {
 })
 
 export const signOut = Effect.gen(function* () {
-  const api = yield* ApiClient
-  yield* api.user.signout()
+  yield* userClient.signout()
 })
 
 /** Whether a failed account load means the session is gone (then the player is anonymous again). */
-export const isSessionGone = (error: unknown): boolean =>
-  match(error)
-    .with({ _tag: "Unauthenticated" }, () => true)
-    .otherwise(() => false)
+export const isSessionGone = (error: unknown): boolean => error instanceof Unauthenticated
 
 const signedOut = { user: null, profile: null, fund: null } as const
 

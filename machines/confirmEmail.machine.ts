@@ -5,13 +5,14 @@
  * expired token shows 'This confirmation link is invalid or has expired.'; a failure to reach the
  * server can be retried.
  */
+
 import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, setup } from "xstate"
+import { AccountMessages } from "../services/account-rules.ts"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { userClient } from "../services/clients/user.ts"
 import { InvalidToken } from "../services/errors.ts"
-import { Messages } from "../services/rules.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import { clientFailureClasses, failureFrom } from "./flowSupport.ts"
 
@@ -29,7 +30,7 @@ export const confirmFailureKind = (failure: ConfirmFailure): "invalid" | "retrya
   match(failure)
     .with({ _tag: "InvalidToken" }, () => "invalid" as const)
     .with(
-      { _tag: "HttpClientError" },
+      { _tag: "ClientError" },
       { _tag: "SchemaError" },
       { _tag: "UnexpectedError" },
       () => "retryable" as const,
@@ -53,8 +54,7 @@ export const confirmEmailMachine = setup({
   actors: {
     confirmAccount: fromEffect((payload: { readonly token: string }) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.confirmAccount({ payload })
+        return yield* userClient.confirmAccount({ payload })
       }),
     ),
   },
@@ -117,7 +117,7 @@ export const confirmEmailMachine = setup({
 /** The text each state shows (the view renders it as-is). */
 export const confirmEmailTexts = {
   confirming: "Confirming your e-mail…",
-  confirmed: Messages.confirmSuccess,
-  invalid: Messages.confirmFailure,
+  confirmed: AccountMessages.confirmSuccess,
+  invalid: AccountMessages.confirmFailure,
   unreachable: confirmUnreachableMessage,
 } as const

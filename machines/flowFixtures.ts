@@ -4,8 +4,8 @@
  * the client-side failures (transport error, HTTP status without our body, undecodable answer).
  */
 import { Schema, SchemaIssue } from "effect"
-import { HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
+import { ClientError } from "../services/client.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
 import type { Account } from "./auth.machine.ts"
 import type { FlowInput } from "./flow.ts"
@@ -71,22 +71,19 @@ export const fixtureAccount: Account = {
 export const signedInStatus: AuthStatus = { isAuthenticated: true, user: fixtureUser }
 export const anonymousStatus: AuthStatus = { isAuthenticated: false, user: null }
 
-const request = HttpClientRequest.post("/user-service/api/v1/signin")
-
 /** The network failed before any answer (offline, DNS, reset connection). */
-export const transportError = (): HttpClientError.HttpClientError =>
-  new HttpClientError.HttpClientError({
-    reason: new HttpClientError.TransportError({ request, description: "Failed to fetch" }),
+export const transportError = (): ClientError =>
+  new ClientError({
+    reason: "Transport",
+    method: "POST",
+    url: "/user-service/api/v1/signin",
+    status: null,
+    cause: new TypeError("Failed to fetch"),
   })
 
 /** An answer with this status whose body is not one of the contract's errors (e.g. from a proxy). */
-export const statusError = (status: number): HttpClientError.HttpClientError =>
-  new HttpClientError.HttpClientError({
-    reason: new HttpClientError.StatusCodeError({
-      request,
-      response: HttpClientResponse.fromWeb(request, new Response(null, { status })),
-    }),
-  })
+export const statusError = (status: number): ClientError =>
+  new ClientError({ reason: "Status", method: "POST", url: "/user-service/api/v1/signin", status })
 
 /** An answer the contract's schema could not decode. */
 export const schemaError = (): Schema.SchemaError =>

@@ -5,21 +5,17 @@
  * Pure: no fetch, no DOM, no clock.
  */
 import { Schema } from "effect"
-import { HttpClientError } from "effect/http"
 import { UnexpectedError } from "../services/bridge.ts"
+import { ClientError } from "../services/client.ts"
 import type { ToastKind } from "../services/notify.ts"
 
 /** A class whose instances `onError` may receive. */
 type FailureClass = abstract new (...args: never) => { readonly _tag: string }
 
 /** Failures every call can produce on the client side, whatever the endpoint declares. */
-export const clientFailureClasses = [
-  HttpClientError.HttpClientError,
-  Schema.SchemaError,
-  UnexpectedError,
-] as const
+export const clientFailureClasses = [ClientError, Schema.SchemaError, UnexpectedError] as const
 
-export type ClientFailure = HttpClientError.HttpClientError | Schema.SchemaError | UnexpectedError
+export type ClientFailure = ClientError | Schema.SchemaError | UnexpectedError
 
 /**
  * Narrows the error of an `xstate.error.actor.*` event to the invoked call's failure union.
@@ -36,8 +32,7 @@ export const failureFrom =
   }
 
 /** The HTTP status of a client error that carries a response (e.g. a proxy's 423 without our body). */
-export const httpStatusOf = (error: HttpClientError.HttpClientError): number | null =>
-  error.response?.status ?? null
+export const httpStatusOf = (error: ClientError): number | null => error.status
 
 /** Field name → message shown under that field; `form` is the message above the submit button. */
 export type FieldErrors<F extends string> = Partial<Record<F | "form" | "captcha", string>>

@@ -6,11 +6,11 @@
 import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, setup } from "xstate"
+import { AccountMessages, isValidEmail } from "../services/account-rules.ts"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { userClient } from "../services/clients/user.ts"
 import { RateLimited, ValidationFailed } from "../services/errors.ts"
 import { notify } from "../services/notify.ts"
-import { isValidEmail, Messages } from "../services/rules.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "./flowSupport.ts"
 
@@ -26,7 +26,7 @@ export const forgotPasswordFailureIsSilent = (failure: ForgotPasswordFailure): t
     .with(
       { _tag: "ValidationFailed" },
       { _tag: "RateLimited" },
-      { _tag: "HttpClientError" },
+      { _tag: "ClientError" },
       { _tag: "SchemaError" },
       { _tag: "UnexpectedError" },
       () => true as const,
@@ -54,8 +54,7 @@ export const forgotPasswordMachine = setup({
   actors: {
     forgotPassword: fromEffect((payload: { readonly email: string }) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.forgotPassword({ payload })
+        return yield* userClient.forgotPassword({ payload })
       }),
     ),
   },
@@ -69,7 +68,7 @@ export const forgotPasswordMachine = setup({
       errors: {},
     })),
     markSubmitted: assign({ submitted: true }),
-    showInvalidEmail: assign({ errors: { email: Messages.invalidEmail } }),
+    showInvalidEmail: assign({ errors: { email: AccountMessages.invalidEmail } }),
     /** Silent by the spec: nothing is shown, the exhaustive match documents why. */
     ignoreFailure: (_, params: { failure: ForgotPasswordFailure }) => {
       forgotPasswordFailureIsSilent(params.failure)
@@ -98,7 +97,7 @@ export const forgotPasswordMachine = setup({
         input: ({ context }) => ({ email: context.email.trim() }),
         onDone: {
           target: "sent",
-          actions: { type: "toast", params: { kind: "success", message: Messages.forgotSent } },
+          actions: { type: "toast", params: { kind: "success", message: AccountMessages.forgotSent } },
         },
         onError: {
           target: "editing",

@@ -6,8 +6,14 @@
 import { Effect } from "effect"
 import { match, P } from "ts-pattern"
 import { assign, setup } from "xstate"
+import {
+  AccountMessages,
+  isBlockedDomain,
+  isValidEmail,
+  passwordLooksLong,
+} from "../services/account-rules.ts"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { userClient } from "../services/clients/user.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -17,7 +23,7 @@ import {
   SelfExcluded,
 } from "../services/errors.ts"
 import { notify } from "../services/notify.ts"
-import { isBlockedDomain, isValidEmail, Messages, passwordLooksLong } from "../services/rules.ts"
+import { Messages } from "../services/rules.ts"
 import type { AuthStatus, SessionUser, SignInPayload } from "../services/user-service.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import {
@@ -47,35 +53,41 @@ export const signInFailureMessage = (
   failure: SignInFailure,
 ): { field: LoginField | "form" | "captcha"; message: string } =>
   match(failure)
-    .with({ _tag: "SelfExcluded" }, () => ({ field: "form" as const, message: Messages.loginCoolOff }))
-    .with({ _tag: "AccountLocked" }, () => ({ field: "form" as const, message: Messages.loginLocked }))
-    .with({ _tag: "InvalidCredentials" }, () => ({ field: "form" as const, message: Messages.loginFailed }))
+    .with({ _tag: "SelfExcluded" }, () => ({ field: "form" as const, message: AccountMessages.loginCoolOff }))
+    .with({ _tag: "AccountLocked" }, () => ({ field: "form" as const, message: AccountMessages.loginLocked }))
+    .with({ _tag: "InvalidCredentials" }, () => ({
+      field: "form" as const,
+      message: AccountMessages.loginFailed,
+    }))
     .with({ _tag: "CountryRestricted" }, () => ({
       field: "form" as const,
       message: Messages.countryRestricted,
     }))
-    .with({ _tag: "CaptchaFailed" }, () => ({ field: "captcha" as const, message: Messages.captchaRequired }))
+    .with({ _tag: "CaptchaFailed" }, () => ({
+      field: "captcha" as const,
+      message: AccountMessages.captchaRequired,
+    }))
     .with({ _tag: "RateLimited" }, (e) => ({
       field: "form" as const,
       message: Messages.tooManyAttempts(e.retryAfterSeconds),
     }))
-    .with({ _tag: "HttpClientError" }, (e) =>
+    .with({ _tag: "ClientError" }, (e) =>
       match(httpStatusOf(e))
-        .with(451, () => ({ field: "form" as const, message: Messages.loginCoolOff }))
-        .with(423, () => ({ field: "form" as const, message: Messages.loginLocked }))
-        .with(P._, () => ({ field: "form" as const, message: Messages.loginFailed }))
+        .with(451, () => ({ field: "form" as const, message: AccountMessages.loginCoolOff }))
+        .with(423, () => ({ field: "form" as const, message: AccountMessages.loginLocked }))
+        .with(P._, () => ({ field: "form" as const, message: AccountMessages.loginFailed }))
         .exhaustive(),
     )
     .with({ _tag: "SchemaError" }, { _tag: "UnexpectedError" }, () => ({
       field: "form" as const,
-      message: Messages.loginFailed,
+      message: AccountMessages.loginFailed,
     }))
     .exhaustive()
 
 /** Failures the server did not describe (network, undecodable answer, defect): also toasted. */
 const isClientFailure = (failure: SignInFailure): boolean =>
   match(failure)
-    .with({ _tag: "HttpClientError" }, (e) => httpStatusOf(e) === null)
+    .with({ _tag: "ClientError" }, (e) => httpStatusOf(e) === null)
     .with({ _tag: "SchemaError" }, { _tag: "UnexpectedError" }, () => true)
     .otherwise(() => false)
 
@@ -114,8 +126,7 @@ export const loginMachine = setup({
   actors: {
     signIn: fromEffect((payload: SignInPayload) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.signin({ payload })
+        return yield* userClient.signin({ payload })
       }),
     ),
   },
@@ -186,28 +197,28 @@ export const loginMachine = setup({
             guard: "emailIsInvalid",
             actions: [
               "markSubmitted",
-              { type: "showError", params: { field: "email", message: Messages.invalidEmail } },
+              { type: "showError", params: { field: "email", message: AccountMessages.invalidEmail } },
             ],
           },
           {
             guard: "emailIsBlocked",
             actions: [
               "markSubmitted",
-              { type: "showError", params: { field: "email", message: Messages.blockedDomainLogin } },
+              { type: "showError", params: { field: "email", message: AccountMessages.blockedDomainLogin } },
             ],
           },
           {
             guard: "passwordIsMissing",
             actions: [
               "markSubmitted",
-              { type: "showError", params: { field: "password", message: Messages.passwordTooShort } },
+              { type: "showError", params: { field: "password", message: AccountMessages.passwordTooShort } },
             ],
           },
           {
             guard: "captchaIsMissing",
             actions: [
               "markSubmitted",
-              { type: "showError", params: { field: "captcha", message: Messages.captchaRequired } },
+              { type: "showError", params: { field: "captcha", message: AccountMessages.captchaRequired } },
             ],
           },
           { target: "submitting", actions: "markSubmitted" },
@@ -236,7 +247,7 @@ export const loginMachine = setup({
             target: "editing",
             actions: [
               "spendCaptcha",
-              { type: "showError", params: { field: "form", message: Messages.loginFailed } },
+              { type: "showError", params: { field: "form", message: AccountMessages.loginFailed } },
             ],
           },
         ],
@@ -250,7 +261,7 @@ export const loginMachine = setup({
             actions: [
               "spendCaptcha",
               { type: "showSignInFailure", params: ({ event }) => ({ failure: signInFailure(event.error) }) },
-              { type: "toast", params: { kind: "error", message: Messages.signinDidNotWork } },
+              { type: "toast", params: { kind: "error", message: AccountMessages.signinDidNotWork } },
             ],
           },
           {

@@ -2,6 +2,8 @@
  * Generated-path model of machines/login.machine.ts: the form events, and every outcome of the
  * `signIn` call (signed in, an answer without a session, each typed failure, the client failures).
  */
+
+import { isBlockedDomain } from "../services/account-rules.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -10,7 +12,6 @@ import {
   RateLimited,
   SelfExcluded,
 } from "../services/errors.ts"
-import { isBlockedDomain } from "../services/rules.ts"
 import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "./flowFixtures.ts"
 import { loginMachine } from "./login.machine.ts"
 import { defineModel } from "./model.ts"

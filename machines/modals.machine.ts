@@ -4,17 +4,54 @@
  * flow machine, so closing the modal stops the flow (and aborts its call). A flow ends with an
  * output the host routes to the shell: signed in, registered (go to /), re-check the session.
  * The tutorial video opens over the register form without ending it, so the form survives.
+ *
+ * The flows' code is not part of the first download: each account modal first `loading`s its flow
+ * (at once when it was prefetched, see `prefetchFlows`), then runs it in `active`.
  */
-import { assign, type DoneActorEvent, type ErrorActorEvent, enqueueActions, sendParent, setup } from "xstate"
+import {
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  enqueueActions,
+  fromPromise,
+  sendParent,
+  setup,
+} from "xstate"
+import { toCapturedError } from "../services/captured-error.ts"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
-import { toCapturedError } from "../services/error-reporting.ts"
 import type { SessionUser } from "../services/user-service.ts"
-import { confirmEmailMachine } from "./confirmEmail.machine.ts"
+import type { confirmEmailMachine } from "./confirmEmail.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
-import { forgotPasswordMachine } from "./forgotPassword.machine.ts"
-import { loginMachine } from "./login.machine.ts"
-import { registerMachine } from "./register.machine.ts"
-import { resetPasswordMachine } from "./resetPassword.machine.ts"
+import type { forgotPasswordMachine } from "./forgotPassword.machine.ts"
+import { lazyLogic } from "./lazy.ts"
+import type { loginMachine } from "./login.machine.ts"
+import type { registerMachine } from "./register.machine.ts"
+import type { resetPasswordMachine } from "./resetPassword.machine.ts"
+
+/** The account flows, each its own chunk (`import()`), keyed by the actor name the host invokes. */
+export const accountFlows = {
+  loginFlow: lazyLogic<typeof loginMachine>("login", () =>
+    import("./login.machine.ts").then((m) => m.loginMachine),
+  ),
+  registerFlow: lazyLogic<typeof registerMachine>("register", () =>
+    import("./register.machine.ts").then((m) => m.registerMachine),
+  ),
+  forgotPasswordFlow: lazyLogic<typeof forgotPasswordMachine>("forgot-password", () =>
+    import("./forgotPassword.machine.ts").then((m) => m.forgotPasswordMachine),
+  ),
+  resetPasswordFlow: lazyLogic<typeof resetPasswordMachine>("reset-password", () =>
+    import("./resetPassword.machine.ts").then((m) => m.resetPasswordMachine),
+  ),
+  confirmEmailFlow: lazyLogic<typeof confirmEmailMachine>("confirm-email", () =>
+    import("./confirmEmail.machine.ts").then((m) => m.confirmEmailMachine),
+  ),
+} as const
+
+export type AccountFlow = keyof typeof accountFlows
+
+/** Downloads every account flow (the app calls it when the browser is idle after the first screen). */
+export const prefetchFlows = (): Promise<unknown> =>
+  Promise.all(Object.values(accountFlows).map((flow) => flow.load()))
 
 /** A modal an e-mail link asks for: `/?modal=reset-password&token=…` or `/?modal=confirm-email&token=…`. */
 export type ModalRequest =
@@ -93,20 +130,39 @@ export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest
  * outcome routed to the shell when it finishes, and a crash (not a typed failure — flows handle
  * those) reported as unexpected. Either way the modal closes.
  */
-const flowInvoke = <const Id extends string, const Src extends string>(id: Id, src: Src) =>
+const flowInvoke = <const Id extends string, const Src extends AccountFlow>(id: Id, src: Src) =>
   ({
     id,
     src,
     input: ({ context }: { context: ModalsContext }) => flowInput({ context }),
     onDone: {
-      target: "closed",
+      target: "#modals.closed",
       actions: {
         type: "routeOutcome",
         params: ({ event }: { event: DoneActorEvent<FlowOutput> }) => ({ output: event.output }),
       },
     },
     onError: {
-      target: "closed",
+      target: "#modals.closed",
+      actions: {
+        type: "reportCrash",
+        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
+      },
+    },
+  }) as const
+
+/**
+ * Waits for a flow's code; a download that fails (offline, a deploy replaced the chunk) closes the
+ * modal and is reported like a crash — the player can open it again, which retries the download.
+ */
+const loadFlow = (flow: AccountFlow) =>
+  ({
+    id: "loadFlow",
+    src: "loadFlow",
+    input: flow,
+    onDone: "active",
+    onError: {
+      target: "#modals.closed",
       actions: {
         type: "reportCrash",
         params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
@@ -129,11 +185,12 @@ export const modalsMachine = setup({
     events: {} as ModalsEvent,
   },
   actors: {
-    loginFlow: loginMachine,
-    registerFlow: registerMachine,
-    forgotPasswordFlow: forgotPasswordMachine,
-    resetPasswordFlow: resetPasswordMachine,
-    confirmEmailFlow: confirmEmailMachine,
+    loadFlow: fromPromise<void, AccountFlow>(({ input }) => accountFlows[input].load()),
+    loginFlow: accountFlows.loginFlow.logic,
+    registerFlow: accountFlows.registerFlow.logic,
+    forgotPasswordFlow: accountFlows.forgotPasswordFlow.logic,
+    resetPasswordFlow: accountFlows.resetPasswordFlow.logic,
+    confirmEmailFlow: accountFlows.confirmEmailFlow.logic,
   },
   guards: {
     requestsResetPassword: ({ context }) => context.request?.modal === "reset-password",
@@ -196,57 +253,79 @@ export const modalsMachine = setup({
       entry: "clearContent",
     },
     login: {
-      invoke: flowInvoke("login", "loginFlow"),
+      initial: "loading",
       on: {
         SWITCH_TO_REGISTER: "register",
         CLOSE: "closed",
       },
+      states: {
+        loading: { invoke: loadFlow("loginFlow") },
+        active: { invoke: flowInvoke("login", "loginFlow") },
+      },
     },
     register: {
-      initial: "form",
-      invoke: flowInvoke("register", "registerFlow"),
+      initial: "loading",
       on: {
         SWITCH_TO_LOGIN: "login",
         CLOSE: "closed",
       },
       states: {
-        form: {
-          on: {
-            OPEN_VIDEO: {
-              target: "video",
-              actions: assign({
-                content: ({ context, event }) => ({
-                  token: null,
-                  url: event.url ?? context.siteConfig.tutorialVideoUrl,
-                }),
-              }),
+        loading: { invoke: loadFlow("registerFlow") },
+        active: {
+          initial: "form",
+          invoke: flowInvoke("register", "registerFlow"),
+          states: {
+            form: {
+              on: {
+                OPEN_VIDEO: {
+                  target: "video",
+                  actions: assign({
+                    content: ({ context, event }) => ({
+                      token: null,
+                      url: event.url ?? context.siteConfig.tutorialVideoUrl,
+                    }),
+                  }),
+                },
+              },
             },
-          },
-        },
-        /** The tutorial video, shown instead of the form while the register flow stays alive. */
-        video: {
-          on: {
-            CLOSE_VIDEO: { target: "form", actions: "clearContent" },
-            OPEN_VIDEO: {},
-            CLOSE: { target: "form", actions: "clearContent" },
+            /** The tutorial video, shown instead of the form while the register flow stays alive. */
+            video: {
+              on: {
+                CLOSE_VIDEO: { target: "form", actions: "clearContent" },
+                OPEN_VIDEO: {},
+                CLOSE: { target: "form", actions: "clearContent" },
+              },
+            },
           },
         },
       },
     },
     forgotPassword: {
-      invoke: flowInvoke("forgotPassword", "forgotPasswordFlow"),
+      initial: "loading",
       on: {
         SWITCH_TO_LOGIN: "login",
         CLOSE: "closed",
       },
+      states: {
+        loading: { invoke: loadFlow("forgotPasswordFlow") },
+        active: { invoke: flowInvoke("forgotPassword", "forgotPasswordFlow") },
+      },
     },
     resetPassword: {
-      invoke: flowInvoke("resetPassword", "resetPasswordFlow"),
+      initial: "loading",
       on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("resetPasswordFlow") },
+        active: { invoke: flowInvoke("resetPassword", "resetPasswordFlow") },
+      },
     },
     confirmEmail: {
-      invoke: flowInvoke("confirmEmail", "confirmEmailFlow"),
+      initial: "loading",
       on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("confirmEmailFlow") },
+        active: { invoke: flowInvoke("confirmEmail", "confirmEmailFlow") },
+      },
     },
     video: {
       on: { CLOSE: "closed", CLOSE_VIDEO: "closed" },

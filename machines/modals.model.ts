@@ -3,6 +3,7 @@ import { modalsMachine } from "./modals.machine.ts"
 import { defineModel } from "./model.ts"
 
 const crash = new Error("flow crashed")
+const offline = new TypeError("Failed to fetch dynamically imported module")
 
 export const model = defineModel({
   name: "modals",
@@ -24,6 +25,8 @@ export const model = defineModel({
     { type: "CLOSE" },
     { type: "SHOW_LOADING" },
     { type: "HIDE_LOADING" },
+    { type: "xstate.done.actor.loadFlow" },
+    { type: "xstate.error.actor.loadFlow", error: offline },
     { type: "xstate.done.actor.login", output: { type: "signedIn", user: fixtureUser } },
     { type: "xstate.error.actor.login", error: crash },
     { type: "xstate.done.actor.register", output: { type: "registered", user: fixtureUser } },

@@ -8,8 +8,18 @@
 import { Effect } from "effect"
 import { match, P } from "ts-pattern"
 import { assign, setup } from "xstate"
+import {
+  AccountMessages,
+  type EmailStatus,
+  isAcceptablePassword,
+  isBlockedDomain,
+  isValidEmail,
+  isValidFullName,
+  looksLikeFullName,
+  passwordLooksLong,
+} from "../services/account-rules.ts"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { userClient } from "../services/clients/user.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -18,17 +28,7 @@ import {
   RegistrationRefused,
   ValidationFailed,
 } from "../services/errors.ts"
-import {
-  Constants,
-  type EmailStatus,
-  isAcceptablePassword,
-  isBlockedDomain,
-  isValidEmail,
-  isValidFullName,
-  looksLikeFullName,
-  Messages,
-  passwordLooksLong,
-} from "../services/rules.ts"
+import { Constants, Messages } from "../services/rules.ts"
 import type { AuthStatus, RegistrationPayload, SessionUser } from "../services/user-service.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import {
@@ -62,33 +62,39 @@ type ErrorSlot = RegisterField | "form" | "captcha"
 /** Where a registration failure is shown and with which of the spec's messages. */
 export const registerFailureMessage = (failure: RegisterFailure): { field: ErrorSlot; message: string } =>
   match(failure)
-    .with({ _tag: "EmailTaken" }, () => ({ field: "email" as const, message: Messages.registerEmailTaken }))
+    .with({ _tag: "EmailTaken" }, () => ({
+      field: "email" as const,
+      message: AccountMessages.registerEmailTaken,
+    }))
     .with({ _tag: "RegistrationRefused" }, () => ({
       field: "form" as const,
-      message: Messages.blockedDomainRegister,
+      message: AccountMessages.blockedDomainRegister,
     }))
     .with({ _tag: "ValidationFailed" }, () => ({
       field: "form" as const,
-      message: Messages.registerIncomplete,
+      message: AccountMessages.registerIncomplete,
     }))
     .with({ _tag: "CountryRestricted" }, () => ({
       field: "form" as const,
       message: Messages.countryRestricted,
     }))
-    .with({ _tag: "CaptchaFailed" }, () => ({ field: "captcha" as const, message: Messages.captchaRequired }))
+    .with({ _tag: "CaptchaFailed" }, () => ({
+      field: "captcha" as const,
+      message: AccountMessages.captchaRequired,
+    }))
     .with({ _tag: "RateLimited" }, (e) => ({
       field: "form" as const,
       message: Messages.tooManyAttempts(e.retryAfterSeconds),
     }))
-    .with({ _tag: "HttpClientError" }, (e) =>
+    .with({ _tag: "ClientError" }, (e) =>
       match(httpStatusOf(e))
-        .with(409, () => ({ field: "email" as const, message: Messages.registerEmailTaken }))
-        .with(P._, () => ({ field: "form" as const, message: Messages.registerIncomplete }))
+        .with(409, () => ({ field: "email" as const, message: AccountMessages.registerEmailTaken }))
+        .with(P._, () => ({ field: "form" as const, message: AccountMessages.registerIncomplete }))
         .exhaustive(),
     )
     .with({ _tag: "SchemaError" }, { _tag: "UnexpectedError" }, () => ({
       field: "form" as const,
-      message: Messages.registerIncomplete,
+      message: AccountMessages.registerIncomplete,
     }))
     .exhaustive()
 
@@ -96,10 +102,10 @@ export const registerFailureMessage = (failure: RegisterFailure): { field: Error
 export const validateEmailFailureMessage = (failure: ValidateEmailFailure): string =>
   match(failure)
     .with(
-      { _tag: "HttpClientError" },
+      { _tag: "ClientError" },
       { _tag: "SchemaError" },
       { _tag: "UnexpectedError" },
-      () => Messages.registerIncomplete,
+      () => AccountMessages.registerIncomplete,
     )
     .exhaustive()
 
@@ -160,15 +166,15 @@ export type RegisterEvent =
 /** Every field's problem at once, so one submit shows all of them. */
 export const registerFieldErrors = (context: RegisterContext): FieldErrors<RegisterField> => {
   const errors: { -readonly [K in keyof FieldErrors<RegisterField>]: FieldErrors<RegisterField>[K] } = {}
-  if (!isValidFullName(context.fullName)) errors.fullName = Messages.fullName
-  if (!context.validEmail) errors.email = Messages.invalidEmail
+  if (!isValidFullName(context.fullName)) errors.fullName = AccountMessages.fullName
+  if (!context.validEmail) errors.email = AccountMessages.invalidEmail
   else if (isBlockedDomain(context.email.trim(), context.blockedDomains))
-    errors.email = Messages.blockedDomainRegister
+    errors.email = AccountMessages.blockedDomainRegister
   if (context.password.length < Constants.passwordMinLength)
-    errors.password = Messages.passwordMinDisplay(Constants.passwordMinLength)
+    errors.password = AccountMessages.passwordMinDisplay(Constants.passwordMinLength)
   else if (!isAcceptablePassword(context.password)) errors.password = passwordTooLongMessage
-  if (!context.terms) errors.terms = Messages.termsRequired
-  if (context.captcha === null) errors.captcha = Messages.captchaRequired
+  if (!context.terms) errors.terms = AccountMessages.termsRequired
+  if (context.captcha === null) errors.captcha = AccountMessages.captchaRequired
   return errors
 }
 
@@ -198,14 +204,12 @@ export const registerMachine = setup({
   actors: {
     validateEmail: fromEffect((payload: { readonly email: string }) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.validateEmail({ payload })
+        return yield* userClient.validateEmail({ payload })
       }),
     ),
     register: fromEffect((payload: RegistrationPayload) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.register({ payload })
+        return yield* userClient.register({ payload })
       }),
     ),
   },
@@ -255,7 +259,7 @@ export const registerMachine = setup({
       language: pickLanguage(params.language, context.languages),
     })),
     showEmailStatus: assign((_, params: { status: EmailStatus }) => ({
-      errors: { email: Messages.emailStatus(params.status) },
+      errors: { email: AccountMessages.emailStatus(params.status) },
     })),
     showValidateEmailFailure: assign((_, params: { failure: ValidateEmailFailure }) => ({
       errors: { form: validateEmailFailureMessage(params.failure) },
@@ -264,7 +268,7 @@ export const registerMachine = setup({
       const { field, message } = registerFailureMessage(params.failure)
       return { errors: { [field]: message } }
     }),
-    showIncomplete: assign({ errors: { form: Messages.registerIncomplete } }),
+    showIncomplete: assign({ errors: { form: AccountMessages.registerIncomplete } }),
     rememberUser: assign((_, params: { status: AuthStatus }) => ({ user: params.status.user })),
   },
 }).createMachine({

@@ -3,6 +3,8 @@
  * bonus-code toggle, terms, currency, the banner's viewport widths, the captcha, and every outcome
  * of the `validateEmail` and `register` calls.
  */
+
+import { isBlockedDomain, isValidFullName } from "../services/account-rules.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -11,7 +13,6 @@ import {
   RegistrationRefused,
   ValidationFailed,
 } from "../services/errors.ts"
-import { isBlockedDomain, isValidFullName } from "../services/rules.ts"
 import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "./flowFixtures.ts"
 import { defineModel } from "./model.ts"
 import { registerMachine } from "./register.machine.ts"

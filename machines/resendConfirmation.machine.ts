@@ -3,16 +3,16 @@
  * attempt, whatever its outcome, the link is inactive. Success and failure are toasts with the
  * spec's texts.
  */
+
 import { Effect } from "effect"
 import { setup } from "xstate"
+import { AccountMessages } from "../services/account-rules.ts"
 import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
+import { userClient } from "../services/clients/user.ts"
 import { notify, type ToastKind } from "../services/notify.ts"
-import { Messages } from "../services/rules.ts"
 
 export const resendConfirmation = Effect.gen(function* () {
-  const api = yield* ApiClient
-  return yield* api.user.resendConfirmation()
+  return yield* userClient.resendConfirmation()
 })
 
 export const resendConfirmationMachine = setup({
@@ -38,12 +38,12 @@ export const resendConfirmationMachine = setup({
         src: "resend",
         onDone: {
           target: "used",
-          actions: { type: "toast", params: { kind: "success", message: Messages.resendSuccess } },
+          actions: { type: "toast", params: { kind: "success", message: AccountMessages.resendSuccess } },
         },
         // Spec: every failure (already sent, rate limited, already confirmed) reads the same.
         onError: {
           target: "used",
-          actions: { type: "toast", params: { kind: "error", message: Messages.resendFailure } },
+          actions: { type: "toast", params: { kind: "error", message: AccountMessages.resendFailure } },
         },
       },
     },

@@ -8,17 +8,17 @@
 import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, setup } from "xstate"
-import { fromEffect } from "../services/bridge.ts"
-import { ApiClient } from "../services/client.ts"
-import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../services/errors.ts"
-import { notify } from "../services/notify.ts"
 import {
-  Constants,
-  Messages,
+  AccountMessages,
   passwordLooksLong,
   type ResetPasswordProblem,
   resetPasswordProblem,
-} from "../services/rules.ts"
+} from "../services/account-rules.ts"
+import { fromEffect } from "../services/bridge.ts"
+import { userClient } from "../services/clients/user.ts"
+import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../services/errors.ts"
+import { notify } from "../services/notify.ts"
+import { Constants, Messages } from "../services/rules.ts"
 import type { ResetPasswordPayload } from "../services/user-service.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "./flowSupport.ts"
@@ -50,7 +50,7 @@ export const resetFailureOutcome = (failure: ResetPasswordFailure): ResetFailure
     .with({ _tag: "CaptchaFailed" }, () => ({
       kind: "field" as const,
       field: "captcha" as const,
-      message: Messages.captchaRequired,
+      message: AccountMessages.captchaRequired,
     }))
     .with({ _tag: "RateLimited" }, (e) => ({
       kind: "field" as const,
@@ -59,10 +59,10 @@ export const resetFailureOutcome = (failure: ResetPasswordFailure): ResetFailure
     }))
     .with(
       { _tag: "PasswordRejected" },
-      { _tag: "HttpClientError" },
+      { _tag: "ClientError" },
       { _tag: "SchemaError" },
       { _tag: "UnexpectedError" },
-      () => ({ kind: "toast" as const, message: Messages.resetRejected }),
+      () => ({ kind: "toast" as const, message: AccountMessages.resetRejected }),
     )
     .exhaustive()
 
@@ -76,10 +76,10 @@ const problemField = (problem: ResetPasswordProblem): ResetField | "form" =>
 
 const problemMessage = (problem: ResetPasswordProblem): string =>
   match(problem)
-    .with("NO_EDITS", () => Messages.resetNoEdits)
-    .with("TOO_SHORT", () => Messages.passwordTooShort)
-    .with("BELOW_MINIMUM", () => Messages.passwordMinDisplay(Constants.passwordMinLength))
-    .with("MISMATCH", () => Messages.passwordsDoNotMatch)
+    .with("NO_EDITS", () => AccountMessages.resetNoEdits)
+    .with("TOO_SHORT", () => AccountMessages.passwordTooShort)
+    .with("BELOW_MINIMUM", () => AccountMessages.passwordMinDisplay(Constants.passwordMinLength))
+    .with("MISMATCH", () => AccountMessages.passwordsDoNotMatch)
     .exhaustive()
 
 export interface ResetPasswordContext {
@@ -120,8 +120,7 @@ export const resetPasswordMachine = setup({
   actors: {
     resetPassword: fromEffect((payload: ResetPasswordPayload) =>
       Effect.gen(function* () {
-        const api = yield* ApiClient
-        return yield* api.user.resetPassword({ payload })
+        return yield* userClient.resetPassword({ payload })
       }),
     ),
   },
@@ -156,7 +155,7 @@ export const resetPasswordMachine = setup({
       const problem = problemOf(context)
       return { errors: problem === null ? {} : { [problemField(problem)]: problemMessage(problem) } }
     }),
-    showCaptchaRequired: assign({ errors: { captcha: Messages.captchaRequired } }),
+    showCaptchaRequired: assign({ errors: { captcha: AccountMessages.captchaRequired } }),
     showResetFailure: assign((_, params: { failure: ResetPasswordFailure }) => {
       const outcome = resetFailureOutcome(params.failure)
       return { errors: outcome.kind === "field" ? { [outcome.field]: outcome.message } : {} }
@@ -217,7 +216,7 @@ export const resetPasswordMachine = setup({
           target: "done",
           actions: [
             "spendCaptcha",
-            { type: "toast", params: { kind: "success", message: Messages.resetSuccess } },
+            { type: "toast", params: { kind: "success", message: AccountMessages.resetSuccess } },
           ],
         },
         onError: [
@@ -237,7 +236,7 @@ export const resetPasswordMachine = setup({
             target: "editing",
             actions: [
               "spendCaptcha",
-              { type: "toast", params: { kind: "error", message: Messages.resetRejected } },
+              { type: "toast", params: { kind: "error", message: AccountMessages.resetRejected } },
             ],
           },
           {

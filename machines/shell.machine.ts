@@ -5,8 +5,9 @@
  * session (auth) and modal-host actors and routes what they ask for: navigation, sign-in, re-checks.
  */
 import { Data, Effect } from "effect"
-import { assign, sendTo, setup } from "xstate"
-import { fromEffect } from "../services/bridge.ts"
+import { assign, fromPromise, sendTo, setup } from "xstate"
+import { fromEffect, runForActor } from "../services/bridge.ts"
+import { type CapturedError, toCapturedError } from "../services/captured-error.ts"
 import {
   CdnFiles,
   Currencies,
@@ -15,8 +16,8 @@ import {
   SiteConfig,
   type SiteConfig as SiteConfigType,
 } from "../services/cdn.ts"
-import { ApiClient, fetchCdnFile } from "../services/client.ts"
-import { type CapturedError, reportUnexpectedError, toCapturedError } from "../services/error-reporting.ts"
+import { fetchCdnFile } from "../services/client.ts"
+import { ipClient } from "../services/clients/ip.ts"
 import type { ClientIp } from "../services/ip-service.ts"
 import { isRestrictedCountry, Messages } from "../services/rules.ts"
 import type { SessionUser } from "../services/user-service.ts"
@@ -65,10 +66,9 @@ export class ClientIpFailed extends Data.TaggedError("ClientIpFailed")<{
 }> {}
 
 export const loadBoot = Effect.gen(function* () {
-  const api = yield* ApiClient
   const [ip, restricted, siteConfig, currencies] = yield* Effect.all(
     [
-      api.ip
+      ipClient
         .currentIp()
         .pipe(Effect.mapError((cause) => new ClientIpFailed({ message: Messages.clientIpFailed, cause }))),
       fetchCdnFile(CdnFiles.restrictedCountries, RestrictedCountries),
@@ -89,7 +89,12 @@ export const shellMachine = setup({
   },
   actors: {
     boot: fromEffect(() => loadBoot),
-    reportError: fromEffect((error: CapturedError) => reportUnexpectedError(error)),
+    // The reporter is its own chunk: only a visit that goes wrong downloads it.
+    reportError: fromPromise<void, CapturedError>(({ input, signal }) =>
+      import("../services/error-reporting.ts").then((m) =>
+        runForActor(m.reportUnexpectedError(input), signal),
+      ),
+    ),
     auth: authMachine,
     modals: modalsMachine,
   },

@@ -4,10 +4,10 @@
  * Browser-safe: imports no server code.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
-import { ErrorLoggerApi } from "./error-logger.ts"
-import { IpServiceApi } from "./ip-service.ts"
-import { ProfileServiceApi } from "./profile-service.ts"
-import { UserServiceApi } from "./user-service.ts"
+import { ErrorLoggerApi } from "./api/error-logger.ts"
+import { IpServiceApi } from "./api/ip-service.ts"
+import { ProfileServiceApi } from "./api/profile-service.ts"
+import { UserServiceApi } from "./api/user-service.ts"
 
 export class CasinoApi extends HttpApi.make("casino")
   .add(UserServiceApi)

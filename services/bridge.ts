@@ -1,12 +1,12 @@
 /**
- * Effect → XState bridge. An invoked actor runs an Effect program on the browser runtime; success is
- * the actor's output, a typed failure is thrown as itself so `onError` receives the tagged error
- * (matched exhaustively with ts-pattern in the machine). Leaving the invoking state aborts the
- * signal, which interrupts the fiber and cancels the fetch.
+ * Effect → XState bridge. An invoked actor runs an Effect program; success is the actor's output, a
+ * typed failure is thrown as itself so `onError` receives the tagged error (matched exhaustively
+ * with ts-pattern in the machine). Leaving the invoking state aborts the signal, which interrupts
+ * the fiber and cancels the fetch. The programs need no services: the contract's clients
+ * (`services/client.ts`) are plain values.
  */
-import { Cause, type Effect, Exit, Result } from "effect"
+import { Cause, Effect, Exit, Result } from "effect"
 import { fromPromise, type PromiseActorLogic } from "xstate"
-import { type BrowserServices, browserRuntime } from "./client.ts"
 
 /** A defect or interruption: nothing the contract describes. Machines treat it as unexpected. */
 export class UnexpectedError extends Error {
@@ -19,11 +19,8 @@ export class UnexpectedError extends Error {
   }
 }
 
-export const runForActor = async <A, E>(
-  program: Effect.Effect<A, E, BrowserServices>,
-  signal: AbortSignal,
-): Promise<A> => {
-  const exit = await browserRuntime.runPromiseExit(program, { signal })
+export const runForActor = async <A, E>(program: Effect.Effect<A, E>, signal: AbortSignal): Promise<A> => {
+  const exit = await Effect.runPromiseExit(program, { signal })
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.findError(exit.cause)
   if (Result.isSuccess(failure)) throw failure.success
@@ -31,6 +28,5 @@ export const runForActor = async <A, E>(
 }
 
 /** Actor logic from an Effect program: `fromEffect((input: I) => program)`. */
-export const fromEffect = <A, I, E>(
-  program: (input: I) => Effect.Effect<A, E, BrowserServices>,
-): PromiseActorLogic<A, I> => fromPromise<A, I>(({ input, signal }) => runForActor(program(input), signal))
+export const fromEffect = <A, I, E>(program: (input: I) => Effect.Effect<A, E>): PromiseActorLogic<A, I> =>
+  fromPromise<A, I>(({ input, signal }) => runForActor(program(input), signal))

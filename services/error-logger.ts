@@ -2,8 +2,6 @@
  * The error logger (spec section 7): the browser reports unexpected errors before showing the 500 page.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { RateLimited } from "./errors.ts"
 
 const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
 
@@ -24,13 +22,3 @@ export const ErrorReport = Schema.Struct({
   }),
 })
 export type ErrorReport = typeof ErrorReport.Type
-
-export class ErrorLoggerApi extends HttpApiGroup.make("errorLogger")
-  .add(
-    HttpApiEndpoint.post("report", "/api/error-logger", {
-      payload: ErrorReport,
-      success: HttpApiSchema.Accepted,
-      error: [RateLimited],
-    }),
-  )
-  .annotateMerge(OpenApi.annotations({ title: "error-logger", description: "Browser error reports." })) {}

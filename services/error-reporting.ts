@@ -1,25 +1,13 @@
 /**
  * Reporting an unexpected error (spec: "Any unexpected error is logged … and this page appears").
  * Gathers what the browser can tell — user agent, language, URL — with the local user record.
+ * Loaded only when an error happens (the shell imports it on demand).
  */
 import { Effect } from "effect"
-import { ApiClient } from "./client.ts"
+import type { CapturedError } from "./captured-error.ts"
+import { errorLoggerClient } from "./clients/errorLogger.ts"
 import type { ErrorReport } from "./error-logger.ts"
 import { readLocalUser } from "./local-user.ts"
-
-export interface CapturedError {
-  readonly name: string
-  readonly message: string
-  readonly stack?: string
-  readonly componentStack?: string
-}
-
-export const toCapturedError = (error: unknown): CapturedError => {
-  if (error instanceof Error) {
-    return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
-  }
-  return { name: "Error", message: String(error) }
-}
 
 const clip = (text: string | undefined, max: number): string | undefined => text?.slice(0, max)
 
@@ -47,6 +35,5 @@ export const buildErrorReport = (error: CapturedError): ErrorReport => {
 
 export const reportUnexpectedError = (error: CapturedError) =>
   Effect.gen(function* () {
-    const api = yield* ApiClient
-    yield* api.errorLogger.report({ payload: buildErrorReport(error) })
+    yield* errorLoggerClient.report({ payload: buildErrorReport(error) })
   })

@@ -4,8 +4,6 @@
  * arrives with the profile, wallet and payments capabilities.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Unauthenticated } from "./errors.ts"
 
 export const Profile = Schema.Struct({
   email: Schema.String,
@@ -53,11 +51,3 @@ export type FundEntry = typeof FundEntry.Type
 
 export const Fund = Schema.Array(FundEntry)
 export type Fund = typeof Fund.Type
-
-export class ProfileServiceApi extends HttpApiGroup.make("profile")
-  .add(
-    HttpApiEndpoint.get("getProfile", "/profile", { success: Profile, error: [Unauthenticated] }),
-    HttpApiEndpoint.get("getFund", "/profile/currency", { success: Fund, error: [Unauthenticated] }),
-  )
-  .prefix("/profile-service/api/v1")
-  .annotateMerge(OpenApi.annotations({ title: "profile-service", description: "Profile and wallets." })) {}

@@ -1,24 +1,9 @@
 /**
- * user-service (spec section 7): account access. Paths are the spec's, verbatim.
+ * user-service (spec section 7): the schemas of account access — payloads, answers, shared by the
+ * server, the group in `api/user-service.ts` and the browser client generated from it. Browser-safe
+ * and light: this module imports only `Schema`.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import {
-  AccountLocked,
-  AlreadyConfirmed,
-  CaptchaFailed,
-  CountryRestricted,
-  EmailTaken,
-  IncorrectPassword,
-  InvalidCredentials,
-  InvalidToken,
-  PasswordRejected,
-  RateLimited,
-  RegistrationRefused,
-  SelfExcluded,
-  Unauthenticated,
-  ValidationFailed,
-} from "./errors.ts"
 import { Constants } from "./rules.ts"
 
 const Email = Schema.String.check(Schema.isMaxLength(Constants.emailMaxLength))
@@ -97,61 +82,7 @@ export type CaptchaChallenge = typeof CaptchaChallenge.Type
 
 export const Acknowledged = Schema.Struct({ message: Schema.String })
 
-export class UserServiceApi extends HttpApiGroup.make("user")
-  .add(
-    HttpApiEndpoint.post("signin", "/signin", {
-      payload: SignInPayload,
-      success: AuthStatus,
-      error: [InvalidCredentials, AccountLocked, SelfExcluded, CountryRestricted, CaptchaFailed, RateLimited],
-    }),
-    HttpApiEndpoint.delete("signout", "/signout", { success: HttpApiSchema.NoContent }),
-    HttpApiEndpoint.post("register", "/registration", {
-      payload: RegistrationPayload,
-      success: AuthStatus,
-      error: [
-        EmailTaken,
-        RegistrationRefused,
-        ValidationFailed,
-        CountryRestricted,
-        CaptchaFailed,
-        RateLimited,
-      ],
-    }),
-    HttpApiEndpoint.post("validateEmail", "/registration/validate", {
-      payload: Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(1024)) }),
-      success: EmailStatusResponse,
-    }),
-    HttpApiEndpoint.post("forgotPassword", "/forgot-password", {
-      payload: Schema.Struct({ email: Email }),
-      success: Acknowledged,
-      error: [ValidationFailed, RateLimited],
-    }),
-    HttpApiEndpoint.post("changePassword", "/change-password", {
-      payload: ChangePasswordPayload,
-      success: HttpApiSchema.NoContent,
-      error: [Unauthenticated, IncorrectPassword, PasswordRejected, RateLimited],
-    }),
-    HttpApiEndpoint.post("resetPassword", "/account/reset-password", {
-      payload: ResetPasswordPayload,
-      success: HttpApiSchema.NoContent,
-      error: [PasswordRejected, InvalidToken, CaptchaFailed, RateLimited],
-    }),
-    HttpApiEndpoint.post("confirmAccount", "/account/confirm", {
-      payload: Schema.Struct({ token: Token }),
-      success: Schema.Struct({ confirmed: Schema.Boolean }),
-      error: [InvalidToken],
-    }),
-    HttpApiEndpoint.post("resendConfirmation", "/account/resend", {
-      success: Acknowledged,
-      error: [Unauthenticated, AlreadyConfirmed, RateLimited],
-    }),
-    HttpApiEndpoint.post("isAuthenticated", "/isAuthenticated", { success: AuthStatus }),
-    HttpApiEndpoint.get("captchaChallenge", "/captcha/challenge", { success: CaptchaChallenge }),
-  )
-  .prefix("/user-service/api/v1")
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "user-service",
-      description: "Registration, sign-in, sessions, passwords, e-mail confirmation and the captcha.",
-    }),
-  ) {}
+export const ValidateEmailPayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(1024)) })
+export const ForgotPasswordPayload = Schema.Struct({ email: Email })
+export const ConfirmAccountPayload = Schema.Struct({ token: Token })
+export const ConfirmAccountResult = Schema.Struct({ confirmed: Schema.Boolean })

@@ -2,40 +2,13 @@
  * Live mode, player side: a tab opted in with `?statecharts=live` streams what its state machine
  * actors do to the visualizer (another tab, same origin) as `LiveMessage`s. Nothing personal leaves
  * the tab: events go by type only (never their payload), context values by kind only
- * (`maskContext`), errors not at all. Pure and tiny (the player's initial chunk imports it): no DOM
- * globals, no React, no schema library. The visualizer's side is statecharts/live-model.ts.
+ * (`maskContext`), errors not at all. Pure and tiny (its own chunk, loaded only in live mode): no
+ * DOM globals, no React, no schema library. The visualizer's side is statecharts/live-model.ts.
  */
 import type { InspectionEvent } from "xstate"
-import { LIVE_QUERY_FLAG, LIVE_QUERY_VALUE, type LiveMessage, type MaskedContext } from "./types.ts"
+import type { LiveMessage, MaskedContext } from "./types.ts"
 
-/** The sessionStorage key that keeps a tab in live mode across in-app navigation. */
-export const LIVE_STORAGE_KEY = "casino.statecharts.live"
-/** `?statecharts=off` forgets the tab's live mode. */
-export const LIVE_QUERY_OFF = "off"
-
-type LiveStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">
-
-/**
- * Whether this tab streams to the visualizer: `?statecharts=live` turns it on and remembers it in
- * the tab's storage, `?statecharts=off` turns it off and forgets it, otherwise the remembered
- * choice holds. A storage that throws (disabled, full) counts as absent.
- */
-export const liveModeRequested = (search: string, storage: LiveStorage | null): boolean => {
-  const flag = new URLSearchParams(search).get(LIVE_QUERY_FLAG)
-  try {
-    if (flag === LIVE_QUERY_VALUE) {
-      storage?.setItem(LIVE_STORAGE_KEY, LIVE_QUERY_VALUE)
-      return true
-    }
-    if (flag === LIVE_QUERY_OFF) {
-      storage?.removeItem(LIVE_STORAGE_KEY)
-      return false
-    }
-    return storage?.getItem(LIVE_STORAGE_KEY) === LIVE_QUERY_VALUE
-  } catch {
-    return flag === LIVE_QUERY_VALUE
-  }
-}
+export { LIVE_QUERY_OFF, LIVE_STORAGE_KEY, liveModeRequested } from "./live-flag.ts"
 
 const isObject = (value: unknown): value is object => typeof value === "object" && value !== null
 

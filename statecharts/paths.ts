@@ -295,10 +295,14 @@ export const eventLabel = (event: EventObject): string => {
   const error: unknown = "error" in payload ? payload.error : undefined
   if (typeof error === "object" && error !== null) {
     const tag = "_tag" in error && typeof error._tag === "string" ? error._tag : error.constructor.name
-    const reason =
-      "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason
-        ? `.${String(error.reason._tag)}`
-        : ""
+    // The client's own failures name their reason: ClientError.Transport, ClientError.Status.
+    const reason = !("reason" in error)
+      ? ""
+      : typeof error.reason === "string"
+        ? `.${error.reason}`
+        : typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason
+          ? `.${String(error.reason._tag)}`
+          : ""
     return `${type}(${tag}${reason})`
   }
   const json = safeJson(payload)

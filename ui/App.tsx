@@ -2,19 +2,34 @@
  * The app: a projection of the shell machine. booting → spinner, blocked → only the blocked page,
  * crashed → the 500 page, ready → the layout with header, route, modal host and toasts.
  */
-import { Toaster } from "sonner"
-import { Constants } from "../services/rules.ts"
+import { lazy, Suspense, useEffect } from "react"
 import { useShell } from "./app/actors.tsx"
-import { LiveBadge } from "./app/LiveBadge.tsx"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
 import { BlockedPage } from "./pages/BlockedPage.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
 import { HomePage } from "./pages/HomePage.tsx"
-import { NotFoundPage } from "./pages/NotFoundPage.tsx"
-import { TermsPage } from "./pages/TermsPage.tsx"
-import { VerificationPage } from "./pages/VerificationPage.tsx"
 import { Header } from "./shell/Header.tsx"
-import { ModalHost } from "./shell/ModalHost.tsx"
+import { ModalHost, prefetchModalLayer } from "./shell/ModalHost.tsx"
+
+const Toasts = lazy(() => import("./shell/Toasts.tsx").then((m) => ({ default: m.Toasts })))
+const LiveBadge = lazy(() => import("./app/LiveBadge.tsx").then((m) => ({ default: m.LiveBadge })))
+const VerificationPage = lazy(() =>
+  import("./pages/VerificationPage.tsx").then((m) => ({ default: m.VerificationPage })),
+)
+const NotFoundPage = lazy(() => import("./pages/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })))
+const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })))
+
+/** After the first screen, when the browser has nothing better to do: the modal layer's chunk. */
+const usePrefetchWhenIdle = () =>
+  useEffect(() => {
+    const prefetch = () => prefetchModalLayer()
+    if (typeof requestIdleCallback === "function") {
+      const id = requestIdleCallback(prefetch, { timeout: 3_000 })
+      return () => cancelIdleCallback(id)
+    }
+    const id = setTimeout(prefetch, 1_000)
+    return () => clearTimeout(id)
+  }, [])
 
 const Route = () => {
   const path = useShell((s) => s.context.path)
@@ -24,35 +39,43 @@ const Route = () => {
       return <HomePage />
     case "/terms":
       return (
-        <TermsPage
-          productName={siteConfig?.productName ?? "Casino"}
-          supportEmail={siteConfig?.supportEmail ?? ""}
-        />
+        <Suspense fallback={null}>
+          <TermsPage
+            productName={siteConfig?.productName ?? "Casino"}
+            supportEmail={siteConfig?.supportEmail ?? ""}
+          />
+        </Suspense>
       )
     case "/profile/verification":
-      return <VerificationPage />
+      return (
+        <Suspense fallback={null}>
+          <VerificationPage />
+        </Suspense>
+      )
     default:
-      return <NotFoundPage />
+      return (
+        <Suspense fallback={null}>
+          <NotFoundPage />
+        </Suspense>
+      )
   }
 }
 
-const Layout = () => (
-  <div className="layout">
-    <Header />
-    <main className="layout__main">
-      <Route />
-    </main>
-    <ModalHost />
-    <Toaster
-      position="top-right"
-      offset={{ top: 76, right: 16 }}
-      duration={Constants.toastDurationMs}
-      richColors
-      closeButton
-      theme="dark"
-    />
-  </div>
-)
+const Layout = () => {
+  usePrefetchWhenIdle()
+  return (
+    <div className="layout">
+      <Header />
+      <main className="layout__main">
+        <Route />
+      </main>
+      <ModalHost />
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
+    </div>
+  )
+}
 
 const Screen = () => {
   const view = useShell((s) =>
@@ -79,9 +102,14 @@ const Screen = () => {
   }
 }
 
-export const App = () => (
+/** `live`: this tab streams its statecharts to the visualizer (`?statecharts=live`). */
+export const App = ({ live }: { readonly live: boolean }) => (
   <>
     <Screen />
-    <LiveBadge />
+    {live ? (
+      <Suspense fallback={null}>
+        <LiveBadge />
+      </Suspense>
+    ) : null}
   </>
 )

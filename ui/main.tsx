@@ -6,12 +6,13 @@
  */
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
+import type { InspectionEvent } from "xstate"
 import { createActor } from "xstate"
 import { shellMachine } from "../machines/shell.machine.ts"
-import { toCapturedError } from "../services/error-reporting.ts"
+import { toCapturedError } from "../services/captured-error.ts"
+import { liveModeRequested } from "../statecharts/live-flag.ts"
 import { App } from "./App.tsx"
 import { ShellProvider } from "./app/actors.tsx"
-import { startLiveInspection } from "./app/live.ts"
 import { ErrorBoundary } from "./shell/ErrorBoundary.tsx"
 import "./styles.css"
 
@@ -21,8 +22,15 @@ if (!root) throw new Error("#root is missing from index.html")
 const isVisualizerRoute = (path: string): boolean =>
   path === "/statecharts" || path.startsWith("/statecharts/")
 
-const startPlayerApp = (root: HTMLElement): void => {
-  const inspect = startLiveInspection()
+const tabStorage = (): Storage | null => {
+  try {
+    return window.sessionStorage
+  } catch {
+    return null
+  }
+}
+
+const startPlayerApp = (root: HTMLElement, inspect: ((event: InspectionEvent) => void) | undefined): void => {
   const shell = createActor(
     shellMachine.provide({
       actions: {
@@ -70,7 +78,7 @@ const startPlayerApp = (root: HTMLElement): void => {
             shell.send({ type: "UNEXPECTED_ERROR", error: { ...toCapturedError(error), componentStack } })
           }
         >
-          <App />
+          <App live={inspect !== undefined} />
         </ErrorBoundary>
       </ShellProvider>
     </StrictMode>,
@@ -79,6 +87,9 @@ const startPlayerApp = (root: HTMLElement): void => {
 
 if (isVisualizerRoute(window.location.pathname)) {
   void import("./statecharts/main.tsx").then(({ mountVisualizer }) => mountVisualizer(root))
+} else if (liveModeRequested(window.location.search, tabStorage())) {
+  // Live statecharts (QA, product owners): the inspector is its own chunk, loaded only when asked for.
+  void import("./app/live.ts").then(({ startLiveInspection }) => startPlayerApp(root, startLiveInspection()))
 } else {
-  startPlayerApp(root)
+  startPlayerApp(root, undefined)
 }

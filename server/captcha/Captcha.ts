@@ -10,12 +10,13 @@
  *   second use of the same solved challenge is refused as "replayed".
  * - With `CAPTCHA=off` (refused in production by the config) `verify` accepts anything.
  */
+
 import { createChallenge, verifySolution } from "altcha-lib"
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2"
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { AccountMessages } from "../../services/account-rules.ts"
 import { CaptchaFailed } from "../../services/errors.ts"
-import { Messages } from "../../services/rules.ts"
 import type { CaptchaChallenge } from "../../services/user-service.ts"
 import { AppConfig } from "../config.ts"
 
@@ -75,7 +76,8 @@ export interface CaptchaShape {
   readonly verify: (payload: string) => Effect.Effect<void, CaptchaFailed>
 }
 
-const failure = (reason: CaptchaFailure) => new CaptchaFailed({ message: Messages.captchaRequired, reason })
+const failure = (reason: CaptchaFailure) =>
+  new CaptchaFailed({ message: AccountMessages.captchaRequired, reason })
 
 const make = Effect.gen(function* () {
   const config = yield* AppConfig

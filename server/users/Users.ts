@@ -7,6 +7,14 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import {
+  AccountMessages,
+  isAcceptablePassword,
+  isBlockedDomain,
+  isValidEmail,
+  isValidFullName,
+  normalizeEmail,
+} from "../../services/account-rules.ts"
+import {
   AccountLocked,
   AlreadyConfirmed,
   type CaptchaFailed,
@@ -22,15 +30,7 @@ import {
   ValidationFailed,
 } from "../../services/errors.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import {
-  Constants,
-  isAcceptablePassword,
-  isBlockedDomain,
-  isValidEmail,
-  isValidFullName,
-  Messages,
-  normalizeEmail,
-} from "../../services/rules.ts"
+import { Constants, Messages } from "../../services/rules.ts"
 import type {
   AuthStatus,
   RegistrationPayload,
@@ -144,7 +144,7 @@ interface FundRow {
 const isUniqueViolation = (error: SqlError.SqlError): boolean => error.reason._tag === "UniqueViolation"
 
 const registrationIncomplete = (field: string) =>
-  new ValidationFailed({ message: Messages.registerIncomplete, field })
+  new ValidationFailed({ message: AccountMessages.registerIncomplete, field })
 
 /** "Ada Lovelace King" → first "Ada", last "Lovelace King". */
 export const splitFullName = (fullName: string): { first: string; last: string | null } => {
@@ -219,7 +219,7 @@ const make = Effect.gen(function* () {
     yield* refuseRestrictedCountry(meta.ip)
     const email = payload.email.trim()
     if (isBlockedDomain(email, config.blockedEmailDomains)) {
-      return yield* new RegistrationRefused({ message: Messages.blockedDomainRegister })
+      return yield* new RegistrationRefused({ message: AccountMessages.blockedDomainRegister })
     }
     if (!payload.terms) return yield* registrationIncomplete("terms")
     const fullName = payload.fullName.trim()
@@ -253,7 +253,7 @@ const make = Effect.gen(function* () {
           `.pipe(
             Effect.catchTag("SqlError", (error) =>
               isUniqueViolation(error)
-                ? Effect.fail(new EmailTaken({ message: Messages.registerEmailTaken }))
+                ? Effect.fail(new EmailTaken({ message: AccountMessages.registerEmailTaken }))
                 : Effect.die(error),
             ),
           )
@@ -290,7 +290,7 @@ const make = Effect.gen(function* () {
     yield* captcha.verify(payload.captcha)
     yield* refuseRestrictedCountry(meta.ip)
     if (isBlockedDomain(email, config.blockedEmailDomains)) {
-      return yield* new AccountLocked({ message: Messages.blockedDomainLogin })
+      return yield* new AccountLocked({ message: AccountMessages.blockedDomainLogin })
     }
     const rows = yield* sql<CredentialRow>`
       SELECT id, email, full_name AS "fullName", password_hash AS "passwordHash",
@@ -305,14 +305,14 @@ const make = Effect.gen(function* () {
     const user = rows[0]
     if (user === undefined) {
       yield* passwords.verifyDummy(payload.password)
-      return yield* new InvalidCredentials({ message: Messages.loginFailed })
+      return yield* new InvalidCredentials({ message: AccountMessages.loginFailed })
     }
     if (!(yield* passwords.verify(user.passwordHash, payload.password))) {
-      return yield* new InvalidCredentials({ message: Messages.loginFailed })
+      return yield* new InvalidCredentials({ message: AccountMessages.loginFailed })
     }
-    if (user.locked) return yield* new AccountLocked({ message: Messages.loginLocked })
+    if (user.locked) return yield* new AccountLocked({ message: AccountMessages.loginLocked })
     if (user.excluded)
-      return yield* new SelfExcluded({ message: Messages.loginCoolOff, until: user.excludedUntil })
+      return yield* new SelfExcluded({ message: AccountMessages.loginCoolOff, until: user.excludedUntil })
     // A new token on every sign-in; the one the browser held before (if any) ends here.
     if (meta.sessionToken !== undefined) yield* sessions.revoke(meta.sessionToken)
     const token = yield* sessions.create(user.id, meta)
@@ -347,10 +347,10 @@ const make = Effect.gen(function* () {
       return yield* new IncorrectPassword({ message: IncorrectPasswordMessage })
     }
     if (input.newPassword !== input.confirmPassword) {
-      return yield* new PasswordRejected({ message: Messages.passwordsDoNotMatch })
+      return yield* new PasswordRejected({ message: AccountMessages.passwordsDoNotMatch })
     }
     if (!isAcceptablePassword(input.newPassword) || (yield* isRecentPassword(userId, input.newPassword))) {
-      return yield* new PasswordRejected({ message: Messages.resetRejected })
+      return yield* new PasswordRejected({ message: AccountMessages.resetRejected })
     }
     const passwordHash = yield* passwords.hash(input.newPassword)
     yield* sql
@@ -366,7 +366,7 @@ const make = Effect.gen(function* () {
   const forgotPassword = Effect.fn("Users.forgotPassword")(function* (rawEmail: string, meta: RequestMeta) {
     const email = rawEmail.trim()
     if (!isValidEmail(email))
-      return yield* new ValidationFailed({ message: Messages.invalidEmail, field: "email" })
+      return yield* new ValidationFailed({ message: AccountMessages.invalidEmail, field: "email" })
     yield* limiter.consume(`forgot:ip:${meta.ip}`, limits.forgotPerIp)
     yield* limiter.consume(`forgot:email:${normalizeEmail(email)}`, limits.forgotPerEmail)
     // The answer, and its timing, must not depend on whether the account exists: the lookup, the
@@ -385,7 +385,7 @@ const make = Effect.gen(function* () {
         )
       }).pipe(Effect.catchCause((cause) => Effect.logError("forgot-password e-mail failed", cause))),
     )
-    return { message: Messages.forgotSent }
+    return { message: AccountMessages.forgotSent }
   })
 
   const resetPassword = Effect.fn("Users.resetPassword")(function* (payload: ResetPasswordPayload) {
@@ -405,7 +405,7 @@ const make = Effect.gen(function* () {
       !isAcceptablePassword(payload.password) ||
       (yield* isRecentPassword(userId, payload.password))
     ) {
-      return yield* new PasswordRejected({ message: Messages.resetRejected })
+      return yield* new PasswordRejected({ message: AccountMessages.resetRejected })
     }
     const passwordHash = yield* passwords.hash(payload.password)
     yield* sql
@@ -431,7 +431,7 @@ const make = Effect.gen(function* () {
 
   // ── e-mail confirmation ───────────────────────────────────────────────────────────────────
   const confirmAccount = Effect.fn("Users.confirmAccount")(function* (token: string) {
-    const invalid = new InvalidToken({ message: Messages.confirmFailure })
+    const invalid = new InvalidToken({ message: AccountMessages.confirmFailure })
     if (!looksLikeToken(token)) return yield* invalid
     yield* sql
       .withTransaction(
@@ -471,7 +471,7 @@ const make = Effect.gen(function* () {
         confirmationMail(mailContext, session.user.email, confirmLink(token), config.confirmTokenTtlHours),
       )
       .pipe(Effect.orDie)
-    return { message: Messages.resendSuccess }
+    return { message: AccountMessages.resendSuccess }
   })
 
   // ── profile reads ─────────────────────────────────────────────────────────────────────────

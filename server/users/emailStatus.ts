@@ -4,7 +4,7 @@
  * package — else VALID. It never looks at accounts, so it cannot reveal whether one exists.
  */
 import MailChecker from "mailchecker"
-import { type EmailStatus, emailDomain, isValidEmail } from "../../services/rules.ts"
+import { type EmailStatus, emailDomain, isValidEmail } from "../../services/account-rules.ts"
 
 const disposable: ReadonlySet<string> = MailChecker.blacklist()
 

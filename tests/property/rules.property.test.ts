@@ -5,18 +5,16 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  Constants,
-  currencyDisplayName,
+  AccountMessages,
   isAcceptablePassword,
   isBlockedDomain,
-  isRestrictedCountry,
   isValidEmail,
   isValidFullName,
-  Messages,
   passwordLooksLong,
   resetPasswordMessage,
   resetPasswordProblem,
-} from "../../services/rules.ts"
+} from "../../services/account-rules.ts"
+import { Constants, currencyDisplayName, isRestrictedCountry } from "../../services/rules.ts"
 
 const runs = { numRuns: 300 }
 
@@ -345,7 +343,7 @@ describe("resetPasswordProblem", () => {
   })
 
   it("maps each problem to the spec's message", () => {
-    expect(resetPasswordMessage("NO_EDITS")).toBe(Messages.resetNoEdits)
+    expect(resetPasswordMessage("NO_EDITS")).toBe(AccountMessages.resetNoEdits)
     expect(resetPasswordMessage("TOO_SHORT")).toBe("Password is too short")
     expect(resetPasswordMessage("BELOW_MINIMUM")).toBe("Password is too short, min 8 characters")
     expect(resetPasswordMessage("MISMATCH")).toBe("Password and Confirm password do not match")

@@ -3,8 +3,10 @@
  * e-mail under concurrency), the e-mail check, sign-in (401/423/451/403), sessions and their
  * cookie, sign-out, isAuthenticated and the two profile reads.
  */
+
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AccountMessages } from "../../services/account-rules.ts"
 import { Messages } from "../../services/rules.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import {
@@ -79,7 +81,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       expect(bad.status).toBe(400)
       expect(bad.body).toEqual({
         _tag: "ValidationFailed",
-        message: Messages.registerIncomplete,
+        message: AccountMessages.registerIncomplete,
         field: "currency",
       })
     })
@@ -95,7 +97,11 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       for (const [extra, field] of cases) {
         const res = await register(browser(), uniqueEmail("rule"), extra)
         expect(res.status, JSON.stringify(extra)).toBe(400)
-        expect(res.body).toEqual({ _tag: "ValidationFailed", message: Messages.registerIncomplete, field })
+        expect(res.body).toEqual({
+          _tag: "ValidationFailed",
+          message: AccountMessages.registerIncomplete,
+          field,
+        })
       }
       const none = await server.query("SELECT 1 FROM users WHERE email = 'not-an-email'")
       expect(none).toHaveLength(0)
@@ -130,7 +136,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       const statuses = attempts.map((r) => r.status).sort()
       expect(statuses).toEqual([200, 409, 409, 409, 409])
       for (const r of attempts.filter((a) => a.status === 409)) {
-        expect(r.body).toEqual({ _tag: "EmailTaken", message: Messages.registerEmailTaken })
+        expect(r.body).toEqual({ _tag: "EmailTaken", message: AccountMessages.registerEmailTaken })
         expect(r.setCookie.some((c) => c.startsWith("casino_session="))).toBe(false)
       }
       const rows = await server.query<{ n: string }>(
@@ -149,7 +155,10 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       const [domain] = server.config.blockedEmailDomains
       const res = await register(browser(), `someone@${domain}`)
       expect(res.status).toBe(403)
-      expect(res.body).toEqual({ _tag: "RegistrationRefused", message: Messages.blockedDomainRegister })
+      expect(res.body).toEqual({
+        _tag: "RegistrationRefused",
+        message: AccountMessages.blockedDomainRegister,
+      })
       const sub = await register(browser(), `someone@mail.${domain}`)
       expect(sub.status).toBe(403)
     })
@@ -219,7 +228,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       const unknown = await signIn(browser(), uniqueEmail("nobody"), PASSWORD)
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(401)
-        expect(res.body).toEqual({ _tag: "InvalidCredentials", message: Messages.loginFailed })
+        expect(res.body).toEqual({ _tag: "InvalidCredentials", message: AccountMessages.loginFailed })
         expect(res.setCookie).toEqual([])
       }
     })
@@ -228,7 +237,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       const [, domain] = server.config.blockedEmailDomains
       const res = await signIn(browser(), `player@${domain}`, PASSWORD)
       expect(res.status).toBe(423)
-      expect(res.body).toEqual({ _tag: "AccountLocked", message: Messages.blockedDomainLogin })
+      expect(res.body).toEqual({ _tag: "AccountLocked", message: AccountMessages.blockedDomainLogin })
     })
 
     it("answers 423 for a locked account", async () => {
@@ -237,7 +246,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       await server.query("UPDATE users SET locked_at = now() WHERE email = $1", [email])
       const res = await signIn(browser(), email, PASSWORD)
       expect(res.status).toBe(423)
-      expect(res.body).toEqual({ _tag: "AccountLocked", message: Messages.loginLocked })
+      expect(res.body).toEqual({ _tag: "AccountLocked", message: AccountMessages.loginLocked })
       // A wrong password on a locked account still says only 401: no state is revealed to a guesser.
       expect((await signIn(browser(), email, "not the password")).status).toBe(401)
     })
@@ -253,7 +262,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       expect(res.status).toBe(451)
       expect(res.body).toEqual({
         _tag: "SelfExcluded",
-        message: Messages.loginCoolOff,
+        message: AccountMessages.loginCoolOff,
         until: "2099-01-02T03:04:05Z",
       })
 
@@ -263,7 +272,11 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       )
       const indefinite = await signIn(browser(), email, PASSWORD)
       expect(indefinite.status).toBe(451)
-      expect(indefinite.body).toEqual({ _tag: "SelfExcluded", message: Messages.loginCoolOff, until: null })
+      expect(indefinite.body).toEqual({
+        _tag: "SelfExcluded",
+        message: AccountMessages.loginCoolOff,
+        until: null,
+      })
 
       await server.query(
         "UPDATE users SET self_exclusion_kind = 'cool-off', self_exclusion_until = now() - interval '1 second' WHERE email = $1",

@@ -8,7 +8,7 @@ import { createChallenge, solveChallenge } from "altcha-lib"
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
-import { Messages } from "../../services/rules.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import {
   Browser,
@@ -106,7 +106,7 @@ describeBackends("accounts: captcha and rate limits", ({ start }) => {
         expect(res.status).toBe(400)
         expect(res.body).toEqual({
           _tag: "CaptchaFailed",
-          message: Messages.captchaRequired,
+          message: AccountMessages.captchaRequired,
           reason: "missing",
         })
       }
@@ -144,7 +144,7 @@ describeBackends("accounts: captcha and rate limits", ({ start }) => {
         expect(res.status, payload.slice(0, 40)).toBe(400)
         expect(res.body).toEqual({
           _tag: "CaptchaFailed",
-          message: Messages.captchaRequired,
+          message: AccountMessages.captchaRequired,
           reason: "invalid",
         })
       }
@@ -186,7 +186,7 @@ describeBackends("accounts: captcha and rate limits", ({ start }) => {
         expect(res.status).toBe(400)
         expect(res.body).toEqual({
           _tag: "CaptchaFailed",
-          message: Messages.captchaRequired,
+          message: AccountMessages.captchaRequired,
           reason: "replayed",
         })
       }

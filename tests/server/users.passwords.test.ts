@@ -3,10 +3,11 @@
  * enumeration), reset with a single-use expiring token (links read from the .eml outbox),
  * change-password and the password history.
  */
+
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
-import { Messages } from "../../services/rules.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import {
   Browser,
@@ -101,7 +102,7 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
 
       const again = await browser().post(`${USER}/account/confirm`, { token: link.token })
       expect(again.status).toBe(410)
-      expect(again.body).toEqual({ _tag: "InvalidToken", message: Messages.confirmFailure })
+      expect(again.body).toEqual({ _tag: "InvalidToken", message: AccountMessages.confirmFailure })
     })
 
     it("refuses an unknown, malformed or expired confirmation token with 410", async () => {
@@ -128,7 +129,7 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
       const first = linkOf(await waitForMail(server, email, CONFIRM), server)
       const res = await b.post(`${USER}/account/resend`)
       expect(res.status).toBe(200)
-      expect(res.body).toEqual({ message: Messages.resendSuccess })
+      expect(res.body).toEqual({ message: AccountMessages.resendSuccess })
       const second = linkOf(await waitForMail(server, email, CONFIRM, 2), server)
       expect(second.token).not.toBe(first.token)
       expect((await browser().post(`${USER}/account/confirm`, { token: first.token })).status).toBe(410)
@@ -161,7 +162,7 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
       const b = await forgot(browser(), unknown)
       expect(a.status).toBe(200)
       expect(b.status).toBe(a.status)
-      expect(a.body).toEqual({ message: Messages.forgotSent })
+      expect(a.body).toEqual({ message: AccountMessages.forgotSent })
       expect(b.body).toEqual(a.body)
       expect(a.headers.get("content-type")).toBe(b.headers.get("content-type"))
       const mail = await waitForMail(server, email, RESET)
@@ -221,7 +222,7 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
       ] as const) {
         const res = await reset(browser(), token, password, confirm)
         expect(res.status, password).toBe(400)
-        expect(res.body).toEqual({ _tag: "PasswordRejected", message: Messages.resetRejected })
+        expect(res.body).toEqual({ _tag: "PasswordRejected", message: AccountMessages.resetRejected })
       }
       expect((await reset(browser(), token, "brand new secret")).status).toBe(204)
     })
@@ -250,10 +251,13 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
       expect(wrong.body).toMatchObject({ _tag: "IncorrectPassword" })
       const mismatch = await changePassword(b, PASSWORD, "brand new secret", "something else")
       expect(mismatch.status).toBe(400)
-      expect(mismatch.body).toEqual({ _tag: "PasswordRejected", message: Messages.passwordsDoNotMatch })
+      expect(mismatch.body).toEqual({
+        _tag: "PasswordRejected",
+        message: AccountMessages.passwordsDoNotMatch,
+      })
       const short = await changePassword(b, PASSWORD, "short")
       expect(short.status).toBe(400)
-      expect(short.body).toEqual({ _tag: "PasswordRejected", message: Messages.resetRejected })
+      expect(short.body).toEqual({ _tag: "PasswordRejected", message: AccountMessages.resetRejected })
     })
 
     it("ends the player's other sessions and keeps this one", async () => {
@@ -281,7 +285,7 @@ describeBackends("accounts: e-mail links and passwords", ({ start }) => {
       for (const old of [...passwords.slice(1), "sixth password"]) {
         const res = await changePassword(b, current, old)
         expect(res.status, old).toBe(400)
-        expect(res.body).toEqual({ _tag: "PasswordRejected", message: Messages.resetRejected })
+        expect(res.body).toEqual({ _tag: "PasswordRejected", message: AccountMessages.resetRejected })
       }
       // The registration password is now the 6th-oldest: accepted.
       expect((await changePassword(b, current, PASSWORD)).status).toBe(204)

@@ -2,9 +2,8 @@
  * Actor-level tests of the shell, session and modal-host machines with controlled doubles:
  * the orderings and guarantees the spec states, which path coverage alone does not prove.
  */
-import { Cause, Effect, Exit, Layer } from "effect"
-import { HttpClient } from "effect/http"
-import { describe, expect, it } from "vitest"
+import { Cause, Effect, Exit } from "effect"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import type { ActorRefFrom } from "xstate"
 import { createActor, createMachine, fromPromise, waitFor } from "xstate"
 import { type Account, authMachine } from "../../machines/auth.machine.ts"
@@ -17,13 +16,12 @@ import {
   fixtureUser,
 } from "../../machines/flowFixtures.ts"
 import type { loginMachine } from "../../machines/login.machine.ts"
-import { modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
+import { type AccountFlow, modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
 import type { registerMachine } from "../../machines/register.machine.ts"
 import { resendConfirmationMachine } from "../../machines/resendConfirmation.machine.ts"
 import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
 import { type BootData, ClientIpFailed, loadBoot, shellMachine } from "../../machines/shell.machine.ts"
-import { ApiClient } from "../../services/client.ts"
-import type { CapturedError } from "../../services/error-reporting.ts"
+import type { CapturedError } from "../../services/captured-error.ts"
 import { Unauthenticated } from "../../services/errors.ts"
 import { formatMinorUnits } from "../../services/money.ts"
 import type { AuthStatus } from "../../services/user-service.ts"
@@ -212,7 +210,10 @@ describe("shell machine", () => {
     bootCall.calls[0]?.resolve(boot("MT"))
     await waitFor(shell, (s) => s.matches("ready"))
     const modals = shell.system.get("modals") as ActorRefFrom<typeof modalsMachine>
-    expect(modals.getSnapshot().value).toBe("resetPassword")
+    expect(modals.getSnapshot().matches({ resetPassword: "loading" })).toBe(true)
+    // The real loader: the reset-password flow's module is imported, then the flow runs.
+    await waitFor(modals, (s) => s.matches({ resetPassword: "active" }))
+    expect(modals.getSnapshot().children.resetPassword?.getSnapshot().status).toBe("active")
     expect(modals.getSnapshot().context.content.token).toBe("abc")
   })
 })
@@ -230,8 +231,11 @@ describe("modal host machine", () => {
     }) as unknown as AnyFlow
   const idle = createMachine({ id: "idle" }) as unknown as AnyFlow
 
+  const instantLoad = fromPromise<void, AccountFlow>(async () => undefined)
+
   const makeModals = (
     flows: Partial<Record<"loginFlow" | "registerFlow" | "resetPasswordFlow", AnyFlow>>,
+    loader = instantLoad,
   ) => {
     const toParent: Array<{ type: string }> = []
     const parent = createMachine({
@@ -241,6 +245,8 @@ describe("modal host machine", () => {
         systemId: "modals",
         src: modalsMachine.provide({
           actors: {
+            // The flows' code is "downloaded" at once; a test of a failed download is below.
+            loadFlow: loader,
             loginFlow: flows.loginFlow ?? idle,
             registerFlow: (flows.registerFlow ?? idle) as unknown as typeof registerMachine,
             resetPasswordFlow: (flows.resetPasswordFlow ?? idle) as unknown as typeof resetPasswordMachine,
@@ -255,53 +261,83 @@ describe("modal host machine", () => {
     return { modals, toParent }
   }
 
-  it("switches between login and register, one modal at a time", () => {
+  it("switches between login and register, one modal at a time", async () => {
     const { modals } = makeModals({})
     modals.send({ type: "OPEN_LOGIN" })
-    expect(modals.getSnapshot().value).toBe("login")
+    await flush()
+    expect(modals.getSnapshot().matches({ login: "active" })).toBe(true)
     modals.send({ type: "SWITCH_TO_REGISTER" })
+    await flush()
     expect(modals.getSnapshot().matches("register")).toBe(true)
     expect(modals.getSnapshot().children.login).toBeUndefined()
     modals.send({ type: "SWITCH_TO_LOGIN" })
-    expect(modals.getSnapshot().value).toBe("login")
+    await flush()
+    expect(modals.getSnapshot().matches({ login: "active" })).toBe(true)
     modals.send({ type: "CLOSE" })
     expect(modals.getSnapshot().value).toBe("closed")
   })
 
-  it("keeps the register flow alive while the tutorial video is open", () => {
+  it("keeps the register flow alive while the tutorial video is open", async () => {
     const { modals } = makeModals({})
     modals.send({ type: "OPEN_REGISTER" })
+    await flush()
     const registerFlow = modals.getSnapshot().children.register
     modals.send({ type: "OPEN_VIDEO" })
-    expect(modals.getSnapshot().matches({ register: "video" })).toBe(true)
+    expect(modals.getSnapshot().matches({ register: { active: "video" } })).toBe(true)
     expect(modals.getSnapshot().context.content.url).toBe(siteConfig.tutorialVideoUrl)
     expect(modals.getSnapshot().children.register).toBe(registerFlow)
     modals.send({ type: "CLOSE_VIDEO" })
-    expect(modals.getSnapshot().matches({ register: "form" })).toBe(true)
+    expect(modals.getSnapshot().matches({ register: { active: "form" } })).toBe(true)
     expect(modals.getSnapshot().children.register).toBe(registerFlow)
   })
 
-  it("routes a successful login to the shell and closes", () => {
+  it("routes a successful login to the shell and closes", async () => {
     const { modals, toParent } = makeModals({ loginFlow: finishing({ type: "signedIn", user }) })
     modals.send({ type: "OPEN_LOGIN" })
+    await flush()
     expect(modals.getSnapshot().value).toBe("closed")
     expect(toParent).toEqual([{ type: "SIGNED_IN", user }])
   })
 
-  it("sends a registered player home, signed in", () => {
+  it("sends a registered player home, signed in", async () => {
     const { modals, toParent } = makeModals({ registerFlow: finishing({ type: "registered", user }) })
     modals.send({ type: "OPEN_REGISTER" })
+    await flush()
     expect(toParent).toEqual([
       { type: "SIGNED_IN", user },
       { type: "NAVIGATE", path: "/" },
     ])
   })
 
-  it("re-checks the session after a password reset", () => {
+  it("re-checks the session after a password reset", async () => {
     const { modals, toParent } = makeModals({ resetPasswordFlow: finishing({ type: "passwordReset" }) })
     modals.send({ type: "OPEN_RESET_PASSWORD", token: "t" })
+    await flush()
     expect(toParent).toEqual([{ type: "AUTH_RECHECK" }])
     expect(modals.getSnapshot().context.content).toEqual({ token: null, url: null })
+  })
+
+  it("shows the flow only once its code arrived, and closes and reports when it cannot", async () => {
+    let fail: (error: Error) => void = () => undefined
+    const pending = fromPromise<void, AccountFlow>(
+      () =>
+        new Promise<void>((_, reject) => {
+          fail = reject
+        }),
+    )
+    const { modals, toParent } = makeModals({}, pending)
+    modals.send({ type: "OPEN_LOGIN" })
+    expect(modals.getSnapshot().matches({ login: "loading" })).toBe(true)
+    expect(modals.getSnapshot().children.login).toBeUndefined()
+    fail(new Error("Failed to fetch dynamically imported module"))
+    await flush()
+    expect(modals.getSnapshot().value).toBe("closed")
+    expect(toParent).toEqual([
+      {
+        type: "UNEXPECTED_ERROR",
+        error: expect.objectContaining({ message: "Failed to fetch dynamically imported module" }),
+      },
+    ])
   })
 
   it("reads e-mail links", () => {
@@ -363,22 +399,16 @@ describe("resend confirmation machine", () => {
 })
 
 describe("shell boot", () => {
+  afterEach(() => vi.unstubAllGlobals())
+
   it("names a failed client-IP call with the spec's message", async () => {
-    const exit = await Effect.runPromiseExit(
-      loadBoot.pipe(
-        Effect.provide(
-          Layer.mergeAll(
-            Layer.succeed(ApiClient, {
-              ip: { currentIp: () => Effect.fail(new Error("offline")) },
-            } as unknown as ApiClient["Service"]),
-            Layer.succeed(
-              HttpClient.HttpClient,
-              HttpClient.make(() => Effect.die("not reached")),
-            ),
-          ),
-        ),
-      ),
-    )
+    // The real client runs; only the network is replaced: the IP call fails, the CDN files answer.
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
+      const url = String(input)
+      if (url.startsWith("/ip-service/")) throw new TypeError("Failed to fetch")
+      return new Response("[]", { status: 200, headers: { "content-type": "application/json" } })
+    })
+    const exit = await Effect.runPromiseExit(loadBoot)
     const failure = Exit.isFailure(exit) ? Cause.squash(exit.cause) : null
     expect(failure).toBeInstanceOf(ClientIpFailed)
     expect((failure as ClientIpFailed).message).toBe("Client Ip went wrong")

@@ -3,6 +3,7 @@
  * payload sent, every failure's exact message (spec section 8), the single-use captcha, the output,
  * and that closing the modal while signing in aborts the call.
  */
+
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
 import {
@@ -14,6 +15,7 @@ import {
   transportError,
 } from "../../machines/flowFixtures.ts"
 import { loginMachine } from "../../machines/login.machine.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -52,7 +54,7 @@ describe("login: checks before the call", () => {
     expect(actor.getSnapshot().value).toBe("editing")
     expect(actor.getSnapshot().context.submitted).toBe(true)
     expect(actor.getSnapshot().context.validEmail).toBe(false)
-    expect(actor.getSnapshot().context.errors).toEqual({ email: Messages.invalidEmail })
+    expect(actor.getSnapshot().context.errors).toEqual({ email: AccountMessages.invalidEmail })
     expect(signIn.calls).toHaveLength(0)
   })
 
@@ -60,7 +62,7 @@ describe("login: checks before the call", () => {
     const { actor, signIn } = start()
     fill(actor, "ada@mail.blocked.example")
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ email: Messages.blockedDomainLogin })
+    expect(actor.getSnapshot().context.errors).toEqual({ email: AccountMessages.blockedDomainLogin })
     expect(signIn.calls).toHaveLength(0)
   })
 
@@ -68,21 +70,21 @@ describe("login: checks before the call", () => {
     const { actor, signIn } = start()
     actor.send({ type: "CHANGE_EMAIL", value: "ada@lovelace.example" })
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ password: Messages.passwordTooShort })
+    expect(actor.getSnapshot().context.errors).toEqual({ password: AccountMessages.passwordTooShort })
     actor.send({ type: "CHANGE_PASSWORD", value: "correct horse battery" })
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ captcha: Messages.captchaRequired })
+    expect(actor.getSnapshot().context.errors).toEqual({ captcha: AccountMessages.captchaRequired })
     actor.send({ type: "CAPTCHA_VERIFIED", payload: "p" })
     actor.send({ type: "CAPTCHA_RESET" })
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ captcha: Messages.captchaRequired })
+    expect(actor.getSnapshot().context.errors).toEqual({ captcha: AccountMessages.captchaRequired })
     expect(signIn.calls).toHaveLength(0)
   })
 
   it("clears errors when the player types, and tracks the form flags", () => {
     const { actor } = start()
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors.email).toBe(Messages.invalidEmail)
+    expect(actor.getSnapshot().context.errors.email).toBe(AccountMessages.invalidEmail)
     actor.send({ type: "CHANGE_EMAIL", value: "ada@lovelace.example" })
     expect(actor.getSnapshot().context.errors).toEqual({})
     expect(actor.getSnapshot().context.validEmail).toBe(true)
@@ -117,13 +119,23 @@ describe("login: the call", () => {
     signIn.last().resolve(anonymousStatus)
     await settle()
     expect(actor.getSnapshot().value).toBe("editing")
-    expect(actor.getSnapshot().context.errors).toEqual({ form: Messages.loginFailed })
+    expect(actor.getSnapshot().context.errors).toEqual({ form: AccountMessages.loginFailed })
   })
 
   const failures: Array<[string, unknown, Record<string, string>, boolean]> = [
-    ["451 cool-off", new SelfExcluded({ message: "x", until: null }), { form: Messages.loginCoolOff }, false],
-    ["423 locked", new AccountLocked({ message: "x" }), { form: Messages.loginLocked }, false],
-    ["401 credentials", new InvalidCredentials({ message: "x" }), { form: Messages.loginFailed }, false],
+    [
+      "451 cool-off",
+      new SelfExcluded({ message: "x", until: null }),
+      { form: AccountMessages.loginCoolOff },
+      false,
+    ],
+    ["423 locked", new AccountLocked({ message: "x" }), { form: AccountMessages.loginLocked }, false],
+    [
+      "401 credentials",
+      new InvalidCredentials({ message: "x" }),
+      { form: AccountMessages.loginFailed },
+      false,
+    ],
     [
       "restricted country",
       new CountryRestricted({ message: "x", isoCode: "US" }),
@@ -133,7 +145,7 @@ describe("login: the call", () => {
     [
       "captcha",
       new CaptchaFailed({ message: "x", reason: "replayed" }),
-      { captcha: Messages.captchaRequired },
+      { captcha: AccountMessages.captchaRequired },
       false,
     ],
     [
@@ -142,12 +154,12 @@ describe("login: the call", () => {
       { form: "Too many attempts, please try again in 42 seconds" },
       false,
     ],
-    ["bare 451", statusError(451), { form: Messages.loginCoolOff }, false],
-    ["bare 423", statusError(423), { form: Messages.loginLocked }, false],
-    ["bare 500", statusError(500), { form: Messages.loginFailed }, false],
-    ["network", transportError(), { form: Messages.loginFailed }, true],
-    ["undecodable answer", schemaError(), { form: Messages.loginFailed }, true],
-    ["defect", new TypeError("boom"), { form: Messages.loginFailed }, true],
+    ["bare 451", statusError(451), { form: AccountMessages.loginCoolOff }, false],
+    ["bare 423", statusError(423), { form: AccountMessages.loginLocked }, false],
+    ["bare 500", statusError(500), { form: AccountMessages.loginFailed }, false],
+    ["network", transportError(), { form: AccountMessages.loginFailed }, true],
+    ["undecodable answer", schemaError(), { form: AccountMessages.loginFailed }, true],
+    ["defect", new TypeError("boom"), { form: AccountMessages.loginFailed }, true],
   ]
 
   it.each(failures)("maps %s to the spec's message", async (_name, error, errors, toasted) => {
@@ -158,7 +170,7 @@ describe("login: the call", () => {
     await settle()
     expect(actor.getSnapshot().value).toBe("editing")
     expect(actor.getSnapshot().context.errors).toEqual(errors)
-    expect(toasts).toEqual(toasted ? [{ kind: "error", message: Messages.signinDidNotWork }] : [])
+    expect(toasts).toEqual(toasted ? [{ kind: "error", message: AccountMessages.signinDidNotWork }] : [])
   })
 
   it("spends the captcha after any answer: fresh widget, and no resubmit without a new payload", async () => {
@@ -171,7 +183,7 @@ describe("login: the call", () => {
     expect(actor.getSnapshot().context.captcha).toBeNull()
     expect(actor.getSnapshot().context.captchaKey).toBe(1)
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ captcha: Messages.captchaRequired })
+    expect(actor.getSnapshot().context.errors).toEqual({ captcha: AccountMessages.captchaRequired })
     expect(signIn.calls).toHaveLength(1)
     actor.send({ type: "CAPTCHA_VERIFIED", payload: "altcha-payload-2" })
     actor.send({ type: "SUBMIT" })

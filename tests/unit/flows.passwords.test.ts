@@ -3,11 +3,13 @@
  * the silent failure, the reset checks in the spec's order, the payload with token and captcha,
  * the toasts, the dead-link state, the single-use captcha, outputs and aborting on close.
  */
+
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
 import { flowInput, schemaError, transportError } from "../../machines/flowFixtures.ts"
 import { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
 import { resetLinkInvalidMessage, resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import {
   CaptchaFailed,
   InvalidToken,
@@ -35,7 +37,7 @@ describe("forgot password", () => {
     const { actor, forgotPassword } = start()
     actor.send({ type: "CHANGE_EMAIL", value: "ada@lovelace" })
     actor.send({ type: "SUBMIT" })
-    expect(actor.getSnapshot().context.errors).toEqual({ email: Messages.invalidEmail })
+    expect(actor.getSnapshot().context.errors).toEqual({ email: AccountMessages.invalidEmail })
     expect(actor.getSnapshot().context.submitted).toBe(true)
     expect(forgotPassword.calls).toHaveLength(0)
     actor.send({ type: "CHANGE_EMAIL", value: "ada@lovelace.example" })
@@ -115,7 +117,7 @@ describe("reset password", () => {
     expect(errorsAfter("abcdefgh", "abcdefgX")).toEqual({
       confirmPassword: "Password and Confirm password do not match",
     })
-    expect(errorsAfter(null, "abcdefgh")).toEqual({ captcha: Messages.captchaRequired })
+    expect(errorsAfter(null, "abcdefgh")).toEqual({ captcha: AccountMessages.captchaRequired })
     expect(resetPassword.calls).toHaveLength(0)
     expect(actor.getSnapshot().context.submitted).toBe(true)
   })
@@ -140,7 +142,7 @@ describe("reset password", () => {
     })
     resetPassword.last().resolve()
     await settle()
-    expect(toasts).toEqual([{ kind: "success", message: Messages.resetSuccess }])
+    expect(toasts).toEqual([{ kind: "success", message: AccountMessages.resetSuccess }])
     expect(actor.getSnapshot().status).toBe("done")
     expect(actor.getSnapshot().output).toEqual({ type: "passwordReset" })
   })
@@ -169,7 +171,7 @@ describe("reset password", () => {
     captcha.actor.send({ type: "SUBMIT" })
     captcha.resetPassword.last().reject(new CaptchaFailed({ message: "x", reason: "replayed" }))
     await settle()
-    expect(captcha.actor.getSnapshot().context.errors).toEqual({ captcha: Messages.captchaRequired })
+    expect(captcha.actor.getSnapshot().context.errors).toEqual({ captcha: AccountMessages.captchaRequired })
     expect(captcha.toasts).toEqual([])
 
     const limited = start()

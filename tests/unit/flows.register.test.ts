@@ -4,6 +4,7 @@
  * toggled, clickId, language), every failure's exact message, the banner rule, the single-use
  * captcha, the output, and aborting on close.
  */
+
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
 import {
@@ -16,6 +17,8 @@ import {
   transportError,
 } from "../../machines/flowFixtures.ts"
 import { pickLanguage, registerMachine } from "../../machines/register.machine.ts"
+import type { EmailStatus } from "../../services/account-rules.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -24,7 +27,7 @@ import {
   RegistrationRefused,
   ValidationFailed,
 } from "../../services/errors.ts"
-import { type EmailStatus, Messages } from "../../services/rules.ts"
+import { Messages } from "../../services/rules.ts"
 import type { AuthStatus, RegistrationPayload } from "../../services/user-service.ts"
 import { controlled, settle } from "./flows.doubles.ts"
 
@@ -74,11 +77,11 @@ describe("register: checks before any call", () => {
     expect(actor.getSnapshot().value).toBe("editing")
     expect(actor.getSnapshot().context.submitted).toBe(true)
     expect(actor.getSnapshot().context.errors).toEqual({
-      fullName: Messages.fullName,
-      email: Messages.invalidEmail,
+      fullName: AccountMessages.fullName,
+      email: AccountMessages.invalidEmail,
       password: "Password is too short, min 8 characters",
-      terms: Messages.termsRequired,
-      captcha: Messages.captchaRequired,
+      terms: AccountMessages.termsRequired,
+      captcha: AccountMessages.captchaRequired,
     })
     expect(validateEmail.calls).toHaveLength(0)
   })
@@ -91,9 +94,9 @@ describe("register: checks before any call", () => {
     actor.send({ type: "SET_TERMS", accepted: false })
     submit(actor)
     expect(actor.getSnapshot().context.errors).toEqual({
-      fullName: Messages.fullName,
-      email: Messages.blockedDomainRegister,
-      terms: Messages.termsRequired,
+      fullName: AccountMessages.fullName,
+      email: AccountMessages.blockedDomainRegister,
+      terms: AccountMessages.termsRequired,
     })
     expect(validateEmail.calls).toHaveLength(0)
   })
@@ -129,7 +132,7 @@ describe("register: checks before any call", () => {
     submit(actor)
     validateEmail.last().reject(transportError())
     await settle()
-    expect(actor.getSnapshot().context.errors).toEqual({ form: Messages.registerIncomplete })
+    expect(actor.getSnapshot().context.errors).toEqual({ form: AccountMessages.registerIncomplete })
     expect(register.calls).toHaveLength(0)
   })
 })
@@ -203,33 +206,37 @@ describe("register: outcomes", () => {
     const call = await toRegistration(started)
     call.resolve(anonymousStatus)
     await settle()
-    expect(started.actor.getSnapshot().context.errors).toEqual({ form: Messages.registerIncomplete })
+    expect(started.actor.getSnapshot().context.errors).toEqual({ form: AccountMessages.registerIncomplete })
   })
 
   const failures: Array<[string, unknown, Record<string, string>]> = [
-    ["409 e-mail taken", new EmailTaken({ message: "x" }), { email: Messages.registerEmailTaken }],
-    ["blocked domain", new RegistrationRefused({ message: "x" }), { form: Messages.blockedDomainRegister }],
+    ["409 e-mail taken", new EmailTaken({ message: "x" }), { email: AccountMessages.registerEmailTaken }],
+    [
+      "blocked domain",
+      new RegistrationRefused({ message: "x" }),
+      { form: AccountMessages.blockedDomainRegister },
+    ],
     [
       "validation",
       new ValidationFailed({ message: "x", field: "fullName" }),
-      { form: Messages.registerIncomplete },
+      { form: AccountMessages.registerIncomplete },
     ],
     ["country", new CountryRestricted({ message: "x", isoCode: "GB" }), { form: Messages.countryRestricted }],
     [
       "captcha",
       new CaptchaFailed({ message: "x", reason: "expired" }),
-      { captcha: Messages.captchaRequired },
+      { captcha: AccountMessages.captchaRequired },
     ],
     [
       "rate limit",
       new RateLimited({ message: "x", retryAfterSeconds: 120 }),
       { form: "Too many attempts, please try again in 120 seconds" },
     ],
-    ["bare 409", statusError(409), { email: Messages.registerEmailTaken }],
-    ["400 decode failure", statusError(400), { form: Messages.registerIncomplete }],
-    ["undecodable answer", schemaError(), { form: Messages.registerIncomplete }],
-    ["network", transportError(), { form: Messages.registerIncomplete }],
-    ["defect", new Error("boom"), { form: Messages.registerIncomplete }],
+    ["bare 409", statusError(409), { email: AccountMessages.registerEmailTaken }],
+    ["400 decode failure", statusError(400), { form: AccountMessages.registerIncomplete }],
+    ["undecodable answer", schemaError(), { form: AccountMessages.registerIncomplete }],
+    ["network", transportError(), { form: AccountMessages.registerIncomplete }],
+    ["defect", new Error("boom"), { form: AccountMessages.registerIncomplete }],
   ]
 
   it.each(failures)("maps %s to the spec's message and spends the captcha", async (_name, error, errors) => {

@@ -3,6 +3,7 @@
  * machine's state with accessible labels and roles and the spec's exact texts, and sends nothing by
  * itself. The clicking is covered by the e2e tests.
  */
+
 import { createElement } from "react"
 import { renderToStaticMarkup } from "react-dom/server"
 import { describe, expect, it } from "vitest"
@@ -13,8 +14,8 @@ import { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
 import { loginMachine } from "../../machines/login.machine.ts"
 import { registerMachine } from "../../machines/register.machine.ts"
 import { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
 import { InvalidToken } from "../../services/errors.ts"
-import { Messages } from "../../services/rules.ts"
 import type { ResetPasswordPayload } from "../../services/user-service.ts"
 import { captchaChallengeUrl } from "../../ui/flows/Captcha.tsx"
 import { ConfirmEmailView } from "../../ui/flows/ConfirmEmailView.tsx"
@@ -116,8 +117,8 @@ describe("RegisterView", () => {
     actor.send({ type: "SUBMIT", clickId: null, language: "en" })
     const html = render(actor)
     expect(html).toMatch(/id="register-terms"[^>]*aria-invalid="true"/)
-    expect(html).toContain(`role="alert">${Messages.termsRequired}</p>`)
-    expect(html).toContain(`role="alert">${Messages.fullName}</p>`)
+    expect(html).toContain(`role="alert">${AccountMessages.termsRequired}</p>`)
+    expect(html).toContain(`role="alert">${AccountMessages.fullName}</p>`)
   })
 
   it("reads the clickId cookie", () => {

@@ -126,8 +126,13 @@ describe("chartOf on the real machines", () => {
     const chart = chartFor("modals")
     expect(byKey(chart, "modals|OPEN_LOGIN|0")).toMatchObject({ source: "modals", targets: ["modals.login"] })
     expect(byKey(chart, "modals.opening|always|0").label).toBe("always [requestsResetPassword]")
-    expect(byKey(chart, "modals.login|xstate.done.actor.login|0").label).toBe("done: login / routeOutcome")
-    expect(byKey(chart, "modals.register.video|OPEN_VIDEO|0").targets).toEqual([])
+    expect(byKey(chart, "modals.login.active|xstate.done.actor.login|0").label).toBe(
+      "done: login / routeOutcome",
+    )
+    expect(byKey(chart, "modals.login.loading|xstate.done.actor.loadFlow|0").targets).toEqual([
+      "modals.login.active",
+    ])
+    expect(byKey(chart, "modals.register.active.video|OPEN_VIDEO|0").targets).toEqual([])
     const closed = allStates(chart).find((s) => s.id === "modals.closed")
     expect(closed?.entry).toEqual(["clearContent"])
   })

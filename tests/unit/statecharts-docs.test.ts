@@ -37,7 +37,8 @@ describe("docs/statecharts", () => {
       expect(rendered.get(`${flow}.svg`)).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg /)
       expect(rendered.get("README.md")).toContain(`![${flow} statechart](${flow}.svg)`)
     }
-  })
+    // Lays out every machine with ELK: seconds on a busy 2-core machine (not a speed check).
+  }, 120_000)
 
   it("diffDocs tells missing, stale and leftover files apart", () => {
     const diff = diffDocs(

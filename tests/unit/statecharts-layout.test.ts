@@ -23,12 +23,9 @@ const machines = [
   { name: "~30-state flow (fixture)", machine: largeFlowMachine },
 ]
 const layouts = new Map<string, ChartLayout>()
-let elapsedMs = 0
-
+// How long this takes is measured by `npm run bench:statecharts`, never asserted here.
 beforeAll(async () => {
-  const started = performance.now()
   for (const { name, machine } of machines) layouts.set(name, await layoutChart(chartOf(machine, name), elk))
-  elapsedMs = performance.now() - started
 })
 
 const layoutOf = (name: string): ChartLayout => {
@@ -72,10 +69,6 @@ describe("layout of every machine", () => {
         stateOf(layout, t.source).lines.some((l) => l.kind === "internal" && t.label.startsWith(l.text)),
       ).toBe(true)
     }
-  })
-
-  it("is fast enough for the unit suite (all machines, one ELK instance)", () => {
-    expect(elapsedMs).toBeLessThan(5000)
   })
 
   it("is deterministic and uses absolute coordinates rounded to 0.5 px", async () => {

@@ -3,7 +3,6 @@
  * (`?statecharts=live`). Links to the visualizer and to turning it off (`?statecharts=off`).
  */
 import type { CSSProperties } from "react"
-import { liveInspectionActive } from "./live.ts"
 
 const badge: CSSProperties = {
   position: "fixed",
@@ -24,19 +23,18 @@ const badge: CSSProperties = {
 const dot: CSSProperties = { width: 8, height: 8, borderRadius: "50%", background: "#e5484d" }
 const link: CSSProperties = { color: "inherit" }
 
-export const LiveBadge = () =>
-  liveInspectionActive() ? (
-    <aside
-      style={badge}
-      aria-label="Live statecharts"
-      title="This tab sends its state machine states (no personal data) to the statechart visualizer."
-    >
-      <span style={dot} aria-hidden="true" />
-      <a style={link} href="/statecharts?live=1" target="_blank" rel="noopener">
-        Live statecharts
-      </a>
-      <a style={link} href="?statecharts=off" aria-label="Turn live statecharts off">
-        off
-      </a>
-    </aside>
-  ) : null
+export const LiveBadge = () => (
+  <aside
+    style={badge}
+    aria-label="Live statecharts"
+    title="This tab sends its state machine states (no personal data) to the statechart visualizer."
+  >
+    <span style={dot} aria-hidden="true" />
+    <a style={link} href="/statecharts?live=1" target="_blank" rel="noopener">
+      Live statecharts
+    </a>
+    <a style={link} href="?statecharts=off" aria-label="Turn live statecharts off">
+      off
+    </a>
+  </aside>
+)

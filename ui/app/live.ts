@@ -8,11 +8,6 @@ import type { InspectionEvent } from "xstate"
 import { createLiveInspector, isHelloMessage, liveModeRequested } from "../../statecharts/live.ts"
 import { LIVE_CHANNEL } from "../../statecharts/types.ts"
 
-let active = false
-
-/** Whether this tab is streaming to the visualizer (shown by `LiveBadge`). */
-export const liveInspectionActive = (): boolean => active
-
 const tabStorage = (): Storage | null => {
   try {
     return window.sessionStorage
@@ -45,6 +40,5 @@ export const startLiveInspection = (): ((event: InspectionEvent) => void) | unde
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) inspector.replay()
   })
-  active = true
   return inspector.inspect
 }

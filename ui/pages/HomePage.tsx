@@ -1,10 +1,16 @@
 import { useSelector } from "@xstate/react"
+import { lazy, Suspense } from "react"
 import type { Currencies } from "../../services/cdn.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { CurrencyIcon } from "../components/CurrencyIcon.tsx"
-import { ResendConfirmation } from "../components/ResendConfirmation.tsx"
+import { prefetchModalLayer } from "../shell/ModalHost.tsx"
+
+/** Only unconfirmed players see it: its machine and button load with the notice. */
+const ResendConfirmation = lazy(() =>
+  import("../components/ResendConfirmation.tsx").then((m) => ({ default: m.ResendConfirmation })),
+)
 
 const Wallets = ({ currencies }: { currencies: Currencies }) => {
   const auth = useAuthActor()
@@ -61,6 +67,8 @@ export const HomePage = () => {
             <button
               type="button"
               className="button button--primary button--large"
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
               onClick={() => modals.send({ type: "OPEN_REGISTER" })}
             >
               Sign up
@@ -70,7 +78,10 @@ export const HomePage = () => {
       </section>
       {signedIn && !confirmed ? (
         <p className="notice" role="status">
-          Please confirm your e-mail address: we sent you a link when you registered. <ResendConfirmation />
+          Please confirm your e-mail address: we sent you a link when you registered.{" "}
+          <Suspense fallback={null}>
+            <ResendConfirmation />
+          </Suspense>
         </p>
       ) : null}
       {signedIn ? <Wallets currencies={currencies} /> : null}

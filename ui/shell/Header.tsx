@@ -3,6 +3,7 @@ import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
+import { prefetchModalLayer } from "./ModalHost.tsx"
 
 const Balance = () => {
   const auth = useAuthActor()
@@ -43,6 +44,8 @@ export const Header = () => {
             <button
               type="button"
               className="button button--ghost"
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
               onClick={() => modals.send({ type: "OPEN_LOGIN" })}
             >
               Log in
@@ -50,6 +53,8 @@ export const Header = () => {
             <button
               type="button"
               className="button button--primary"
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
               onClick={() => modals.send({ type: "OPEN_REGISTER" })}
             >
               Sign up

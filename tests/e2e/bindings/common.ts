@@ -5,6 +5,7 @@
  */
 import { expect, type Locator, type Page } from "@playwright/test"
 import type { EventObject } from "xstate"
+import { ClientError } from "../../../services/client.ts"
 import type { PathStep } from "../../../statecharts/paths.ts"
 import { type NewPlayer, registerPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
@@ -53,18 +54,10 @@ export const errorTag = (event: EventObject): string => {
   return "unknown"
 }
 
-/** True for the client-side HttpClientError whose reason is a transport failure (no answer). */
+/** True for the client-side ClientError whose reason is a transport failure (no answer). */
 export const isTransportFailure = (event: EventObject): boolean => {
-  const error: unknown = (event as unknown as Record<string, unknown>).error
-  if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "HttpClientError") {
-    return false
-  }
-  return "reason" in error &&
-    typeof error.reason === "object" &&
-    error.reason !== null &&
-    "_tag" in error.reason
-    ? error.reason._tag === "TransportError"
-    : false
+  const error: unknown = "error" in event ? event.error : undefined
+  return error instanceof ClientError && error.reason === "Transport"
 }
 
 // ── Arranging what the next call meets ──────────────────────────────────────────────────────

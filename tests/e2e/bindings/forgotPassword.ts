@@ -2,9 +2,10 @@
  * Binding of machines/forgotPassword.model.ts to the page (ui/flows/ForgotPasswordView.tsx) and the
  * real server. The address typed is a real player's; a sent link must arrive in the outbox.
  */
+
 import { expect, type Locator, type Page } from "@playwright/test"
 import { model } from "../../../machines/forgotPassword.model.ts"
-import { Messages } from "../../../services/rules.ts"
+import { AccountMessages } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import { tokenLink } from "../support/mail.ts"
 import type { FlowBinding } from "../support/replay.ts"
@@ -76,7 +77,7 @@ export const forgotPasswordBinding: FlowBinding<ForgotState> = {
   expectState: async ({ page, world, state }, step) => {
     if (step.stateIds.includes("forgotPassword.sent")) {
       await expect(form(page)).toHaveCount(0)
-      await expect(page.getByText(Messages.forgotSent).first()).toBeVisible()
+      await expect(page.getByText(AccountMessages.forgotSent).first()).toBeVisible()
       const mail = await world.mailTo(state.player.email)
       expect(tokenLink(mail).searchParams.get("modal")).toBe("reset-password")
       return

@@ -8,7 +8,7 @@ import { expect, type Locator, type Page } from "@playwright/test"
 import type { EventObject } from "xstate"
 import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { model } from "../../../machines/login.model.ts"
-import { isBlockedDomain, Messages } from "../../../services/rules.ts"
+import { AccountMessages, isBlockedDomain } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import type { EventBinding, FlowBinding, StepContext } from "../support/replay.ts"
@@ -125,7 +125,7 @@ const signInOutcome = (event: EventObject): EventBinding<LoginState> => {
         kind: "unproducible",
         reason: "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)",
       }
-    case "HttpClientError":
+    case "ClientError":
       return isTransportFailure(event)
         ? {
             kind: "outcome",
@@ -196,7 +196,7 @@ export const loginBinding: FlowBinding<LoginState> = {
       await expect(form(page).getByRole("button", { name: "Log in" })).toBeEnabled()
       await expectFormErrors(form(page), errorsOf(step))
       if (isTransportFailure(step.event))
-        await expect(page.getByText(Messages.signinDidNotWork)).toBeVisible()
+        await expect(page.getByText(AccountMessages.signinDidNotWork)).toBeVisible()
       return
     }
     throw new Error(`no page assertion for ${step.stateIds.join(", ")}`)

@@ -7,7 +7,8 @@
 import { expect, type Locator, type Page } from "@playwright/test"
 import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { model } from "../../../machines/register.model.ts"
-import { Constants, isBlockedDomain } from "../../../services/rules.ts"
+import { isBlockedDomain } from "../../../services/account-rules.ts"
+import { Constants } from "../../../services/rules.ts"
 import { registerPlayer } from "../support/api.ts"
 import type { FlowBinding, StepContext } from "../support/replay.ts"
 import {

@@ -4,10 +4,11 @@
  * the API, and the link is taken from the outbox. Outcomes are arranged on the server: the reused
  * password is the player's current one, a dead link is a token already used.
  */
+
 import { expect, type Locator, type Page } from "@playwright/test"
 import { resetLinkInvalidMessage } from "../../../machines/resetPassword.machine.ts"
 import { model } from "../../../machines/resetPassword.model.ts"
-import { Messages } from "../../../services/rules.ts"
+import { AccountMessages } from "../../../services/account-rules.ts"
 import { type NewPlayer, postJson, signInStatus } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
@@ -138,7 +139,7 @@ export const resetPasswordBinding: FlowBinding<ResetState> = {
   expectState: async ({ page, world, state }, step) => {
     if (step.stateIds.includes("resetPassword.done")) {
       await expect(form(page)).toHaveCount(0)
-      await expect(page.getByText(Messages.resetSuccess).first()).toBeVisible()
+      await expect(page.getByText(AccountMessages.resetSuccess).first()).toBeVisible()
       expect(await signInStatus(world.baseUrl, state.player.email, NEW_PASSWORD)).toBe(200)
       return
     }
@@ -151,7 +152,7 @@ export const resetPasswordBinding: FlowBinding<ResetState> = {
       await expect(form(page).getByRole("button", { name: "Restore password" })).toBeEnabled()
       await expectFormErrors(form(page), errorsOf(step))
       if (errorTag(step.event) === "PasswordRejected") {
-        await expect(page.getByText(Messages.resetRejected).first()).toBeVisible()
+        await expect(page.getByText(AccountMessages.resetRejected).first()).toBeVisible()
       }
       return
     }

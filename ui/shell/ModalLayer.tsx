@@ -1,0 +1,154 @@
+/**
+ * The open modal, inside one radix Dialog: whichever modal the modal-host machine says is open (one
+ * at a time). Closing the dialog (X, overlay, Escape) sends CLOSE; the machine decides.
+ *
+ * Loaded on first need (`ModalHost` imports it lazily and prefetches it when the browser is idle):
+ * radix and the account-flow views are not part of the player's first download.
+ */
+import { useSelector } from "@xstate/react"
+import { Dialog } from "radix-ui"
+import type { ReactNode } from "react"
+import type { ActorRefFrom } from "xstate"
+import type { confirmEmailMachine } from "../../machines/confirmEmail.machine.ts"
+import type { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
+import type { loginMachine } from "../../machines/login.machine.ts"
+import type { registerMachine } from "../../machines/register.machine.ts"
+import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
+import { useModalsActor, useShell } from "../app/actors.tsx"
+import { CurrencyDropdown } from "../components/CurrencyDropdown.tsx"
+import { Spinner } from "../components/Spinner.tsx"
+import { ConfirmEmailView } from "../flows/ConfirmEmailView.tsx"
+import { ForgotPasswordView } from "../flows/ForgotPasswordView.tsx"
+import { LoginView } from "../flows/LoginView.tsx"
+import { RegisterView } from "../flows/RegisterView.tsx"
+import { ResetPasswordView } from "../flows/ResetPasswordView.tsx"
+import { openModal } from "./ModalHost.tsx"
+import { VideoBody } from "./VideoBody.tsx"
+
+const Frame = ({
+  title,
+  onClose,
+  children,
+  wide,
+  dismissible = true,
+}: {
+  title: string
+  onClose: () => void
+  children: ReactNode
+  wide?: boolean
+  dismissible?: boolean
+}) => (
+  <Dialog.Root open onOpenChange={(open) => (open || !dismissible ? undefined : onClose())}>
+    <Dialog.Portal>
+      <Dialog.Overlay className="modal__overlay" />
+      <Dialog.Content className={wide ? "modal modal--wide" : "modal"} aria-describedby={undefined}>
+        <div className="modal__header">
+          <Dialog.Title className="modal__title">{title}</Dialog.Title>
+          {dismissible ? (
+            <Dialog.Close className="modal__close" aria-label="Close">
+              ×
+            </Dialog.Close>
+          ) : null}
+        </div>
+        <div className="modal__body">{children}</div>
+      </Dialog.Content>
+    </Dialog.Portal>
+  </Dialog.Root>
+)
+
+export const ModalLayer = () => {
+  const modals = useModalsActor()
+  const current = useSelector(modals, openModal)
+  const children = useSelector(modals, (s) => s.children)
+  const url = useSelector(modals, (s) => s.context.content.url)
+  const currencies = useShell((s) => s.context.currencies)
+  const close = () => modals.send({ type: "CLOSE" })
+
+  switch (current) {
+    case "closed":
+      return null
+    case "login": {
+      const actor = children.login as ActorRefFrom<typeof loginMachine> | undefined
+      return (
+        <Frame title="Log in" onClose={close}>
+          {actor ? (
+            <LoginView
+              actor={actor}
+              onSwitchToRegister={() => modals.send({ type: "SWITCH_TO_REGISTER" })}
+              onForgotPassword={() => modals.send({ type: "OPEN_FORGOT_PASSWORD" })}
+            />
+          ) : (
+            <Spinner label="Loading" />
+          )}
+        </Frame>
+      )
+    }
+    case "register": {
+      const actor = children.register as ActorRefFrom<typeof registerMachine> | undefined
+      return (
+        <Frame title="Sign up" onClose={close} wide>
+          {actor ? (
+            <RegisterView
+              actor={actor}
+              onSwitchToLogin={() => modals.send({ type: "SWITCH_TO_LOGIN" })}
+              onOpenVideo={() => modals.send({ type: "OPEN_VIDEO" })}
+              currencySelect={({ value, onChange }) => (
+                <CurrencyDropdown
+                  label="Currency"
+                  value={value}
+                  currencies={currencies}
+                  onChange={onChange}
+                />
+              )}
+            />
+          ) : (
+            <Spinner label="Loading" />
+          )}
+        </Frame>
+      )
+    }
+    case "video":
+      return (
+        <Frame title="How to play" onClose={() => modals.send({ type: "CLOSE_VIDEO" })} wide>
+          <VideoBody url={url} />
+        </Frame>
+      )
+    case "forgotPassword": {
+      const actor = children.forgotPassword as ActorRefFrom<typeof forgotPasswordMachine> | undefined
+      return (
+        <Frame title="Forgot password" onClose={close}>
+          {actor ? (
+            <ForgotPasswordView
+              actor={actor}
+              onBackToLogin={() => modals.send({ type: "SWITCH_TO_LOGIN" })}
+            />
+          ) : (
+            <Spinner label="Loading" />
+          )}
+        </Frame>
+      )
+    }
+    case "resetPassword": {
+      const actor = children.resetPassword as ActorRefFrom<typeof resetPasswordMachine> | undefined
+      return (
+        <Frame title="Reset password" onClose={close}>
+          {actor ? <ResetPasswordView actor={actor} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "confirmEmail": {
+      const actor = children.confirmEmail as ActorRefFrom<typeof confirmEmailMachine> | undefined
+      return (
+        <Frame title="E-mail confirmation" onClose={close}>
+          {actor ? <ConfirmEmailView actor={actor} onClose={close} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "loading":
+      return (
+        <Frame title="Please wait" onClose={close} dismissible={false}>
+          <Spinner label="Please wait" />
+        </Frame>
+      )
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The toaster (spec: top-right, 5 s), in its own chunk with sonner; `App` loads it lazily right after
+ * the first screen. It tells `notify` when it listens, so no early toast is lost.
+ */
+import { useEffect } from "react"
+import { Toaster } from "sonner"
+import { toasterMounted } from "../../services/notify.ts"
+import { Constants } from "../../services/rules.ts"
+
+export const Toasts = () => {
+  useEffect(() => toasterMounted(), [])
+  return (
+    <Toaster
+      position="top-right"
+      offset={{ top: 76, right: 16 }}
+      duration={Constants.toastDurationMs}
+      richColors
+      closeButton
+      theme="dark"
+    />
+  )
+}
