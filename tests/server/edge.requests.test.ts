@@ -189,6 +189,10 @@ describeBackends("odd requests, clean answers", ({ start }) => {
     const head = await raw(server.url, "/ip-service/api/v1/user/currentIp", { method: "HEAD" })
     expect(head.status).toBe(200)
     expect(head.body.length).toBe(0)
+    const cdnHead = await raw(server.url, "/cdn/site-config.json", { method: "HEAD" })
+    expect(cdnHead.status).toBe(200)
+    expect(cdnHead.headers["content-type"]).toMatch(/^application\/json/)
+    expect(cdnHead.body.length).toBe(0)
   })
 
   it("501 with the capability for every spec endpoint not built yet, 405 for its other methods", async () => {
