@@ -1,14 +1,15 @@
 /**
  * The casino server, one Node process on one origin: the contract (services/api.ts) served by
  * HttpApiBuilder with /openapi.json and /docs, the CDN folder, the player app, the edge middleware
- * (origin check, body limits, security headers, request log, 400 for client mistakes) and 501 for
- * the capabilities not built yet. `makeServer` migrates, seeds, writes the CDN files, then listens.
+ * (head and body limits, origin check, compression, security headers, request log, 4xx JSON for
+ * client mistakes, 404/405 for unknown routes, logged JSON 500s) and 501 for the spec endpoints
+ * whose capability is not built yet. `makeServer` migrates, seeds, writes the CDN files, then
+ * listens on a Node server that answers unparseable requests cleanly (security/nodeServer.ts).
  */
-import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Exit, Layer, Logger, References, Scope } from "effect"
-import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { CasinoApi } from "../services/api.ts"
@@ -21,65 +22,19 @@ import { seed } from "./db/seed.ts"
 import { ErrorLoggerHandlersLive } from "./errorlog/http.ts"
 import { Geo } from "./geo/Geo.ts"
 import { IpHandlersLive } from "./geo/http.ts"
-import { edgeMiddleware, pathOf } from "./security/middleware.ts"
+import { edgeMiddleware } from "./security/middleware.ts"
+import { createNodeServer } from "./security/nodeServer.ts"
 import { RateLimiter } from "./security/RateLimiter.ts"
+import { makeEndpointIndex, notBuiltEndpoints, notImplemented } from "./static/endpoints.ts"
 import { staticRoutes } from "./static/http.ts"
 import { ProfileHandlersLive, UserHandlersLive } from "./users/http.ts"
 
-/** Capabilities of the spec that later work delivers; their calls answer 501 until then. */
-export const capabilities = {
-  profile: "profile",
-  walletPayments: "wallet-and-payments",
-  games: "games",
-  bonuses: "bonuses",
-} as const
-export type Capability = (typeof capabilities)[keyof typeof capabilities]
+export { type Capability, capabilities, notImplemented } from "./static/endpoints.ts"
 
-const capabilityTitles: Readonly<Record<Capability, string>> = {
-  profile: "Profile management",
-  "wallet-and-payments": "Wallet and payments",
-  games: "Games",
-  bonuses: "Bonuses and promotions",
-}
-
-/** Which capability a profile-service path belongs to (spec section 7). */
-export const profileServiceCapability = (path: string): Capability => {
-  const rest = path.replace(/^\/profile-service\/api\/v1/, "")
-  if (/^\/profile\/(promotion|promotion-eligible|redeem-promotion-coupon|loyalty-level)(\/|$)/.test(rest)) {
-    return capabilities.bonuses
-  }
-  if (/^\/(profile\/favoriteGame|history\/bet)(\/|$)/.test(rest)) return capabilities.games
-  if (
-    /^\/rate\/limit(\/|$)/.test(rest) ||
-    /^\/profile\/(currency|withdrawable|payment|fiat|crypto|skrill|jeton|mifinity|brpay|paypound|paystudio|payweb|ikajo|pgpaytech|devcode|kluwp|ems)(\/|$)/.test(
-      rest,
-    )
-  ) {
-    return capabilities.walletPayments
-  }
-  return capabilities.profile
-}
-
-export const notImplemented = (capability: Capability) =>
-  HttpServerResponse.jsonUnsafe(
-    {
-      error: "NotImplemented",
-      capability,
-      message: `${capabilityTitles[capability]} is not available yet.`,
-    },
-    { status: 501, headers: { "cache-control": "no-store" } },
-  )
-
-const NotImplementedRoutes = Layer.mergeAll(
-  HttpRouter.add("*", "/profile-service/*", (request) =>
-    Effect.succeed(notImplemented(profileServiceCapability(pathOf(request.url)))),
-  ),
-  HttpRouter.add("*", "/game-aggregator-service/*", Effect.succeed(notImplemented(capabilities.games))),
-  HttpRouter.add(
-    "POST",
-    "/user-service/api/v1/promotion/coupon",
-    Effect.succeed(notImplemented(capabilities.bonuses)),
-  ),
+/** One route per spec endpoint not built yet (the table in server/static/endpoints.ts): 501. */
+const NotImplementedRoutes = notBuiltEndpoints.reduce<Layer.Layer<never, never, HttpRouter.HttpRouter>>(
+  (routes, e) => Layer.merge(routes, HttpRouter.add(e.method, e.path, notImplemented(e.capability))),
+  Layer.empty,
 )
 
 /** Migrations, reference data and the CDN folder, before anything listens. */
@@ -112,13 +67,14 @@ export const makeAppLayer = (config: AppConfigShape) => {
     path: "/docs",
     scalar: { withDefaultFonts: false },
   })
+  const endpoints = makeEndpointIndex([{ method: "GET", path: `${config.cdnBasePath}/*` }])
   const Routes = Layer.mergeAll(
     ApiRoutes,
     DocsRoute,
     cdnRoutes(config),
     NotImplementedRoutes,
-    staticRoutes(config),
-    edgeMiddleware(config),
+    staticRoutes(config, endpoints),
+    edgeMiddleware(config, endpoints),
   )
   const Logging = Layer.mergeAll(
     Logger.layer([config.nodeEnv === "production" ? Logger.consoleJson : Logger.consoleLogFmt]),
@@ -128,7 +84,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   // connects to a server that cannot answer yet.
   const Server = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(
-      NodeHttpServer.layer(createServer, {
+      NodeHttpServer.layer(createNodeServer, {
         port: config.port,
         host: config.host,
         gracefulShutdownTimeout: Duration.seconds(5),

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
 export interface RateLimit {
   readonly max: number
@@ -38,7 +39,8 @@ export interface AppConfigShape {
   readonly nodeEnv: string
   /** Minimum level of the Effect logger (LOG_LEVEL: Trace, Debug, Info, Warn, Error, Fatal, None). */
   readonly logLevel: LogLevel.LogLevel
-  readonly trustProxy: boolean
+  /** How far to believe X-Forwarded-For (TRUST_PROXY): not at all, n proxy hops, or trusted networks. */
+  readonly trustProxy: TrustProxy
   readonly defaultCountry: string
   readonly cdnBasePath: string
   readonly cdnDir: string
@@ -288,6 +290,9 @@ export const loadConfig = (env: Env): AppConfigShape => {
     fail("CAPTCHA_SECRET", "(hidden)", "at least 16 characters")
   }
   const rateLimitScale = positiveNumber(env, "RATE_LIMIT_SCALE", 1)
+  const trustProxyRaw = str(env, "TRUST_PROXY")
+  const trustProxy = parseTrustProxy(trustProxyRaw)
+  if ("error" in trustProxy) return fail("TRUST_PROXY", trustProxyRaw ?? "", trustProxy.error)
   const config: AppConfigShape = {
     port,
     host,
@@ -297,7 +302,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     allowedOrigins,
     nodeEnv,
     logLevel: logLevel ?? "Info",
-    trustProxy: bool(env, "TRUST_PROXY", false),
+    trustProxy,
     defaultCountry,
     cdnBasePath,
     cdnDir,

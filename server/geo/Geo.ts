@@ -1,7 +1,9 @@
 /**
  * Where a request comes from, offline: `geoip-lite` (GeoLite2 country data shipped in the package).
  *
- * - Client IP: the connected peer; with TRUST_PROXY=true the left-most `X-Forwarded-For` entry.
+ * - Client IP: the connected peer, or behind trusted proxies the address the trusted proxy saw
+ *   (TRUST_PROXY, see server/security/proxy.ts): never the client-written left end of
+ *   `X-Forwarded-For`. It feeds the country lookup and the per-IP rate limits.
  * - Loopback, private, link-local, CGNAT and unspecified addresses (IPv4, IPv6, IPv4-mapped IPv6)
  *   and addresses the database does not know all resolve to DEFAULT_COUNTRY.
  * - The restricted list is the CDN file `${cdnDir}/restricted-countries.json`; it is re-read when
@@ -18,6 +20,7 @@ import geoip from "geoip-lite"
 import { CdnFiles, RestrictedCountries } from "../../services/cdn.ts"
 import type { ClientIp } from "../../services/ip-service.ts"
 import { AppConfig } from "../config.ts"
+import { makeClientIpResolver, normalizeIp } from "../security/proxy.ts"
 
 export interface GeoShape {
   /** The client's IP address as text (never empty: "0.0.0.0" when the peer is unknown). */
@@ -46,20 +49,6 @@ for (const [net, prefix] of [
   ["fe80::", 10],
 ] as const) {
   nonPublic.addSubnet(net, prefix, "ipv6")
-}
-
-/** Strips brackets, a zone id and the IPv4-mapped prefix; returns "" for text that is not an IP. */
-export const normalizeIp = (raw: string): string => {
-  let ip = raw.trim()
-  if (ip.startsWith("[")) ip = ip.slice(1, ip.indexOf("]") === -1 ? undefined : ip.indexOf("]"))
-  const zone = ip.indexOf("%")
-  if (zone !== -1) ip = ip.slice(0, zone)
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip)
-  if (mapped?.[1] !== undefined) ip = mapped[1]
-  // "1.2.3.4:5678" (an X-Forwarded-For entry with a port)
-  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(ip)
-  if (withPort?.[1] !== undefined) ip = withPort[1]
-  return isIP(ip) === 0 ? "" : ip.toLowerCase()
 }
 
 export const isNonPublicIp = (ip: string): boolean => {
@@ -117,16 +106,10 @@ export class Geo extends Context.Service<Geo, GeoShape>()("casino/server/Geo") {
         Effect.map(({ codes }) => codes),
       )
 
+      const resolveClientIp = makeClientIpResolver(config.trustProxy)
       const clientIp = (req: HttpServerRequest.HttpServerRequest): string => {
-        if (config.trustProxy) {
-          const forwarded = req.headers["x-forwarded-for"]
-          if (forwarded !== undefined) {
-            const first = normalizeIp(forwarded.split(",")[0] ?? "")
-            if (first !== "") return first
-          }
-        }
         const peer = req.peerAddress._tag === "Some" ? req.peerAddress.value : ""
-        const ip = normalizeIp(peer)
+        const ip = resolveClientIp(peer, req.headers["x-forwarded-for"])
         return ip === "" ? "0.0.0.0" : ip
       }
 

@@ -1,30 +1,43 @@
 /**
  * The server's edge, applied to every request (a global `HttpRouter` middleware):
  *
- * 1. Origin check on writes (POST, PUT, PATCH, DELETE): a present `Origin` must be one of
+ * 1. Size of the request head: a URL over 8 KiB is 414 `UriTooLong`, headers over 16 KiB are 431
+ *    `RequestHeaderFieldsTooLarge` (larger heads never parse: server/security/nodeServer.ts).
+ * 2. Origin check on writes (POST, PUT, PATCH, DELETE): a present `Origin` must be one of
  *    ALLOWED_ORIGINS or the request's own host (same origin), otherwise 403
  *    `{ "error": "ForbiddenOrigin" }`; without `Origin`, a request the browser marks
  *    `Sec-Fetch-Site: cross-site` is refused the same way. Clients that send neither (curl,
  *    server-to-server) pass: the session cookie is SameSite=Lax anyway.
- * 2. Body size: a declared `Content-Length` above the route's limit is answered 413 JSON before
+ * 3. Body size: a declared `Content-Length` above the route's limit is answered 413 JSON before
  *    the body is read (64 KiB for the error logger, 1 MiB elsewhere); `MaxBodySize` caps bodies
  *    sent without a length.
- * 3. Client mistakes are never 500: the contract's schema failures (malformed JSON, wrong shapes,
- *    bad path/query parameters) become 400 `{ "error": "BadRequest", "kind", "message" }`.
- * 4. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors) and one
+ * 4. Client mistakes are never 500: the contract's schema failures (malformed JSON, wrong shapes,
+ *    bad path/query parameters) become 400 `{ "error": "BadRequest", "kind", "message" }`; a
+ *    request no route takes is 405 + `Allow` on a known path, else 404 (server/static/endpoints.ts);
+ *    other 4xx the framework answers get a JSON body too.
+ * 5. Every 500 is logged with its cause and answered `{ "error": "InternalError", "message" }`,
+ *    which names nothing of the cause.
+ * 6. Compression of answers held in memory by Accept-Encoding, `Vary: Accept-Encoding`
+ *    (server/security/compression.ts).
+ * 7. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors) and one
  *    log line per request: method, path, status, milliseconds.
  */
+import { STATUS_CODES } from "node:http"
 import { ByteSize, Cause, Effect } from "effect"
 import {
   HttpEffect,
   HttpIncomingMessage,
   HttpRouter,
+  HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
 } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
+import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
+import { compressDynamic } from "./compression.ts"
+import { headersTooLarge, maxHeaderFieldsBytes, maxUrlBytes, uriTooLong } from "./nodeServer.ts"
 
 export const defaultMaxBodyBytes = 1024 * 1024
 
@@ -103,7 +116,44 @@ const schemaMessage = (error: HttpApiError.HttpApiSchemaError): string => {
 
 const clientSchemaKinds = new Set(["Params", "Headers", "Query", "Payload"])
 
-export const edgeMiddleware = (config: AppConfigShape) =>
+/** Bytes of the header section as sent (names, values, ": " and CRLF), near enough. */
+const headerBytes = (headers: Readonly<Record<string, string | undefined>>): number => {
+  let total = 0
+  for (const name in headers) total += name.length + (headers[name]?.length ?? 0) + 4
+  return total
+}
+
+export const internalErrorBody = {
+  error: "InternalError",
+  message: "Something went wrong on our side. It has been logged; please try again later.",
+} as const
+
+const internalError = () => jsonError(500, internalErrorBody)
+
+/** Names for the JSON body of a 4xx the framework answers without one (RequestParseError …). */
+const clientErrorNames: Readonly<Record<number, string>> = {
+  400: "BadRequest",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  408: "RequestTimeout",
+  413: "PayloadTooLarge",
+  415: "UnsupportedMediaType",
+}
+
+const withJsonBody = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.body._tag !== "Empty") return response
+  const text = STATUS_CODES[response.status] ?? "Error"
+  const error = clientErrorNames[response.status] ?? text.replace(/[^A-Za-z]/g, "")
+  return HttpServerResponse.jsonUnsafe(
+    { error, message: `${text}.` },
+    { status: response.status, headers: { ...response.headers, "cache-control": "no-store" } },
+  )
+}
+
+const isRouteNotFound = (error: unknown): boolean =>
+  HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
+
+export const edgeMiddleware = (config: AppConfigShape, endpoints: EndpointIndex) =>
   HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
@@ -130,7 +180,30 @@ export const edgeMiddleware = (config: AppConfigShape) =>
           }),
         )
 
-        if (writeMethods.has(request.method)) {
+        /** Whatever the app failed with, as an answer: 4xx for the client's mistakes, logged 500 otherwise. */
+        const recover = (cause: Cause.Cause<unknown>) =>
+          Effect.gen(function* () {
+            // The client went away or the server is stopping: nothing to answer, nothing to log.
+            if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
+            for (const reason of cause.reasons) {
+              if (reason._tag === "Fail" && isRouteNotFound(reason.error)) {
+                return apiFallback(endpoints, request.method, path)
+              }
+              if (reason._tag === "Die") {
+                const badRequest = clientSchemaDefect(reason.defect)
+                if (badRequest !== undefined) return badRequest
+              }
+            }
+            const [response] = yield* HttpServerError.causeResponse(cause)
+            if (response.status < 500) return withJsonBody(response)
+            yield* Effect.logError(`${request.method} ${path} failed (answered 500): ${Cause.pretty(cause)}`)
+            return internalError()
+          })
+
+        const answer = yield* Effect.gen(function* () {
+          if (request.url.length > maxUrlBytes) return jsonError(414, uriTooLong)
+          if (headerBytes(request.headers) > maxHeaderFieldsBytes) return jsonError(431, headersTooLarge)
+          if (!writeMethods.has(request.method)) return yield* Effect.catchCause(httpEffect, recover)
           if (!isOriginAllowed(config, request.headers)) {
             return jsonError(403, {
               error: "ForbiddenOrigin",
@@ -148,7 +221,7 @@ export const edgeMiddleware = (config: AppConfigShape) =>
           }
           const response = yield* httpEffect.pipe(
             Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
-            Effect.catchDefect((defect) => mapDefect(defect)),
+            Effect.catchCause(recover),
           )
           if (response.status === 415) {
             return jsonError(415, {
@@ -157,21 +230,25 @@ export const edgeMiddleware = (config: AppConfigShape) =>
             })
           }
           return response
+        })
+        // A 500 a handler returned instead of failing: answered and logged the same way.
+        if (answer.status === 500 && answer.body._tag === "Empty") {
+          yield* Effect.logError(`${request.method} ${path} answered 500 without a body`)
+          return yield* compressDynamic(request, internalError())
         }
-        return yield* httpEffect.pipe(Effect.catchDefect((defect) => mapDefect(defect)))
+        return yield* compressDynamic(request, answer)
       }),
     { global: true },
   )
 
-const mapDefect = (defect: unknown) => {
+/** 400 for the contract's schema failures of the request (path, query, headers, payload). */
+const clientSchemaDefect = (defect: unknown) => {
   if (HttpApiError.HttpApiSchemaError.is(defect) && clientSchemaKinds.has(defect.kind)) {
-    return Effect.succeed(
-      jsonError(400, {
-        error: "BadRequest",
-        kind: defect.kind,
-        message: schemaMessage(defect),
-      }),
-    )
+    return jsonError(400, {
+      error: "BadRequest",
+      kind: defect.kind,
+      message: schemaMessage(defect),
+    })
   }
-  return Effect.failCause(Cause.die(defect))
+  return undefined
 }

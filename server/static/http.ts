@@ -1,20 +1,30 @@
 /**
- * The player app (`vite build` → `STATIC_DIR`, default dist/app) on `/`, and the catch-all route:
+ * The player app (`vite build` → `STATIC_DIR`, default dist/app) on `/`, and the catch-all GET
+ * route (HEAD reaches it too: the router answers HEAD with the GET route):
  *
  * - a file of the build is served with its content type; hashed files under /assets/ are cached
  *   for a year (immutable), index.html never (`no-cache`), anything else for an hour;
+ * - compressible files are sent as their build-time `.br` / `.gz` copy when the client accepts it
+ *   (server/security/compression.ts ranks Accept-Encoding), with `Content-Encoding`, the original's
+ *   content type and `Vary: Accept-Encoding` (on the uncompressed answer too);
+ * - those copies are not addresses of their own: `/assets/x.js.br` is 404 when `/assets/x.js`
+ *   exists (the same bytes are reachable as x.js with Accept-Encoding: br, and a raw brotli file
+ *   under a second URL only invites a wrongly labelled or double-decoded download);
  * - any other GET/HEAD that accepts text/html and is not under an API prefix gets index.html
- *   (client routes such as /terms and /profile/verification);
- * - everything else is 404 JSON (unknown API paths, other methods, missing files).
- * index.html has its `<meta name="cdn-base">` set to CDN_BASE_PATH.
+ *   (client routes such as /terms and /profile/verification); index.html has its
+ *   `<meta name="cdn-base">` set to CDN_BASE_PATH and is compressed by the edge middleware;
+ * - a GET under an API prefix that no route took is 405 + Allow for a known path, else 404;
+ *   anything else is 404 JSON (missing files).
  */
 import { stat } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { cdnResponse, forbiddenPathJson, notFoundJson } from "../cdn/http.ts"
+import { forbiddenPathJson, notFoundJson } from "../cdn/http.ts"
 import type { AppConfigShape } from "../config.ts"
+import { acceptableCodings, isCompressible } from "../security/compression.ts"
 import { pathOf } from "../security/middleware.ts"
+import { apiFallback, type EndpointIndex } from "./endpoints.ts"
 import { contentTypeOf, readBytes, resolveInside } from "./files.ts"
 
 /** Paths that belong to the API or the server, never to the client router. */
@@ -44,9 +54,12 @@ export const injectCdnBase = (html: string, cdnBasePath: string): string =>
     `<meta name="cdn-base" content="${escapeAttribute(cdnBasePath)}" />`,
   )
 
-export const makeStaticHandler = (config: AppConfigShape) => {
+const siblingExtension = { br: ".br", gzip: ".gz" } as const
+
+export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointIndex) => {
   const indexPath = join(config.staticDir, "index.html")
-  let indexCache: { readonly stamp: string; readonly body: string } | undefined
+  // The encoded bytes are kept so the edge compresses the same object (it remembers bodies it saw).
+  let indexCache: { readonly stamp: string; readonly body: Uint8Array } | undefined
 
   const index = Effect.promise(async () => {
     try {
@@ -54,9 +67,9 @@ export const makeStaticHandler = (config: AppConfigShape) => {
       const stamp = `${s.mtimeMs}:${s.size}`
       if (indexCache?.stamp !== stamp) {
         const html = new TextDecoder().decode(await readBytes(indexPath))
-        indexCache = { stamp, body: injectCdnBase(html, config.cdnBasePath) }
+        indexCache = { stamp, body: new TextEncoder().encode(injectCdnBase(html, config.cdnBasePath)) }
       }
-      return HttpServerResponse.text(indexCache.body, {
+      return HttpServerResponse.uint8Array(indexCache.body, {
         contentType: "text/html; charset=utf-8",
         headers: { "cache-control": "no-cache" },
       })
@@ -68,27 +81,49 @@ export const makeStaticHandler = (config: AppConfigShape) => {
     }
   })
 
+  /** The file to send for `urlPath`: its build-time compressed copy when the client takes one. */
+  const pick = (urlPath: string, acceptEncoding: string | undefined) =>
+    Effect.promise(async () => {
+      for (const coding of acceptableCodings(acceptEncoding)) {
+        if (coding === "identity") return undefined
+        const sibling = await resolveInside(config.staticDir, urlPath + siblingExtension[coding])
+        if (sibling._tag === "File") return { coding, path: sibling.path }
+      }
+      return undefined
+    })
+
   return (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function* () {
       const path = pathOf(request.url)
-      if (request.method === "HEAD" && path.startsWith(`${config.cdnBasePath}/`)) {
-        return yield* cdnResponse(config, path)
-      }
-      if ((request.method !== "GET" && request.method !== "HEAD") || isApiPath(config, path)) {
-        return notFoundJson()
-      }
+      if (isApiPath(config, path)) return apiFallback(endpoints, request.method, path)
       if (path === "/" || path === "/index.html") return yield* index
       const resolved = yield* Effect.promise(() => resolveInside(config.staticDir, path))
       if (resolved._tag === "Forbidden") return forbiddenPathJson()
       if (resolved._tag === "File") {
-        const body = yield* Effect.promise(() => readBytes(resolved.path))
-        const cache = path.startsWith("/assets/")
-          ? "public, max-age=31536000, immutable"
-          : "public, max-age=3600"
-        return HttpServerResponse.uint8Array(body, {
-          contentType: contentTypeOf(resolved.path),
-          headers: { "cache-control": cache },
-        })
+        const compressedCopy = /\.(br|gz)$/.exec(path)
+        if (compressedCopy !== null) {
+          const original = yield* Effect.promise(() =>
+            resolveInside(config.staticDir, path.slice(0, -compressedCopy[0].length)),
+          )
+          if (original._tag === "File") return notFoundJson()
+        }
+        const contentType = contentTypeOf(resolved.path)
+        const headers: Record<string, string> = {
+          "cache-control": path.startsWith("/assets/")
+            ? "public, max-age=31536000, immutable"
+            : "public, max-age=3600",
+        }
+        let file = resolved.path
+        if (isCompressible(contentType)) {
+          headers.vary = "Accept-Encoding"
+          const chosen = yield* pick(path, request.headers["accept-encoding"])
+          if (chosen !== undefined) {
+            headers["content-encoding"] = chosen.coding
+            file = chosen.path
+          }
+        }
+        const body = yield* Effect.promise(() => readBytes(file))
+        return HttpServerResponse.uint8Array(body, { contentType, headers })
       }
       const accept = request.headers.accept ?? ""
       if (accept.includes("text/html")) return yield* index
@@ -96,5 +131,6 @@ export const makeStaticHandler = (config: AppConfigShape) => {
     })
 }
 
-/** The catch-all route: every method, every path no other route took. */
-export const staticRoutes = (config: AppConfigShape) => HttpRouter.add("*", "*", makeStaticHandler(config))
+/** The catch-all route: every GET (and so HEAD) no other route took; other methods end in the edge's 404/405. */
+export const staticRoutes = (config: AppConfigShape, endpoints: EndpointIndex) =>
+  HttpRouter.add("GET", "*", makeStaticHandler(config, endpoints))

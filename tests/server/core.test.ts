@@ -110,8 +110,9 @@ describeBackends("server core", ({ start }) => {
     const local = await fetch(`${server.url}/ip-service/api/v1/user/currentIp`)
     expect(local.status).toBe(200)
     expect(await local.json()).toEqual({ country: "Malta", isoCode: "MT" })
+    // One trusted hop: the right-most entry is the address our proxy saw.
     const us = await fetch(`${server.url}/ip-service/api/v1/user/currentIp`, {
-      headers: { "x-forwarded-for": "8.8.8.8, 10.0.0.1" },
+      headers: { "x-forwarded-for": "10.0.0.1, 8.8.8.8" },
     })
     expect(await us.json()).toEqual({ country: "United States", isoCode: "US" })
     const gb = await fetch(`${server.url}/ip-service/api/v1/user/currentIp`, {
@@ -138,7 +139,7 @@ describeBackends("server core", ({ start }) => {
           return (yield* Geo).clientIp(request)
         }).pipe(
           Effect.provide(Layer.fresh(Geo.layer)),
-          Effect.provideService(AppConfig, { ...config, trustProxy: false }),
+          Effect.provideService(AppConfig, { ...config, trustProxy: { _tag: "None" } }),
         )
         return [trustedIp, untrustedIp] as const
       }),

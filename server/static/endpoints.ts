@@ -1,0 +1,210 @@
+/**
+ * Every (method, path) the API answers, for clean answers to requests that match none:
+ *
+ * - the implemented endpoints, read from the contract itself (`HttpApi.reflect` over `CasinoApi`),
+ *   so a new endpoint is known here the moment it is added to services/;
+ * - the endpoints of spec section 7 whose capability is not built yet, in ONE table
+ *   (`notBuiltEndpoints`): each answers 501 `{ error: "NotImplemented", capability }` until its
+ *   capability replaces the row with a contract endpoint;
+ * - `/openapi.json`, `/docs` and the CDN files (GET).
+ *
+ * A request under an API prefix that no route took is 405 with `Allow` when its path is known
+ * (another method would be answered), otherwise 404 (`apiFallback`).
+ */
+import { HttpServerResponse } from "effect/http"
+import { HttpApi } from "effect/http-api"
+import { CasinoApi } from "../../services/api.ts"
+
+/** Capabilities of the spec that later work delivers; their calls answer 501 until then. */
+export const capabilities = {
+  profile: "profile",
+  walletPayments: "wallet-and-payments",
+  games: "games",
+  bonuses: "bonuses",
+} as const
+export type Capability = (typeof capabilities)[keyof typeof capabilities]
+
+const capabilityTitles: Readonly<Record<Capability, string>> = {
+  profile: "Profile management",
+  "wallet-and-payments": "Wallet and payments",
+  games: "Games",
+  bonuses: "Bonuses and promotions",
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+export interface NotBuiltEndpoint {
+  readonly method: Method
+  /** Router syntax: `:name` is one path segment. */
+  readonly path: `/${string}`
+  readonly capability: Capability
+}
+
+const P = "/profile-service/api/v1"
+const G = "/game-aggregator-service/api/v1"
+const { profile, walletPayments, games, bonuses } = capabilities
+
+/** Gateways of `POST /profile-service/api/v1/profile/{gateway}/deposit` (spec section 7). */
+const depositGateways = [
+  "brpay",
+  "paypound",
+  "paystudio",
+  "payweb",
+  "ikajo",
+  "pgpaytech",
+  "devcode",
+  "kluwp",
+  "ems",
+  "mifinity",
+] as const
+
+const row = (method: Method, path: `/${string}`, capability: Capability): NotBuiltEndpoint => ({
+  method,
+  path,
+  capability,
+})
+
+/**
+ * The spec's calls (section 7) that are not served yet. The deposit-minimums call and the fiat
+ * withdraw request have no path in the spec and so no row.
+ */
+export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
+  row("POST", "/user-service/api/v1/promotion/coupon", bonuses),
+
+  row("GET", `${P}/rate/limit/:currency`, walletPayments),
+  row("GET", `${P}/profile/promotion-eligible`, bonuses),
+  row("DELETE", `${P}/profile/promotion-eligible`, bonuses),
+  row("GET", `${P}/profile/promotion`, bonuses),
+  row("POST", `${P}/profile/promotion`, bonuses),
+  row("DELETE", `${P}/profile/promotion`, bonuses),
+  row("PUT", `${P}/profile`, profile),
+  row("POST", `${P}/profile/currency`, walletPayments),
+  row("PUT", `${P}/profile/currency`, walletPayments),
+  row("GET", `${P}/profile/session`, profile),
+  row("DELETE", `${P}/profile/session/:id`, profile),
+  row("GET", `${P}/history/bet`, games),
+  row("GET", `${P}/history/bet/provider`, games),
+  row("GET", `${P}/profile/favoriteGame`, games),
+  row("POST", `${P}/profile/favoriteGame`, games),
+  row("DELETE", `${P}/profile/favoriteGame/:id`, games),
+  row("PUT", `${P}/profile/self-exclude`, profile),
+  row("PUT", `${P}/profile/receive-email`, profile),
+  row("GET", `${P}/profile/loyalty-level`, bonuses),
+  row("DELETE", `${P}/profile/unsubscribe/:id`, profile),
+  row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
+  row("GET", `${P}/profile/withdrawable`, walletPayments),
+  row("GET", `${P}/profile/payment/total-deposits`, walletPayments),
+  row("GET", `${P}/profile/payment/gateways`, walletPayments),
+  row("GET", `${P}/profile/id-verification`, profile),
+  row("POST", `${P}/profile/id-verification`, profile),
+  row("GET", `${P}/profile/bill-verification`, profile),
+  row("POST", `${P}/profile/bill-verification`, profile),
+  row("GET", `${P}/profile/fiat/:type`, walletPayments),
+  row("GET", `${P}/profile/crypto/:type`, walletPayments),
+  row("POST", `${P}/profile/skrill/deposit`, walletPayments),
+  row("POST", `${P}/profile/skrill/withdraw`, walletPayments),
+  row("POST", `${P}/profile/crypto/withdraw`, walletPayments),
+  row("POST", `${P}/profile/crypto/deposit`, walletPayments),
+  ...depositGateways.map((gateway) => row("POST", `${P}/profile/${gateway}/deposit`, walletPayments)),
+  row("POST", `${P}/profile/jeton/Checkout/deposit`, walletPayments),
+  row("POST", `${P}/profile/jeton/QR/deposit`, walletPayments),
+  row("POST", `${P}/profile/jeton/cash/deposit`, walletPayments),
+
+  row("POST", `${G}/game`, games),
+  row("GET", `${G}/games-and-categories/:currency`, games),
+  row("GET", `${G}/category/top-games`, games),
+  row("GET", `${G}/category/main-games`, games),
+  row("GET", `${G}/category/featured-games`, games),
+  row("GET", `${G}/category/new-games`, games),
+  row("GET", `${G}/jackpots`, games),
+  row("GET", `${G}/currency`, games),
+  row("GET", `${G}/winners/latest`, games),
+  row("GET", `${G}/winners/top`, games),
+  row("GET", `${G}/skin-configuration`, games),
+]
+
+export const notImplemented = (capability: Capability) =>
+  HttpServerResponse.jsonUnsafe(
+    {
+      error: "NotImplemented",
+      capability,
+      message: `${capabilityTitles[capability]} is not available yet.`,
+    },
+    { status: 501, headers: { "cache-control": "no-store" } },
+  )
+
+export interface KnownEndpoint {
+  readonly method: string
+  readonly path: string
+}
+
+/** The implemented endpoints of the contract, read from `CasinoApi`. */
+export const implementedEndpoints = (): ReadonlyArray<KnownEndpoint> => {
+  const found: Array<KnownEndpoint> = []
+  HttpApi.reflect(CasinoApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      found.push({ method: endpoint.method.toUpperCase(), path: endpoint.path })
+    },
+  })
+  return found
+}
+
+/** Matches a concrete path against a router pattern (`:name` = one non-empty segment, `*` = the rest). */
+export const matchesPattern = (pattern: string, path: string): boolean => {
+  const want = pattern.split("/")
+  const got = path.split("/")
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i] ?? ""
+    if (segment === "*") return true
+    const actual = got[i]
+    if (actual === undefined) return false
+    if (segment.startsWith(":")) {
+      if (actual === "") return false
+    } else if (segment !== actual) {
+      return false
+    }
+  }
+  return want.length === got.length
+}
+
+const methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+
+/** Knows every answered (method, path) and says which methods a path has. */
+export const makeEndpointIndex = (extra: ReadonlyArray<KnownEndpoint>) => {
+  const known: ReadonlyArray<KnownEndpoint> = [
+    ...implementedEndpoints(),
+    ...notBuiltEndpoints,
+    { method: "GET", path: "/openapi.json" },
+    { method: "GET", path: "/docs" },
+    ...extra,
+  ]
+  /** The methods `path` answers (GET implies HEAD), in a stable order; empty for an unknown path. */
+  const allowedMethods = (path: string): ReadonlyArray<string> => {
+    const methods = new Set(known.filter((e) => matchesPattern(e.path, path)).map((e) => e.method))
+    if (methods.has("GET")) methods.add("HEAD")
+    return [...methods].sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b))
+  }
+  return { known, allowedMethods }
+}
+
+export type EndpointIndex = ReturnType<typeof makeEndpointIndex>
+
+/** 405 with `Allow` for a known path, else 404 — both JSON. */
+export const apiFallback = (index: EndpointIndex, method: string, path: string) => {
+  const allowed = index.allowedMethods(path)
+  if (allowed.length === 0 || allowed.includes(method)) {
+    return HttpServerResponse.jsonUnsafe(
+      { error: "NotFound", message: "There is nothing at this address." },
+      { status: 404, headers: { "cache-control": "no-store" } },
+    )
+  }
+  return HttpServerResponse.jsonUnsafe(
+    {
+      error: "MethodNotAllowed",
+      message: `${method} is not allowed here; use ${allowed.join(", ")}.`,
+      allow: allowed,
+    },
+    { status: 405, headers: { "cache-control": "no-store", allow: allowed.join(", ") } },
+  )
+}
