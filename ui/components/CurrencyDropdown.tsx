@@ -106,7 +106,8 @@ export const CurrencyDropdown = ({
   /** ↑ ↓ Home End move the focus through the options of both groups. */
   const onListKeyDown = (event: KeyboardEvent) => {
     const options = [...(listRef.current?.querySelectorAll<HTMLElement>('[role="option"]') ?? [])]
-    const at = options.findIndex((o) => o === document.activeElement)
+    const active = document.activeElement
+    const at = active instanceof HTMLElement ? options.indexOf(active) : -1
     const next =
       event.key === "ArrowDown"
         ? Math.min(at + 1, options.length - 1)
