@@ -478,7 +478,9 @@ export const ChartSvg = (props: ChartSvgProps): ReactElement => {
       viewBox={`0 0 ${layout.width} ${layout.height}`}
       width={layout.width}
       height={layout.height}
-      role="img"
+      // Interactive (states and labels are buttons): a group, since an img hides its children from
+      // assistive technology and may not hold focusable controls. A static export is one image.
+      role={onSelectState === undefined && onSelectEdge === undefined ? "img" : "group"}
       aria-label={title}
       data-chart={layout.chart.name}
     >

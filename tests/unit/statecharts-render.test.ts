@@ -64,6 +64,9 @@ describe("ChartSvg", () => {
     )
     expect(html).toMatch(/data-state-id="checkout.paying"[^>]*role="button"[^>]*tabindex="0"/)
     expect(html).toMatch(/data-edge-label="checkout.paying\|xstate.done.actor.pay\|0"[^>]*role="button"/)
+    // Buttons inside role="img" would be hidden from assistive technology (axe nested-interactive).
+    expect(plain).toMatch(/<svg[^>]*role="img"/)
+    expect(html).toMatch(/<svg[^>]*role="group"/)
   })
 
   it("draws every text line at the position the layout measured", () => {

@@ -5,7 +5,7 @@
  */
 import { useSelector } from "@xstate/react"
 import { Checkbox, Label, Switch } from "radix-ui"
-import { type ReactNode, useEffect } from "react"
+import { type ReactNode, useEffect, useRef } from "react"
 import type { ActorRefFrom } from "xstate"
 import type { registerMachine } from "../../machines/register.machine.ts"
 import { Constants } from "../../services/rules.ts"
@@ -28,6 +28,13 @@ export const readCookie = (name: string, cookieString: string): string | null =>
   }
   return null
 }
+
+/**
+ * The tutorial video replaces the form on screen (the form's dialog closes, the video's opens):
+ * set while the video is open, so the form, shown again, gives the focus back to the button that
+ * opened it instead of starting over at the dialog's first control.
+ */
+let returnFocusToVideoButton = false
 
 export const RegisterView = ({
   actor,
@@ -54,6 +61,13 @@ export const RegisterView = ({
   const bannerVisible = useSelector(actor, (s) => s.context.bannerVisible)
   const tutorialVideoUrl = useSelector(actor, (s) => s.context.tutorialVideoUrl)
   const busy = useSelector(actor, (s) => s.matches("checkingEmail") || s.matches("submitting"))
+
+  const videoButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (!returnFocusToVideoButton) return
+    returnFocusToVideoButton = false
+    videoButton.current?.focus()
+  }, [])
 
   useEffect(() => {
     const report = () => actor.send({ type: "VIEWPORT_CHANGED", width: window.innerWidth })
@@ -174,7 +188,15 @@ export const RegisterView = ({
           <SubmitButton busy={busy} label="Sign up" busyLabel="Creating your account…" />
         </fieldset>
         <p className="flows__aside">
-          <button type="button" className="link-button" onClick={() => onOpenVideo(tutorialVideoUrl)}>
+          <button
+            ref={videoButton}
+            type="button"
+            className="link-button"
+            onClick={() => {
+              returnFocusToVideoButton = true
+              onOpenVideo(tutorialVideoUrl)
+            }}
+          >
             Watch the tutorial video
           </button>
         </p>

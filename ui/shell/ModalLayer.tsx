@@ -25,6 +25,33 @@ import { ResetPasswordView } from "../flows/ResetPasswordView.tsx"
 import { openModal } from "./ModalHost.tsx"
 import { VideoBody } from "./VideoBody.tsx"
 
+/**
+ * Where the focus goes back when the modals close. Radix gives it back only to a `Dialog.Trigger`
+ * and the modals here are opened by the machine (from the header, the hero, a link…), so the
+ * element that had the focus when the first of a run of modals opened is kept here; a modal
+ * replacing another (login → register) keeps the original opener.
+ */
+let opener: HTMLElement | null = null
+
+const rememberOpener = (): void => {
+  const active = document.activeElement
+  if (
+    active instanceof HTMLElement &&
+    active !== document.body &&
+    active.closest('[role="dialog"]') === null
+  ) {
+    opener = active
+  }
+}
+
+const returnFocus = (event: Event): void => {
+  event.preventDefault()
+  // Another modal took over (the machine switched modals): the focus stays in it.
+  if (document.querySelector('[role="dialog"]') !== null) return
+  if (opener?.isConnected) opener.focus()
+  opener = null
+}
+
 const Frame = ({
   title,
   onClose,
@@ -41,7 +68,12 @@ const Frame = ({
   <Dialog.Root open onOpenChange={(open) => (open || !dismissible ? undefined : onClose())}>
     <Dialog.Portal>
       <Dialog.Overlay className="modal__overlay" />
-      <Dialog.Content className={wide ? "modal modal--wide" : "modal"} aria-describedby={undefined}>
+      <Dialog.Content
+        className={wide ? "modal modal--wide" : "modal"}
+        aria-describedby={undefined}
+        onOpenAutoFocus={rememberOpener}
+        onCloseAutoFocus={returnFocus}
+      >
         <div className="modal__header">
           <Dialog.Title className="modal__title">{title}</Dialog.Title>
           {dismissible ? (

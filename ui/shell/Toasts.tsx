@@ -13,6 +13,8 @@ export const Toasts = () => {
     <Toaster
       position="top-right"
       offset={{ top: 76, right: 16 }}
+      // Below the header on phones too: a toast must not cover the account buttons (docs/decisions.md).
+      mobileOffset={{ top: 76, right: 16, left: 16 }}
       duration={Constants.toastDurationMs}
       richColors
       closeButton
