@@ -11,6 +11,8 @@ export interface RawRequest {
   readonly path: string
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string | Uint8Array | undefined
+  /** Send the body chunked (no Content-Length): the server learns its size only by reading it. */
+  readonly chunked?: boolean | undefined
 }
 
 export interface RawResponse {
@@ -47,7 +49,13 @@ export const send = (
     const body =
       req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body) : req.body
     const headers: Record<string, string | number> = { ...req.headers }
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")) {
+    if (body !== undefined && req.chunked === true) {
+      // Explicit: for GET, HEAD, DELETE… Node would otherwise send the bytes unframed.
+      headers["transfer-encoding"] = "chunked"
+    } else if (
+      body !== undefined &&
+      !Object.keys(headers).some((h) => h.toLowerCase() === "content-length")
+    ) {
       headers["content-length"] = body.byteLength
     }
     const r = request(
@@ -57,7 +65,11 @@ export const send = (
         method: req.method,
         path: toRequestTarget(req.path),
         headers,
-        agent,
+        // A chunked body gets a connection of its own. When the server answers without reading the
+        // body (403, 413, 415…), @effect/platform-node drains up to 256 KiB of it and then closes the
+        // connection — for a chunked body it cannot know that when it writes `Connection: keep-alive`
+        // (HTTP allows closing at any time). A request queued behind it would see "socket hang up".
+        agent: req.chunked === true ? false : agent,
         timeout: timeoutMs,
       },
       (res) => {
@@ -71,8 +83,12 @@ export const send = (
     )
     r.on("timeout", () => r.destroy(new Error(`no answer within ${timeoutMs} ms`)))
     r.on("error", reject)
-    if (body !== undefined) r.end(body)
-    else r.end()
+    if (body === undefined) r.end()
+    else if (req.chunked === true) {
+      const piece = 64 * 1024
+      for (let at = 0; at < body.byteLength; at += piece) r.write(body.subarray(at, at + piece))
+      r.end()
+    } else r.end(body)
   })
 
 /** The `name=value` part of a Set-Cookie for `name`, or undefined. */
