@@ -446,6 +446,8 @@ describeBackends("contract fuzzer", ({ backend }) => {
 
     const perEndpoint = new Map<string, number>()
     const statuses = new Map<string, number>()
+    /** endpoint → status → count: shows which answers (and so which code paths) each endpoint reached. */
+    const endpointStatuses = new Map<string, Map<number, number>>()
     const known = new Map<string, number>()
     const problems: Array<string> = []
     const problemKinds = new Map<string, number>()
@@ -485,6 +487,9 @@ describeBackends("contract fuzzer", ({ backend }) => {
         }
         const statusKey = `${c.target === "captcha" ? "captcha " : ""}${res.status}`
         statuses.set(statusKey, (statuses.get(statusKey) ?? 0) + 1)
+        const mine = endpointStatuses.get(c.endpoint) ?? new Map<number, number>()
+        mine.set(res.status, (mine.get(res.status) ?? 0) + 1)
+        endpointStatuses.set(c.endpoint, mine)
         const knownLabel = knownFinding(c, res)
         if (knownLabel !== undefined) {
           known.set(knownLabel, (known.get(knownLabel) ?? 0) + 1)
@@ -512,14 +517,16 @@ describeBackends("contract fuzzer", ({ backend }) => {
       `seed ${SEED}: ${sent} requests in ${seconds.toFixed(1)} s (${(sent / seconds).toFixed(0)}/s), ` +
         `${(bytes / 1024 / 1024).toFixed(1)} MiB of bodies, ${CONCURRENCY} at a time`,
     )
+    log("per endpoint: requests (answers by status)")
+    for (const [id, count] of [...perEndpoint].sort()) {
+      const byStatus = [...(endpointStatuses.get(id) ?? new Map<number, number>())]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(" ")
+      log(`  ${id.padEnd(26)} ${String(count).padStart(5)}  (${byStatus})`)
+    }
     log(
-      `per endpoint: ${[...perEndpoint]
-        .sort()
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", ")}`,
-    )
-    log(
-      `statuses: ${[...statuses]
+      `statuses (captcha = the server with the captcha on): ${[...statuses]
         .sort()
         .map(([k, v]) => `${k}: ${v}`)
         .join(", ")}`,
