@@ -105,6 +105,8 @@ export interface FuzzCase {
 export const SOLVED_CAPTCHA = "\u0001solved-captcha\u0001"
 export const SESSION_COOKIE = "\u0001session\u0001"
 const HUGE = "\u0001huge\u0001"
+/** The placeholder as it appears inside JSON text (quoted, control characters escaped). */
+const HUGE_JSON = JSON.stringify(HUGE)
 
 export const materialize = (body: BodySpec): Uint8Array | undefined => {
   switch (body.kind) {
@@ -454,8 +456,8 @@ const applyMutation = (value: unknown, m: Mutation): { value: unknown; raw?: Bod
     }
     case "huge": {
       const target = path ?? []
-      const text = JSON.stringify(target.length === 0 ? HUGE : setAt(value, target, HUGE)) ?? `"${HUGE}"`
-      const [before = "", after = ""] = text.split(`"${HUGE}"`)
+      const text = JSON.stringify(target.length === 0 ? HUGE : setAt(value, target, HUGE)) ?? HUGE_JSON
+      const [before = "", after = ""] = text.split(HUGE_JSON)
       return {
         value,
         raw: { kind: "huge", before: `${before}"`, unit: "x", size: m.size, after: `"${after}` },
@@ -464,8 +466,8 @@ const applyMutation = (value: unknown, m: Mutation): { value: unknown; raw?: Bod
     }
     case "nested": {
       const target = path ?? []
-      const text = JSON.stringify(target.length === 0 ? HUGE : setAt(value, target, HUGE)) ?? `"${HUGE}"`
-      const [before = "", after = ""] = text.split(`"${HUGE}"`)
+      const text = JSON.stringify(target.length === 0 ? HUGE : setAt(value, target, HUGE)) ?? HUGE_JSON
+      const [before = "", after = ""] = text.split(HUGE_JSON)
       const nested =
         m.pick % 2 === 0 ? nestedText(m.depth, "[", "]", "1") : nestedText(m.depth, '{"a":', "}", "1")
       return {
