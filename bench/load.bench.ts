@@ -6,6 +6,7 @@
  *   npm run bench:load                                # PostgreSQL when reachable, else PGlite
  *   npm run bench:load -- --pglite                    # the embedded database
  *   npm run bench:load -- --duration=10 --clients=20  # shorter, fewer clients
+ *   npm run bench:load -- --rounds=3                  # the same traffic 3× back to back (RSS per round)
  *
  * PostgreSQL: a fresh database on TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped afterwards. The server runs with CAPTCHA=off and relaxed rate limits (RATE_LIMIT_SCALE) so
@@ -16,7 +17,7 @@
  * once, then loops over a weighted mix of what a signed-in or returning player does.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
-import { cpus, tmpdir, totalmem } from "node:os"
+import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import {
@@ -35,10 +36,23 @@ const flag = (name: string): string | undefined => {
 const DURATION_S = Number(flag("duration") ?? process.env.LOAD_DURATION ?? 30)
 const CLIENTS = Number(flag("clients") ?? process.env.LOAD_CLIENTS ?? 50)
 const FORCE_PGLITE = flag("pglite") !== undefined
+const ROUNDS = Math.max(1, Number(flag("rounds") ?? 1))
 const USER = "/user-service/api/v1"
 const PROFILE = "/profile-service/api/v1"
 const PASSWORD = "load test password 1"
 const json = { "content-type": "application/json" }
+
+/** CPU seconds (user + system) a process has used so far (Linux), or NaN. */
+const cpuSecondsOf = async (pid: number): Promise<number> => {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    // Fields 14 and 15 (utime, stime) in clock ticks; Linux reports them at 100 per second.
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
 
 /** VmRSS / VmHWM of a process in MiB (Linux), or NaN. */
 const memoryOf = async (pid: number): Promise<{ rss: number; peak: number }> => {
@@ -242,10 +256,23 @@ try {
   const sampler = setInterval(() => {
     void memoryOf(server.pid).then((m) => rssSeries.push(m.rss))
   }, 1_000)
+  const serverCpuBefore = await cpuSecondsOf(server.pid)
+  const clientCpuBefore = process.cpuUsage()
+  const loadBefore = loadavg()[0] ?? Number.NaN
   const started = performance.now()
-  const deadline = started + DURATION_S * 1000
-  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => player(i, deadline)))
+  // With --rounds=N the same traffic runs N times back to back: RSS that keeps climbing from round
+  // to round is a leak; growth in the first round only is the heap reaching its working size.
+  const rssAfterRound: Array<number> = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const deadline = performance.now() + DURATION_S * 1000
+    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => player(round * CLIENTS + i, deadline)))
+    rssAfterRound.push((await memoryOf(server.pid)).rss)
+  }
   const elapsed = (performance.now() - started) / 1000
+  const serverCpu = (await cpuSecondsOf(server.pid)) - serverCpuBefore
+  const clientCpuUsage = process.cpuUsage(clientCpuBefore)
+  const clientCpu = (clientCpuUsage.user + clientCpuUsage.system) / 1e6
+  const loadAfter = loadavg()[0] ?? Number.NaN
   clearInterval(sampler)
   const after = await memoryOf(server.pid)
   // And once more after a pause: what stays allocated once the burst is over.
@@ -254,7 +281,7 @@ try {
 
   const database_ = database === undefined ? "PGlite (embedded)" : "PostgreSQL 127.0.0.1 (fresh database)"
   console.log(
-    `\ncasino load: ${CLIENTS} clients × ${DURATION_S} s on loopback, ${database_}; ${cpus().length} CPUs, ` +
+    `\ncasino load: ${CLIENTS} clients × ${DURATION_S} s${ROUNDS > 1 ? ` × ${ROUNDS} rounds` : ""} on loopback, ${database_}; ${cpus().length} CPUs, ` +
       `${Math.round(totalmem() / 1024 ** 3)} GiB RAM, node ${process.version}; client and server share the machine`,
   )
   const all = samples.map((s) => s.ms).sort((a, b) => a - b)
@@ -282,12 +309,19 @@ try {
   console.log(
     `\nerrors by status: ${byStatus.size === 0 ? "none" : [...byStatus].map(([k, v]) => `${k}: ${v}`).join(", ")}`,
   )
+  console.log(
+    `CPU: server ${f1(serverCpu)} s (${f1((serverCpu / elapsed) * 100)} % of one core, ` +
+      `${f1((serverCpu * 1000) / Math.max(1, samples.length))} ms per request), load client ${f1(clientCpu)} s; ` +
+      `machine load average ${f1(loadBefore)} → ${f1(loadAfter)} (other work on the machine inflates latency)`,
+  )
   const maxRss = Math.max(...rssSeries.filter((x) => Number.isFinite(x)), after.rss)
   console.log(
     `server RSS: ${f1(before.rss)} MiB before, ${f1(maxRss)} MiB at most during, ${f1(after.rss)} MiB at the end, ` +
       `${f1(settled.rss)} MiB 5 s later; growth ${f1(settled.rss - before.rss)} MiB (${f1(((settled.rss - before.rss) / before.rss) * 100)} %); ` +
       `peak (VmHWM) ${f1(settled.peak)} MiB`,
   )
+  if (ROUNDS > 1)
+    console.log(`server RSS after each round: ${rssAfterRound.map((r) => `${f1(r)} MiB`).join(" → ")}`)
   if (server.exit() !== undefined) {
     console.error(`the server died during the run:\n${server.output().slice(-4_000)}`)
     exitCode = 1
