@@ -7,6 +7,7 @@
  *   npm run bench:load -- --pglite                    # the embedded database
  *   npm run bench:load -- --duration=10 --clients=20  # shorter, fewer clients
  *   npm run bench:load -- --rounds=3                  # the same traffic 3× back to back (RSS per round)
+ *   npm run bench:load -- --only=cdn,currentIp        # only these kinds in the loop (to isolate one)
  *
  * PostgreSQL: a fresh database on TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped afterwards. The server runs with CAPTCHA=off and relaxed rate limits (RATE_LIMIT_SCALE) so
@@ -146,14 +147,21 @@ const registerBody = (email: string) =>
     captcha: "",
   })
 
-const totalWeight = Object.values(kinds).reduce((n, k) => n + k.weight, 0)
+/** `--only=cdn,currentIp` restricts the loop to those kinds (the boot and first registration still run). */
+const only = flag("only")?.split(",")
+const mix = (Object.entries(kinds) as Array<[KindKey, Kind]>).filter(
+  ([key]) => only === undefined || only.includes(key),
+)
+if (mix.length === 0)
+  throw new Error(`--only: none of ${only?.join(",")} is one of ${Object.keys(kinds).join(",")}`)
+const totalWeight = mix.reduce((n, [, k]) => n + k.weight, 0)
 const pick = (): KindKey => {
   let r = Math.random() * totalWeight
-  for (const [key, kind] of Object.entries(kinds) as Array<[KindKey, Kind]>) {
+  for (const [key, kind] of mix) {
     r -= kind.weight
     if (r < 0) return key
   }
-  return "isAuthenticated"
+  return mix[0]?.[0] ?? "isAuthenticated"
 }
 
 const player = async (id: number, deadline: number): Promise<void> => {
