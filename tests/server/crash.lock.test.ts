@@ -168,7 +168,7 @@ describe.runIf(hasProcfs)("PGlite lock: a SIGKILLed server that stays a zombie",
     expect(() => process.kill(pid, 0)).not.toThrow()
     expect(parseLock(readFileSync(join(dataDir, "pglite.lock"), "utf8"))?.pid).toBe(pid)
 
-    const restarted = await startServerProcess({ dataDir, env: { CAPTCHA: "off" } })
+    const restarted = await startServerProcess({ dataDir, env: { CAPTCHA: "off" }, nice: 10 })
     try {
       const res = await fetch(`${restarted.url}/ip-service/api/v1/user/currentIp`)
       expect(res.status).toBe(200)

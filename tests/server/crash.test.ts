@@ -105,7 +105,7 @@ describeBackends("crash: SIGKILL during registrations, restart on the same data"
     if (backend === "postgres") database = await createDatabase("casino_crash")
     else await seedPgliteDataDir(dataDir)
     const start = () =>
-      startServerProcess({ dataDir: dataDir ?? "", databaseUrl: database?.url, env: serverEnv })
+      startServerProcess({ dataDir: dataDir ?? "", databaseUrl: database?.url, env: serverEnv, nice: 10 })
 
     server = await start()
     const acknowledged: Array<string> = []

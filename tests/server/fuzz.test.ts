@@ -314,6 +314,7 @@ describeBackends("contract fuzzer", ({ backend }) => {
     const server = await startServerProcess({
       dataDir,
       databaseUrl,
+      nice: 10,
       env: {
         STATIC_DIR: staticDir,
         CAPTCHA: target === "captcha" ? "on" : "off",

@@ -11,6 +11,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
+import { setPriority } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -64,6 +65,11 @@ export interface StartOptions {
   readonly startTimeoutMs?: number
   /** Fixed port (default: a free one). */
   readonly port?: number
+  /**
+   * Niceness of the server process (0–19). The robustness tests use 10 so that, running beside the
+   * rest of the suite on two cores, their servers yield the CPU to tests with tight timeouts.
+   */
+  readonly nice?: number
 }
 
 const running = new Set<ChildProcess>()
@@ -105,6 +111,13 @@ export const startServerProcess = async (options: StartOptions): Promise<ServerP
     stdio: ["ignore", "pipe", "pipe"],
   })
   running.add(child)
+  if (options.nice !== undefined && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, options.nice)
+    } catch {
+      // Not permitted here (e.g. lowering below our own niceness): run at the default priority.
+    }
+  }
   let output = ""
   const append = (chunk: Buffer) => {
     output += chunk.toString("utf8")
