@@ -41,6 +41,25 @@ export const Constants = {
   passwordHistoryDepth: 5,
 } as const
 
+// ── Text the database can store ──────────────────────────────────────────────────────────────
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u
+
+/**
+ * PostgreSQL text cannot hold NUL (U+0000), and a lone UTF-16 surrogate has no UTF-8 form (it would
+ * arrive as U+FFFD, silently changing the value — two different passwords would hash the same).
+ * The contract refuses both in every string field it stores or hashes (issue 7: a NUL in the e-mail
+ * made sign-in answer 500). With the `u` flag a surrogate PAIR is one code point and does not match.
+ */
+export const isStorableText = (text: string): boolean =>
+  !text.includes("\u0000") && !UNPAIRED_SURROGATE.test(text)
+
+/** The same text with every NUL and unpaired surrogate replaced by U+FFFD: for diagnostics that must be kept. */
+export const toStorableText = (text: string): string =>
+  text.split("\u0000").join("\uFFFD").replace(new RegExp(UNPAIRED_SURROGATE.source, "gu"), "\uFFFD")
+
+/** What the 400 says about such a field. */
+export const unstorableTextMessage = "must not contain NUL characters or unpaired UTF-16 surrogates"
+
 // ── Currencies ───────────────────────────────────────────────────────────────────────────────
 /** Display rules of the currency dropdown: DOG is shown as DOGE, USDT is marked (Erc20). */
 export const currencyDisplayName = (code: string): string => {

@@ -4,27 +4,37 @@
  * and light: this module imports only `Schema`.
  */
 import { Schema } from "effect"
-import { Constants } from "./rules.ts"
+import { Constants, isStorableText, unstorableTextMessage } from "./rules.ts"
 
-const Email = Schema.String.check(Schema.isMaxLength(Constants.emailMaxLength))
+/**
+ * A string field of a payload: at most `max` UTF-16 units, and text the database can store (no NUL,
+ * no unpaired surrogate). A violation is the edge's 400 naming the field, never a 500 from SQL.
+ */
+const Text = (max: number) =>
+  Schema.String.check(
+    Schema.isMaxLength(max),
+    Schema.makeFilter((s: string) => isStorableText(s) || unstorableTextMessage),
+  )
+
+const Email = Text(Constants.emailMaxLength)
 /** Upper bound only: the minimum is a business rule answered with the spec's own message. */
-const Password = Schema.String.check(Schema.isMaxLength(Constants.passwordMaxLength))
+const Password = Text(Constants.passwordMaxLength)
 /** The ALTCHA widget's payload (base64 JSON). Empty is allowed by the schema and refused as "missing". */
-const Captcha = Schema.String.check(Schema.isMaxLength(8_192))
-const Token = Schema.String.check(Schema.isMaxLength(256))
+const Captcha = Text(8_192)
+const Token = Text(256)
 
 export const SignInPayload = Schema.Struct({ email: Email, password: Password, captcha: Captcha })
 export type SignInPayload = typeof SignInPayload.Type
 
 export const RegistrationPayload = Schema.Struct({
-  clickId: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isMaxLength(128)))),
-  registrationCode: Schema.optional(Schema.NullOr(Schema.String.check(Schema.isMaxLength(64)))),
+  clickId: Schema.optional(Schema.NullOr(Text(128))),
+  registrationCode: Schema.optional(Schema.NullOr(Text(64))),
   email: Email,
   password: Password,
-  fullName: Schema.String.check(Schema.isMaxLength(200)),
+  fullName: Text(200),
   terms: Schema.Boolean,
-  language: Schema.String.check(Schema.isMaxLength(16)),
-  currency: Schema.String.check(Schema.isMaxLength(8)),
+  language: Text(16),
+  currency: Text(8),
   captcha: Captcha,
 })
 export type RegistrationPayload = typeof RegistrationPayload.Type
@@ -82,7 +92,7 @@ export type CaptchaChallenge = typeof CaptchaChallenge.Type
 
 export const Acknowledged = Schema.Struct({ message: Schema.String })
 
-export const ValidateEmailPayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(1024)) })
+export const ValidateEmailPayload = Schema.Struct({ email: Text(1024) })
 export const ForgotPasswordPayload = Schema.Struct({ email: Email })
 export const ConfirmAccountPayload = Schema.Struct({ token: Token })
 export const ConfirmAccountResult = Schema.Struct({ confirmed: Schema.Boolean })

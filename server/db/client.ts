@@ -7,7 +7,8 @@
  * snake_case keys; write `SELECT user_id AS "userId"` where code wants camelCase. (Explicit beats
  * magic: a transform would also rewrite jsonb keys and identifiers in raw SQL.)
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
@@ -19,8 +20,8 @@ import { pgliteStream } from "./pgliteStream.ts"
 
 export type DbLayer = Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, SqlError>
 
-/** Whether a process with this pid is running (signal 0 probes without signalling). */
-const isAlive = (pid: number): boolean => {
+/** Whether a process with this pid exists (signal 0 probes without signalling; a zombie exists too). */
+const exists = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true
@@ -29,39 +30,134 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
+export interface ProcStat {
+  /** Field 3: R, S, D, Z (zombie), X (dead)… */
+  readonly state: string
+  /** Field 22: start time in clock ticks since boot; with the pid it names one process for good. */
+  readonly startTime: string
+}
+
+/** `/proc/<pid>/stat` (Linux), or undefined when it cannot be read (no such process, no procfs). */
+export const procStat = (pid: number): ProcStat | undefined => {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8")
+  } catch {
+    return undefined
+  }
+  // Field 2 is the command name in parentheses and may itself contain spaces and ")": the fields
+  // after it start behind the LAST ")".
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ")
+  const state = rest[0]
+  const startTime = rest[19]
+  return state === undefined || startTime === undefined ? undefined : { state, startTime }
+}
+
+export interface LockOwner {
+  readonly pid: number
+  /** Absent in locks written before start times were recorded. */
+  readonly startTime: string | undefined
+}
+
+/** The lock file's text: `<pid> <start time>` (the start time is empty without procfs). */
+export const lockText = (pid: number, startTime: string | undefined): string =>
+  startTime === undefined ? `${pid}\n` : `${pid} ${startTime}\n`
+
+export const parseLock = (text: string): LockOwner | undefined => {
+  const [pidText, startTime] = text.trim().split(/\s+/)
+  const pid = Number(pidText)
+  return Number.isSafeInteger(pid) && pid > 0 ? { pid, startTime: startTime || undefined } : undefined
+}
+
 /**
- * One process per embedded database: `${dataDir}/pglite.lock` holds the owner's pid. A lock left by
- * a dead process is taken over; a live owner makes the start fail with a clear message.
+ * Whether the process that wrote a lock still runs. Dead: no such process; a zombie (killed but not
+ * yet reaped by its parent, which never happens in a container whose pid 1 does not reap); or the
+ * pid now belongs to another process (its start time differs from the one recorded in the lock).
+ */
+export const isLockOwnerAlive = (owner: LockOwner): boolean => {
+  const stat = procStat(owner.pid)
+  if (stat === undefined) {
+    // No procfs entry: gone, or hidden from us (procfs mounted with hidepid): ask the kernel.
+    return exists(owner.pid)
+  }
+  if (stat.state === "Z" || stat.state === "X" || stat.state === "x") return false
+  return owner.startTime === undefined || owner.startTime === stat.startTime
+}
+
+/**
+ * One process per embedded database: `${dataDir}/pglite.lock` names its owner (pid and start time).
+ * A lock whose owner is dead is taken over; a live owner makes the start fail with a clear message.
+ *
+ * The lock appears atomically (written to a temporary file, then hard-linked into place, which fails
+ * if a lock exists), so a reader never sees a half-written lock. A stale lock is first renamed away
+ * and compared with what was judged stale: of several processes starting at once, exactly one wins.
  */
 const lockedHere = new Set<string>()
 
-const takeLock = (lockFile: string): void => {
+const errorCode = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code
+
+const readIfExists = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, "utf8")
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined
+    throw error
+  }
+}
+
+export const takeLock = (lockFile: string): void => {
   if (lockedHere.has(lockFile)) {
     throw new Error(`the embedded database ${dirname(lockFile)}/pglite is already open in this process`)
   }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(lockFile, `${process.pid}\n`, { flag: "wx" })
-      lockedHere.add(lockFile)
-      return
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-      const owner = Number.parseInt(readFileSync(lockFile, "utf8"), 10)
-      if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
+  const suffix = `${process.pid}-${randomBytes(4).toString("hex")}`
+  const temporary = `${lockFile}.new-${suffix}`
+  writeFileSync(temporary, lockText(process.pid, procStat(process.pid)?.startTime))
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        linkSync(temporary, lockFile)
+        lockedHere.add(lockFile)
+        return
+      } catch (error) {
+        if (errorCode(error) !== "EEXIST") throw error
+      }
+      const text = readIfExists(lockFile)
+      if (text === undefined) continue
+      const owner = parseLock(text)
+      // Our own pid is a previous life of this process slot (a container's pid 1 restarted).
+      if (owner !== undefined && owner.pid !== process.pid && isLockOwnerAlive(owner)) {
         throw new Error(
-          `the embedded database ${dirname(lockFile)}/pglite is in use by process ${owner}; ` +
+          `the embedded database ${dirname(lockFile)}/pglite is in use by process ${owner.pid}; ` +
             "run one server per DATA_DIR, or set DATABASE_URL to share a PostgreSQL",
         )
       }
-      rmSync(lockFile, { force: true })
+      const aside = `${lockFile}.stale-${suffix}`
+      try {
+        renameSync(lockFile, aside)
+      } catch (error) {
+        if (errorCode(error) === "ENOENT") continue
+        throw error
+      }
+      if (readIfExists(aside) !== text) {
+        // Another starter replaced the stale lock between our read and our rename: put its lock back
+        // (unless yet another one is there already) and judge again.
+        try {
+          linkSync(aside, lockFile)
+        } catch {}
+      }
+      rmSync(aside, { force: true })
     }
+    throw new Error(`cannot lock ${lockFile}: it keeps changing (several servers starting on one DATA_DIR?)`)
+  } finally {
+    rmSync(temporary, { force: true })
   }
-  throw new Error(`cannot lock ${lockFile}`)
 }
 
-const releaseLock = (lockFile: string): void => {
+export const releaseLock = (lockFile: string): void => {
   lockedHere.delete(lockFile)
-  rmSync(lockFile, { force: true })
+  // Only our own lock: never remove one another process took over meanwhile.
+  const owner = parseLock(readIfExists(lockFile) ?? "")
+  if (owner === undefined || owner.pid === process.pid) rmSync(lockFile, { force: true })
 }
 
 /** Opens (or creates) the embedded database; closes it when the layer's scope ends. */

@@ -9,9 +9,20 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { CasinoApi } from "../../services/api.ts"
+import { toStorableText } from "../../services/rules.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
+
+/**
+ * The report as jsonb accepts it. A browser's error text may contain anything — jsonb refuses
+ * `\u0000` and unpaired surrogates (that was a 500, found by the contract fuzzer) — and a report
+ * is diagnostics worth keeping, so such characters are stored as U+FFFD instead of refusing it.
+ */
+const storableJson = (report: unknown): string =>
+  JSON.stringify(report, (_key, value: unknown) =>
+    typeof value === "string" ? toStorableText(value) : value,
+  )
 
 /** Largest accepted error report body, in bytes. */
 export const errorReportMaxBytes = 64 * 1024
@@ -31,7 +42,7 @@ export const ErrorLoggerHandlersLive = HttpApiBuilder.group(
         const userAgent = request.headers["user-agent"]?.slice(0, 512) ?? null
         const rows = yield* sql<{ readonly id: string }>`
           INSERT INTO error_reports (report, ip, user_agent)
-          VALUES (${JSON.stringify(payload)}::jsonb, ${ip}, ${userAgent})
+          VALUES (${storableJson(payload)}::jsonb, ${ip}, ${userAgent})
           RETURNING id::text AS id
         `.pipe(Effect.orDie)
         yield* Effect.logWarning(

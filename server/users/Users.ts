@@ -30,7 +30,7 @@ import {
   ValidationFailed,
 } from "../../services/errors.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import { Constants, Messages } from "../../services/rules.ts"
+import { Constants, isStorableText, Messages } from "../../services/rules.ts"
 import type {
   AuthStatus,
   RegistrationPayload,
@@ -146,6 +146,17 @@ const isUniqueViolation = (error: SqlError.SqlError): boolean => error.reason._t
 const registrationIncomplete = (field: string) =>
   new ValidationFailed({ message: AccountMessages.registerIncomplete, field })
 
+/**
+ * The `clickId` cookie as stored: at most 128 code points, and only text the database can store.
+ * A cookie is not typed by the player (and the cookie parser percent-decodes it: `%00` becomes
+ * NUL), so a malformed one is ignored rather than failing the registration.
+ */
+export const cookieClickId = (cookie: string | undefined): string | undefined => {
+  if (cookie === undefined) return undefined
+  const value = Array.from(cookie).slice(0, 128).join("")
+  return isStorableText(value) ? value : undefined
+}
+
 /** "Ada Lovelace King" → first "Ada", last "Lovelace King". */
 export const splitFullName = (fullName: string): { first: string; last: string | null } => {
   const [first = "", ...rest] = fullName.trim().split(/\s+/)
@@ -234,7 +245,7 @@ const make = Effect.gen(function* () {
     `.pipe(Effect.orDie)
     if (known.length === 0) return yield* registrationIncomplete("currency")
     const language = payload.language.trim() === "" ? "en" : payload.language.trim()
-    const clickId = payload.clickId?.trim() || meta.clickIdCookie?.slice(0, 128) || null
+    const clickId = payload.clickId?.trim() || cookieClickId(meta.clickIdCookie) || null
     const registrationCode = payload.registrationCode?.trim() || null
     const { first, last } = splitFullName(fullName)
 
