@@ -97,10 +97,17 @@ const judge = (c: FuzzCase, res: RawResponse): string | undefined => {
     const deliberate =
       res.status === 501 &&
       notBuiltEndpoints.some(
-        // The router matches case-insensitively and ignores a trailing slash: so does this check.
+        // The router matches case-insensitively, ignores a trailing slash and collapses double
+        // slashes: so does this check.
         (nb) =>
           (nb.method === c.method || c.method === "HEAD") &&
-          matchesPattern(nb.path, path.toLowerCase().replace(/(.)\/+$/, "$1")),
+          matchesPattern(
+            nb.path,
+            path
+              .toLowerCase()
+              .replace(/\/{2,}/g, "/")
+              .replace(/(.)\/+$/, "$1"),
+          ),
       ) &&
       (c.method === "HEAD" || (body as { error?: unknown } | undefined)?.error === "NotImplemented")
     if (!deliberate) return `${res.status} server error`
