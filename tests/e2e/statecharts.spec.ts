@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Page } from "@playwright/test"
-import { initialChunks, readManifest, visualizerChunks } from "../../bench/bundle.ts"
+import { initialChunks, playerLazyChunks, readManifest, visualizerChunks } from "../../bench/bundle.ts"
 import { loadModels } from "../../statecharts/discover.ts"
 import { generatePaths } from "../../statecharts/paths.ts"
 import { registerPlayer } from "./support/api.ts"
@@ -84,8 +84,15 @@ const activeStates = (page: Page, chart: string): Promise<Array<string>> =>
 
 test("the player's first screen downloads none of the visualizer's code", async ({ page }) => {
   const manifest = readManifest()
-  const initial = new Set([...initialChunks(manifest).js, ...initialChunks(manifest).css])
-  // Chunks only the visualizer needs (shared ones, e.g. xstate, belong to the player too).
+  const later = playerLazyChunks(manifest)
+  const initial = new Set([
+    ...initialChunks(manifest).js,
+    ...initialChunks(manifest).css,
+    ...later.js,
+    ...later.css,
+  ])
+  // Chunks only the visualizer needs: shared ones (xstate, the account flows it draws and the
+  // player prefetches when idle) belong to the player too.
   const visualizer = visualizerChunks(manifest)
   const visualizerOnly = [...visualizer.js, ...visualizer.css].filter((file) => !initial.has(file))
   expect(visualizerOnly.some((file) => file.includes("elk"))).toBe(true)
