@@ -38,11 +38,8 @@ const FORBIDDEN: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string
     what: "the live-mode inspector (loaded only with ?statecharts=live)",
   },
   // Loaded when first needed (docs/performance.md): the account flows, their views, radix, toasts.
-  {
-    pattern: /^machines\/(login|register|forgotPassword|resetPassword|confirmEmail)\.machine\.ts$/,
-    what: "an account flow",
-  },
-  { pattern: /^ui\/flows\//, what: "an account flow's view" },
+  { pattern: /^machines\/account\//, what: "an account flow" },
+  { pattern: /^ui\/account\//, what: "an account flow's view" },
   { pattern: /^ui\/shell\/ModalLayer\.tsx$/, what: "the modal layer" },
   { pattern: /(^|\/)node_modules\/@radix-ui\//, what: "radix (the modal layer)" },
   { pattern: /(^|\/)node_modules\/sonner\//, what: "sonner (the toaster)" },

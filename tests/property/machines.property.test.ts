@@ -1,5 +1,5 @@
 /**
- * Every machine (found from machines/*.model.ts, plus the harness fixture) survives random event
+ * Every machine (found from every <machine>.model.ts under machines/, plus the harness fixture) survives random event
  * sequences through the pure `transition()`: it never throws, never lands in an `error` status, and
  * is always in a configuration of its own state nodes. Player events are sent whether or not the
  * current state handles them (ignoring an event must be safe); invoke outcomes and timers are sent

@@ -2,10 +2,10 @@
  * Generated-path model of machines/confirmEmail.machine.ts: every outcome of the `confirmAccount`
  * call, the retry after a transport failure, Continue and the automatic continue timer.
  */
-import { InvalidToken } from "../services/errors.ts"
+import { InvalidToken } from "../../services/errors.ts"
+import { flowInput, statusError, transportError } from "../flowFixtures.ts"
+import { defineModel } from "../model.ts"
 import { confirmEmailMachine } from "./confirmEmail.machine.ts"
-import { flowInput, statusError, transportError } from "./flowFixtures.ts"
-import { defineModel } from "./model.ts"
 
 export const model = defineModel({
   name: "confirmEmail",

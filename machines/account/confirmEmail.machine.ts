@@ -9,12 +9,12 @@
 import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, setup } from "xstate"
-import { AccountMessages } from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
-import { InvalidToken } from "../services/errors.ts"
-import type { FlowInput, FlowOutput } from "./flow.ts"
-import { clientFailureClasses, failureFrom } from "./flowSupport.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
+import { InvalidToken } from "../../services/errors.ts"
+import type { FlowInput, FlowOutput } from "../flow.ts"
+import { clientFailureClasses, failureFrom } from "../flowSupport.ts"
 
 /** Shown when the server could not be reached or answered something unreadable. */
 export const confirmUnreachableMessage = "We could not confirm your e-mail right now. Please try again."

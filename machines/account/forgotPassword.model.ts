@@ -2,10 +2,10 @@
  * Generated-path model of machines/forgotPassword.machine.ts: a valid and an invalid e-mail, and
  * every outcome of the `forgotPassword` call (sent, each typed failure, a transport failure).
  */
-import { RateLimited, ValidationFailed } from "../services/errors.ts"
-import { flowInput, transportError } from "./flowFixtures.ts"
+import { RateLimited, ValidationFailed } from "../../services/errors.ts"
+import { flowInput, transportError } from "../flowFixtures.ts"
+import { defineModel } from "../model.ts"
 import { forgotPasswordMachine } from "./forgotPassword.machine.ts"
-import { defineModel } from "./model.ts"
 
 export const model = defineModel({
   name: "forgotPassword",

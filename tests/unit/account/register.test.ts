@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
+import { pickLanguage, registerMachine } from "../../../machines/account/register.machine.ts"
 import {
   anonymousStatus,
   fixtureSiteConfig,
@@ -15,10 +16,9 @@ import {
   signedInStatus,
   statusError,
   transportError,
-} from "../../machines/flowFixtures.ts"
-import { pickLanguage, registerMachine } from "../../machines/register.machine.ts"
-import type { EmailStatus } from "../../services/account-rules.ts"
-import { AccountMessages } from "../../services/account-rules.ts"
+} from "../../../machines/flowFixtures.ts"
+import type { EmailStatus } from "../../../services/account-rules.ts"
+import { AccountMessages } from "../../../services/account-rules.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -26,10 +26,10 @@ import {
   RateLimited,
   RegistrationRefused,
   ValidationFailed,
-} from "../../services/errors.ts"
-import { Messages } from "../../services/rules.ts"
-import type { AuthStatus, RegistrationPayload } from "../../services/user-service.ts"
-import { controlled, settle } from "./flows.doubles.ts"
+} from "../../../services/errors.ts"
+import { Messages } from "../../../services/rules.ts"
+import type { AuthStatus, RegistrationPayload } from "../../../services/user-service.ts"
+import { controlled, settle } from "./doubles.ts"
 
 const start = (input = flowInput()) => {
   const validateEmail = controlled<{ email_status: EmailStatus }, { email: string }>()

@@ -11,9 +11,9 @@ import {
   isBlockedDomain,
   isValidEmail,
   passwordLooksLong,
-} from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
+} from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -21,11 +21,11 @@ import {
   InvalidCredentials,
   RateLimited,
   SelfExcluded,
-} from "../services/errors.ts"
-import { notify } from "../services/notify.ts"
-import { Messages } from "../services/rules.ts"
-import type { AuthStatus, SessionUser, SignInPayload } from "../services/user-service.ts"
-import type { FlowInput, FlowOutput } from "./flow.ts"
+} from "../../services/errors.ts"
+import { notify } from "../../services/notify.ts"
+import { Messages } from "../../services/rules.ts"
+import type { AuthStatus, SessionUser, SignInPayload } from "../../services/user-service.ts"
+import type { FlowInput, FlowOutput } from "../flow.ts"
 import {
   clientFailureClasses,
   type FieldErrors,
@@ -33,7 +33,7 @@ import {
   httpStatusOf,
   requireUser,
   type ToastParams,
-} from "./flowSupport.ts"
+} from "../flowSupport.ts"
 
 export const signInFailure = failureFrom([
   InvalidCredentials,

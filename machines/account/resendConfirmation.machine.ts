@@ -6,10 +6,10 @@
 
 import { Effect } from "effect"
 import { setup } from "xstate"
-import { AccountMessages } from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
-import { notify, type ToastKind } from "../services/notify.ts"
+import { AccountMessages } from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
+import { notify, type ToastKind } from "../../services/notify.ts"
 
 export const resendConfirmation = Effect.gen(function* () {
   return yield* userClient.resendConfirmation()

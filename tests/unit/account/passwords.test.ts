@@ -6,20 +6,23 @@
 
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
-import { flowInput, schemaError, transportError } from "../../machines/flowFixtures.ts"
-import { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
-import { resetLinkInvalidMessage, resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
-import { AccountMessages } from "../../services/account-rules.ts"
+import { forgotPasswordMachine } from "../../../machines/account/forgotPassword.machine.ts"
+import {
+  resetLinkInvalidMessage,
+  resetPasswordMachine,
+} from "../../../machines/account/resetPassword.machine.ts"
+import { flowInput, schemaError, transportError } from "../../../machines/flowFixtures.ts"
+import { AccountMessages } from "../../../services/account-rules.ts"
 import {
   CaptchaFailed,
   InvalidToken,
   PasswordRejected,
   RateLimited,
   ValidationFailed,
-} from "../../services/errors.ts"
-import { Messages } from "../../services/rules.ts"
-import type { ResetPasswordPayload } from "../../services/user-service.ts"
-import { controlled, settle, toastRecorder } from "./flows.doubles.ts"
+} from "../../../services/errors.ts"
+import { Messages } from "../../../services/rules.ts"
+import type { ResetPasswordPayload } from "../../../services/user-service.ts"
+import { controlled, settle, toastRecorder } from "./doubles.ts"
 
 describe("forgot password", () => {
   const start = () => {

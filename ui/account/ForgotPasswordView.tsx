@@ -1,9 +1,9 @@
 /**
- * View of machines/forgotPassword.machine.ts (modal body only).
+ * View of machines/account/forgotPassword.machine.ts (modal body only).
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
-import type { forgotPasswordMachine } from "../../machines/forgotPassword.machine.ts"
+import type { forgotPasswordMachine } from "../../machines/account/forgotPassword.machine.ts"
 import { EmailField, SubmitButton } from "./fields.tsx"
 import "./flows.css"
 

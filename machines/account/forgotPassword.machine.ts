@@ -6,13 +6,13 @@
 import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, setup } from "xstate"
-import { AccountMessages, isValidEmail } from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
-import { RateLimited, ValidationFailed } from "../services/errors.ts"
-import { notify } from "../services/notify.ts"
-import type { FlowInput, FlowOutput } from "./flow.ts"
-import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "./flowSupport.ts"
+import { AccountMessages, isValidEmail } from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
+import { RateLimited, ValidationFailed } from "../../services/errors.ts"
+import { notify } from "../../services/notify.ts"
+import type { FlowInput, FlowOutput } from "../flow.ts"
+import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "../flowSupport.ts"
 
 export const forgotPasswordFailure = failureFrom([ValidationFailed, RateLimited, ...clientFailureClasses])
 export type ForgotPasswordFailure = ReturnType<typeof forgotPasswordFailure>

@@ -1,5 +1,5 @@
 /**
- * View of machines/register.machine.ts (modal body only). It reports DOM facts to the machine: the
+ * View of machines/account/register.machine.ts (modal body only). It reports DOM facts to the machine: the
  * viewport width (for the welcome banner), the `clickId` cookie and the browser language at submit.
  * The currency dropdown is the host's (render prop); the terms open in a new tab so the form survives.
  */
@@ -7,7 +7,7 @@ import { useSelector } from "@xstate/react"
 import { Checkbox, Label, Switch } from "radix-ui"
 import { type ReactNode, useEffect, useRef } from "react"
 import type { ActorRefFrom } from "xstate"
-import type { registerMachine } from "../../machines/register.machine.ts"
+import type { registerMachine } from "../../machines/account/register.machine.ts"
 import { Constants } from "../../services/rules.ts"
 import { Captcha } from "./Captcha.tsx"
 import { EmailField, FormError, NewPasswordField, SubmitButton, TextField } from "./fields.tsx"

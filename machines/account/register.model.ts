@@ -4,7 +4,7 @@
  * of the `validateEmail` and `register` calls.
  */
 
-import { isBlockedDomain, isValidFullName } from "../services/account-rules.ts"
+import { isBlockedDomain, isValidFullName } from "../../services/account-rules.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -12,9 +12,9 @@ import {
   RateLimited,
   RegistrationRefused,
   ValidationFailed,
-} from "../services/errors.ts"
-import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "./flowFixtures.ts"
-import { defineModel } from "./model.ts"
+} from "../../services/errors.ts"
+import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "../flowFixtures.ts"
+import { defineModel } from "../model.ts"
 import { registerMachine } from "./register.machine.ts"
 
 const input = flowInput()

@@ -1,9 +1,9 @@
 /**
- * View of machines/confirmEmail.machine.ts (modal body only): progress, then the outcome.
+ * View of machines/account/confirmEmail.machine.ts (modal body only): progress, then the outcome.
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom, SnapshotFrom } from "xstate"
-import { type confirmEmailMachine, confirmEmailTexts } from "../../machines/confirmEmail.machine.ts"
+import { type confirmEmailMachine, confirmEmailTexts } from "../../machines/account/confirmEmail.machine.ts"
 import "./flows.css"
 
 type Phase = "confirming" | "confirmed" | "invalid" | "unreachable"

@@ -1,10 +1,13 @@
 /**
- * View of machines/resetPassword.machine.ts (modal body only). Opened from the e-mail link; the
+ * View of machines/account/resetPassword.machine.ts (modal body only). Opened from the e-mail link; the
  * token came in through the flow's input.
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
-import { resetLinkInvalidMessage, type resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
+import {
+  resetLinkInvalidMessage,
+  type resetPasswordMachine,
+} from "../../machines/account/resetPassword.machine.ts"
 import { Captcha } from "./Captcha.tsx"
 import { FormError, NewPasswordField, SubmitButton } from "./fields.tsx"
 import "./flows.css"

@@ -3,9 +3,9 @@
  * in the spec's order, the captcha, and every outcome of the `resetPassword` call. The token comes
  * from the input (the e-mail link).
  */
-import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../services/errors.ts"
-import { flowInput, schemaError, transportError } from "./flowFixtures.ts"
-import { defineModel } from "./model.ts"
+import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../../services/errors.ts"
+import { flowInput, schemaError, transportError } from "../flowFixtures.ts"
+import { defineModel } from "../model.ts"
 import { resetPasswordMachine } from "./resetPassword.machine.ts"
 
 export const model = defineModel({

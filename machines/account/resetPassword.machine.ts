@@ -13,15 +13,15 @@ import {
   passwordLooksLong,
   type ResetPasswordProblem,
   resetPasswordProblem,
-} from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
-import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../services/errors.ts"
-import { notify } from "../services/notify.ts"
-import { Constants, Messages } from "../services/rules.ts"
-import type { ResetPasswordPayload } from "../services/user-service.ts"
-import type { FlowInput, FlowOutput } from "./flow.ts"
-import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "./flowSupport.ts"
+} from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
+import { CaptchaFailed, InvalidToken, PasswordRejected, RateLimited } from "../../services/errors.ts"
+import { notify } from "../../services/notify.ts"
+import { Constants, Messages } from "../../services/rules.ts"
+import type { ResetPasswordPayload } from "../../services/user-service.ts"
+import type { FlowInput, FlowOutput } from "../flow.ts"
+import { clientFailureClasses, type FieldErrors, failureFrom, type ToastParams } from "../flowSupport.ts"
 
 /** Shown when the link has no token, or the server says it is unknown, used or expired. */
 export const resetLinkInvalidMessage =

@@ -1,5 +1,5 @@
-import { RateLimited } from "../services/errors.ts"
-import { defineModel } from "./model.ts"
+import { RateLimited } from "../../services/errors.ts"
+import { defineModel } from "../model.ts"
 import { resendConfirmationMachine } from "./resendConfirmation.machine.ts"
 
 export const model = defineModel({

@@ -3,7 +3,7 @@
  * look at the call's input and at its abort signal), a toast recorder, and a microtask flush.
  */
 import { fromPromise } from "xstate"
-import type { ToastParams } from "../../machines/flowSupport.ts"
+import type { ToastParams } from "../../../machines/flowSupport.ts"
 
 export interface Call<I, O> {
   readonly input: I

@@ -9,10 +9,10 @@ import {
   confirmContinueDelayMs,
   confirmEmailMachine,
   confirmEmailTexts,
-} from "../../machines/confirmEmail.machine.ts"
-import { flowInput, statusError, transportError } from "../../machines/flowFixtures.ts"
-import { InvalidToken } from "../../services/errors.ts"
-import { controlled, settle } from "./flows.doubles.ts"
+} from "../../../machines/account/confirmEmail.machine.ts"
+import { flowInput, statusError, transportError } from "../../../machines/flowFixtures.ts"
+import { InvalidToken } from "../../../services/errors.ts"
+import { controlled, settle } from "./doubles.ts"
 
 const token = "9a0d7e4c3b8a6f5e4d3c2b1a094f1c2b"
 

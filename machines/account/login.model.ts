@@ -3,7 +3,7 @@
  * `signIn` call (signed in, an answer without a session, each typed failure, the client failures).
  */
 
-import { isBlockedDomain } from "../services/account-rules.ts"
+import { isBlockedDomain } from "../../services/account-rules.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -11,10 +11,10 @@ import {
   InvalidCredentials,
   RateLimited,
   SelfExcluded,
-} from "../services/errors.ts"
-import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "./flowFixtures.ts"
+} from "../../services/errors.ts"
+import { anonymousStatus, flowInput, signedInStatus, statusError, transportError } from "../flowFixtures.ts"
+import { defineModel } from "../model.ts"
 import { loginMachine } from "./login.machine.ts"
-import { defineModel } from "./model.ts"
 
 const input = flowInput()
 

@@ -17,9 +17,9 @@ import {
   isValidFullName,
   looksLikeFullName,
   passwordLooksLong,
-} from "../services/account-rules.ts"
-import { fromEffect } from "../services/bridge.ts"
-import { userClient } from "../services/clients/user.ts"
+} from "../../services/account-rules.ts"
+import { fromEffect } from "../../services/bridge.ts"
+import { userClient } from "../../services/clients/user.ts"
 import {
   CaptchaFailed,
   CountryRestricted,
@@ -27,17 +27,17 @@ import {
   RateLimited,
   RegistrationRefused,
   ValidationFailed,
-} from "../services/errors.ts"
-import { Constants, Messages } from "../services/rules.ts"
-import type { AuthStatus, RegistrationPayload, SessionUser } from "../services/user-service.ts"
-import type { FlowInput, FlowOutput } from "./flow.ts"
+} from "../../services/errors.ts"
+import { Constants, Messages } from "../../services/rules.ts"
+import type { AuthStatus, RegistrationPayload, SessionUser } from "../../services/user-service.ts"
+import type { FlowInput, FlowOutput } from "../flow.ts"
 import {
   clientFailureClasses,
   type FieldErrors,
   failureFrom,
   httpStatusOf,
   requireUser,
-} from "./flowSupport.ts"
+} from "../flowSupport.ts"
 
 /** Shown for a password longer than the contract allows (the field's maxLength normally prevents it). */
 export const passwordTooLongMessage = `Password must be at most ${Constants.passwordMaxLength} characters`

@@ -1,9 +1,9 @@
 /**
- * View of machines/login.machine.ts (modal body only; the host draws the dialog chrome).
+ * View of machines/account/login.machine.ts (modal body only; the host draws the dialog chrome).
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
-import type { loginMachine } from "../../machines/login.machine.ts"
+import type { loginMachine } from "../../machines/account/login.machine.ts"
 import { Captcha } from "./Captcha.tsx"
 import { EmailField, FormError, SubmitButton, TextField } from "./fields.tsx"
 import "./flows.css"

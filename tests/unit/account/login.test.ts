@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
+import { loginMachine } from "../../../machines/account/login.machine.ts"
 import {
   anonymousStatus,
   flowInput,
@@ -13,9 +14,8 @@ import {
   signedInStatus,
   statusError,
   transportError,
-} from "../../machines/flowFixtures.ts"
-import { loginMachine } from "../../machines/login.machine.ts"
-import { AccountMessages } from "../../services/account-rules.ts"
+} from "../../../machines/flowFixtures.ts"
+import { AccountMessages } from "../../../services/account-rules.ts"
 import {
   AccountLocked,
   CaptchaFailed,
@@ -23,10 +23,10 @@ import {
   InvalidCredentials,
   RateLimited,
   SelfExcluded,
-} from "../../services/errors.ts"
-import { Messages } from "../../services/rules.ts"
-import type { AuthStatus, SignInPayload } from "../../services/user-service.ts"
-import { controlled, settle, toastRecorder } from "./flows.doubles.ts"
+} from "../../../services/errors.ts"
+import { Messages } from "../../../services/rules.ts"
+import type { AuthStatus, SignInPayload } from "../../../services/user-service.ts"
+import { controlled, settle, toastRecorder } from "./doubles.ts"
 
 const start = () => {
   const signIn = controlled<AuthStatus, SignInPayload>()
