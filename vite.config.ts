@@ -96,7 +96,9 @@ export default defineConfig({
           groups: [
             {
               name: "core",
-              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]/,
+              // Vite's preload helper too: shared by the first screen and the lazily loaded session
+              // calls, it would otherwise be a chunk of its own (and without a sourcemap).
+              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]|vite[\\/]preload-helper/,
             },
           ],
         },

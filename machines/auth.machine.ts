@@ -4,17 +4,18 @@
  * after 5 minutes (spec section 9) and are fetched again. Sign-out keeps the spec's order: navigate
  * to /, call sign-out, then clear the user.
  */
-import { Effect } from "effect"
 import { assign, sendParent, setup } from "xstate"
-import { fromEffect } from "../services/bridge.ts"
-import { profileClient } from "../services/clients/profile.ts"
-import { userClient } from "../services/clients/user.ts"
+import { fromLazyEffect } from "../services/bridge.ts"
 import { Unauthenticated } from "../services/errors.ts"
 import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
 import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
 import { Constants, Messages } from "../services/rules.ts"
+import type { Account } from "../services/session-calls.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
+import { lazyModule } from "./lazy.ts"
+
+export type { Account }
 
 export interface AuthContext {
   readonly user: SessionUser | null
@@ -28,26 +29,11 @@ export type AuthEvent =
   | { readonly type: "REFRESH" }
   | { readonly type: "SIGN_OUT" }
 
-export interface Account {
-  readonly profile: Profile
-  readonly fund: Fund
-}
-
-export const checkSession = Effect.gen(function* () {
-  return yield* userClient.isAuthenticated()
-})
-
-export const loadAccount = Effect.gen(function* () {
-  const [profile, fund] = yield* Effect.all([profileClient.getProfile(), profileClient.getFund()], {
-    concurrency: "unbounded",
-  })
-  const account: Account = { profile, fund }
-  return account
-})
-
-export const signOut = Effect.gen(function* () {
-  yield* userClient.signout()
-})
+/**
+ * The session's calls are their own chunk (services/session-calls.ts): the first screen does not
+ * carry the contract tables they need. The entry point starts the download while the shell boots.
+ */
+export const loadSessionCalls = lazyModule(() => import("../services/session-calls.ts"))
 
 /** Whether a failed account load means the session is gone (then the player is anonymous again). */
 export const isSessionGone = (error: unknown): boolean => error instanceof Unauthenticated
@@ -60,9 +46,9 @@ export const authMachine = setup({
     events: {} as AuthEvent,
   },
   actors: {
-    checkSession: fromEffect(() => checkSession),
-    loadAccount: fromEffect(() => loadAccount),
-    signOut: fromEffect(() => signOut),
+    checkSession: fromLazyEffect(() => loadSessionCalls().then((m) => m.checkSession)),
+    loadAccount: fromLazyEffect(() => loadSessionCalls().then((m) => m.loadAccount)),
+    signOut: fromLazyEffect(() => loadSessionCalls().then((m) => m.signOut)),
   },
   delays: {
     queryStale: Constants.queryStaleMs,

@@ -21,7 +21,7 @@ import { ipClient } from "../services/clients/ip.ts"
 import type { ClientIp } from "../services/ip-service.ts"
 import { isRestrictedCountry, Messages } from "../services/rules.ts"
 import type { SessionUser } from "../services/user-service.ts"
-import { authMachine } from "./auth.machine.ts"
+import { authMachine, loadSessionCalls } from "./auth.machine.ts"
 import { type ModalRequest, modalsMachine, parseModalRequest } from "./modals.machine.ts"
 
 export type { CapturedError }
@@ -113,6 +113,13 @@ export const shellMachine = setup({
     clearModalQuery: () => {},
     /** The page title falls back to the product name. */
     setTitle: (_, _params: { title: string }) => {},
+    /**
+     * The session check runs as soon as the shell is ready and its calls are their own chunk: start
+     * downloading it with the boot calls. A failure here is retried (and reported) by the check.
+     */
+    prefetchSessionCalls: () => {
+      loadSessionCalls().catch(() => undefined)
+    },
   },
 }).createMachine({
   id: "shell",
@@ -133,6 +140,7 @@ export const shellMachine = setup({
   },
   states: {
     booting: {
+      entry: "prefetchSessionCalls",
       invoke: {
         id: "boot",
         src: "boot",
