@@ -88,7 +88,7 @@ describe("auth machine", () => {
     expect(load.calls).toHaveLength(1)
     load.calls[0]?.resolve(account)
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(auth.getSnapshot().context.fund?.[0]?.balance).toBe("1250")
   })
 
@@ -119,7 +119,7 @@ describe("auth machine", () => {
     auth.send({ type: "SIGN_OUT" })
     signOut.calls[0]?.reject(new Error("offline"))
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(log).toContain("toast Signout did not work!")
   })
 
@@ -138,7 +138,7 @@ describe("auth machine", () => {
     await flush()
     load.calls[0]?.reject(new Error("500"))
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(log).toContain("toast Get fund did not work")
   })
 })
