@@ -116,13 +116,13 @@ const make = Effect.gen(function* () {
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
-    if (optedIn) yield* Effect.forkDetach(promo.welcomeOfferIfDue(userId))
+    if (optedIn) yield* promo.welcomeOfferIfDue(userId)
     return yield* get(session)
   })
 
   const setReceiveEmail = Effect.fn("Profile.setReceiveEmail")(function* (userId: string, receive: boolean) {
     yield* repo.setReceiveEmail(userId, receive).pipe(Effect.orDie)
-    if (receive) yield* Effect.forkDetach(promo.welcomeOfferIfDue(userId))
+    if (receive) yield* promo.welcomeOfferIfDue(userId)
     return { receiveEmailPromo: receive }
   })
 

@@ -5,7 +5,8 @@
  * - The welcome offer goes out once, as soon as both hold: the e-mail is confirmed and promo mail
  *   is accepted (at confirmation, or later when the player switches promo mail on). The claim is
  *   one atomic UPDATE, so it is sent at most once even under concurrent requests; a failed
- *   delivery is logged and not retried (at most once suits a promotion).
+ *   delivery is logged and not retried (at most once suits a promotion). It is sent within the
+ *   request that makes it due (a confirmation or the switch), so that answer waits for the mail once.
  * - Every promotional mail carries a fresh unsubscribe id (32 random bytes, base64url; only its
  *   SHA-256 is stored). Using it — the page's DELETE, or a mail client's one-click POST — switches
  *   promo mail off, without signing in, as often as it is used (idempotent). Links do not expire:

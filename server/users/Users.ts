@@ -357,9 +357,9 @@ const make = Effect.gen(function* () {
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
-    // A player who already accepted promotional mail gets the welcome offer now (detached: the
-    // confirmation does not wait for SMTP).
-    yield* Effect.forkDetach(promo.welcomeOfferIfDue(userId))
+    // A player who already accepted promotional mail gets the welcome offer now (once; a failed
+    // delivery is logged and does not fail the confirmation).
+    yield* promo.welcomeOfferIfDue(userId)
     return { confirmed: true }
   })
 
