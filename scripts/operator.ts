@@ -25,7 +25,7 @@ import { readFileSync } from "node:fs"
 import { hostname, userInfo } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Layer, References } from "effect"
 import { AppConfig, ConfigError, loadConfig, operatorSecretFile } from "../server/config.ts"
 import { makeDbLayer } from "../server/db/client.ts"
 import { migrate } from "../server/db/migrate.ts"
@@ -156,7 +156,17 @@ const print = (options: Options, result: unknown): void => {
           `${r.reason === null || r.reason === undefined ? "" : ` — reason: ${String(r.reason)}`}\n`,
       )
       return
-    default:
+    case "audit": {
+      const entries = (r.entries ?? []) as ReadonlyArray<Record<string, unknown>>
+      if (entries.length === 0) process.stdout.write("No operator action yet.\n")
+      for (const e of entries) {
+        process.stdout.write(
+          `${String(e.at)}  ${String(e.actor)}  ${String(e.action)}  ${String(e.subject ?? "-")}  ${JSON.stringify(e.details)}\n`,
+        )
+      }
+      return
+    }
+    case "show":
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   }
 }
@@ -196,7 +206,11 @@ const runDirect = async (options: Options): Promise<unknown> => {
       }
     }
   })
-  const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(services), Effect.scoped))
+  // Logs (e.g. "applied migrations") stay out of the command's output unless they are warnings.
+  const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+  const exit = await Effect.runPromiseExit(
+    program.pipe(Effect.provide(services), Effect.provide(quiet), Effect.scoped),
+  )
   if (Exit.isSuccess(exit)) return exit.value
   throw new SetupError(`the command failed: ${String(exit.cause)}`)
 }
