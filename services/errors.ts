@@ -138,7 +138,7 @@ export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()(
   { httpApiStatus: 404 },
 ) {}
 
-/** A self-exclusion may be extended, never shortened: `until` is the current end (null = none). */
+/** A self-exclusion may be extended, never shortened: `until` is the current end (null = permanent). */
 export class ExclusionNotShortened extends Schema.TaggedError<ExclusionNotShortened>()(
   "ExclusionNotShortened",
   { message: Schema.String, until: Schema.NullOr(Schema.String) },

@@ -28,6 +28,13 @@ export const ProfileMessages = {
   genderInvalid: "Choose Female or Male",
   countryUnknown: "Choose a country from the list",
   textTooLong: (max: number) => `At most ${max} characters`,
+  zipInvalid: "Use letters, digits, spaces and hyphens only",
+  nameInvalid: "Use letters only (spaces, hyphens and apostrophes between them are fine)",
+  phoneIncomplete: "Enter both the country calling code and the number",
+  limitTooSmall: "A deposit limit must be at least 1.00 EUR",
+  limitTooLarge: "A deposit limit must be at most 10,000,000.00 EUR",
+  limitOrder: (lower: string, higher: string) =>
+    `The ${lower} limit cannot be higher than the ${higher} limit`,
   exclusionConfirm: "You will be signed out everywhere and cannot sign in until the period ends.",
   exclusionNotShortened: "Your current exclusion ends later; it cannot be shortened.",
   limitIncreaseDelayed: "An increase takes effect after 24 hours.",
@@ -142,6 +149,18 @@ export const isDateOfBirthInRange = (unix: number): boolean => {
   const min = isoDateToUnix(DateOfBirthBounds.min) ?? 0
   const max = isoDateToUnix(DateOfBirthBounds.max) ?? 0
   return Number.isInteger(unix) && unix % DAY_SECONDS === 0 && unix >= min && unix <= max
+}
+
+// ── Names ───────────────────────────────────────────────────────────────────────────────────
+/**
+ * First or last name: letters of any script (with their combining marks), single spaces, hyphens
+ * or apostrophes between them ("Jean-Luc", "O'Brien", "van der Berg"), 1 to 50 characters.
+ */
+export const isValidPersonName = (name: string): boolean => {
+  const n = name.trim()
+  return (
+    n.length > 0 && n.length <= TextLimits.firstName && /^[\p{L}\p{M}]+(?:[ '’-][\p{L}\p{M}]+)*$/u.test(n)
+  )
 }
 
 // ── Postal code, gender, text ───────────────────────────────────────────────────────────────
@@ -316,6 +335,33 @@ export const remainingUnder = (limit: bigint | null, deposited: bigint): bigint 
 /** The tightest of several remainders (`null` = unlimited). */
 export const tightest = (remainders: ReadonlyArray<bigint | null>): bigint | null =>
   remainders.reduce<bigint | null>((min, r) => (r === null ? min : min === null || r < min ? r : min), null)
+
+/** The smallest and largest deposit limit a player may set, in EUR cents. */
+export const DepositLimitBounds = { min: 100n, max: 1_000_000_000n } as const
+
+export const isDepositLimitInBounds = (cents: bigint): boolean =>
+  cents >= DepositLimitBounds.min && cents <= DepositLimitBounds.max
+
+/**
+ * The limits of a shorter period may not exceed those of a longer one (daily ≤ weekly ≤ monthly;
+ * `null` = no limit). Checked on the limits as they will stand once every change applies; returns
+ * the first pair out of order.
+ */
+export const limitOrderProblem = (
+  limits: Readonly<Record<LimitPeriod, bigint | null>>,
+): { readonly lower: LimitPeriod; readonly higher: LimitPeriod } | undefined => {
+  const pairs: ReadonlyArray<readonly [LimitPeriod, LimitPeriod]> = [
+    ["daily", "weekly"],
+    ["weekly", "monthly"],
+    ["daily", "monthly"],
+  ]
+  for (const [lower, higher] of pairs) {
+    const a = limits[lower]
+    const b = limits[higher]
+    if (a !== null && b !== null && a > b) return { lower, higher }
+  }
+  return undefined
+}
 
 /** Reality check reminders: every N minutes of play (the player's choice), or off. */
 export const realityCheckIntervals = [15, 30, 45, 60, 90, 120] as const

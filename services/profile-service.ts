@@ -4,13 +4,7 @@
  * (wallet) list. The group is `api/profile-service.ts`; the rules are `profile-rules.ts`.
  */
 import { Schema } from "effect"
-import {
-  genders,
-  limitPeriods,
-  realityCheckIntervals,
-  selfExclusionPeriods,
-  TextLimits,
-} from "./profile-rules.ts"
+import { limitPeriods, realityCheckIntervals, selfExclusionPeriods } from "./profile-rules.ts"
 
 /** Text a player types: bounded, and without control characters (PostgreSQL cannot store NUL). */
 const Text = (max: number) =>
@@ -18,6 +12,9 @@ const Text = (max: number) =>
     Schema.isMaxLength(max),
     Schema.isPattern(/^[^\p{Cc}\p{Cs}]*$/u, { message: "control characters are not allowed" }),
   )
+
+/** The most a free-text profile field may carry on the wire; the field's own limit is a rule. */
+const WireText = Text(256)
 
 /** A moment, ISO 8601 in UTC ("2026-11-23T10:15:00Z"). */
 const Instant = Schema.String
@@ -52,7 +49,11 @@ export const Profile = Schema.Struct({
     dateOfBirth: Schema.NullOr(Schema.Int),
     receiveEmailPromo: Schema.Boolean,
   }),
-  /** The sign-in before the current one, so a player notices a stranger (issue 8). */
+  /**
+   * The sign-in before the current session (registration counts as the first), so a player
+   * notices a stranger (issue 8): when, from which IP, and that IP's country as an ISO 3166-1
+   * alpha-2 code (DEFAULT_COUNTRY for private addresses). null: no earlier sign-in.
+   */
   lastLogin: Schema.NullOr(Schema.Struct({ at: Instant, ip: Schema.String, country: Schema.String })),
 })
 export type Profile = typeof Profile.Type
@@ -61,25 +62,33 @@ export type Profile = typeof Profile.Type
  * PUT /profile (spec section 3: the updatable fields, plus first and last name, which the general
  * tab shows and registration does not ask). An absent field is left as it is; a field that already
  * has a value cannot be changed (ProfileFieldLocked) — sending its current value is harmless.
+ *
+ * The schema only bounds what travels (`WireText`): the rules themselves (lengths of
+ * `TextLimits`, gender, country, zip, phone, date of birth) are checked by the server with the
+ * functions of profile-rules.ts, so a refused field comes back as `ValidationFailed` naming the
+ * field with a message of `ProfileMessages`, not as a bare schema error.
  */
 export const UpdateProfilePayload = Schema.Struct({
-  firstName: Schema.optional(Schema.NullOr(Text(TextLimits.firstName))),
-  lastName: Schema.optional(Schema.NullOr(Text(TextLimits.lastName))),
-  nickName: Schema.optional(Schema.NullOr(Text(TextLimits.nickName))),
+  firstName: Schema.optional(Schema.NullOr(WireText)),
+  lastName: Schema.optional(Schema.NullOr(WireText)),
+  nickName: Schema.optional(Schema.NullOr(WireText)),
   /** Unix seconds of a UTC midnight, 1900-01-01 … 2005-12-31; null for the picker's placeholder. */
   dateOfBirth: Schema.optional(Schema.NullOr(Schema.Int)),
-  gender: Schema.optional(Schema.NullOr(Schema.Literals(genders))),
-  avatar: Schema.optional(Schema.NullOr(Text(256))),
+  /** "FEMALE" or "MALE" (`genders`). */
+  gender: Schema.optional(Schema.NullOr(WireText)),
+  /** Stored as given (an avatar id or URL); not part of the profile answer yet. */
+  avatar: Schema.optional(Schema.NullOr(WireText)),
   /** ISO 3166-1 alpha-2 code of a country of the country-code list. */
-  country: Schema.optional(Schema.NullOr(Text(2))),
-  city: Schema.optional(Schema.NullOr(Text(TextLimits.city))),
-  state: Schema.optional(Schema.NullOr(Text(TextLimits.state))),
-  phoneNumber: Schema.optional(Schema.NullOr(Text(20))),
-  dialingCode: Schema.optional(Schema.NullOr(Text(5))),
+  country: Schema.optional(Schema.NullOr(WireText)),
+  city: Schema.optional(Schema.NullOr(WireText)),
+  state: Schema.optional(Schema.NullOr(WireText)),
+  /** What the player typed; with `dialingCode` ("356" or "+356"), split and checked by `splitPhone`. */
+  phoneNumber: Schema.optional(Schema.NullOr(WireText)),
+  dialingCode: Schema.optional(Schema.NullOr(WireText)),
   receiveEmailPromo: Schema.optional(Schema.Boolean),
-  address: Schema.optional(Schema.NullOr(Text(TextLimits.address))),
-  address2: Schema.optional(Schema.NullOr(Text(TextLimits.address2))),
-  zipCode: Schema.optional(Schema.NullOr(Text(16))),
+  address: Schema.optional(Schema.NullOr(WireText)),
+  address2: Schema.optional(Schema.NullOr(WireText)),
+  zipCode: Schema.optional(Schema.NullOr(WireText)),
 })
 export type UpdateProfilePayload = typeof UpdateProfilePayload.Type
 
@@ -130,6 +139,7 @@ export const PlayerSession = Schema.Struct({
   /** e.g. "Chrome 131 on Linux", from the user agent. */
   browser: Schema.String,
   ip: Schema.String,
+  /** ISO 3166-1 alpha-2 code of the IP at sign-in (DEFAULT_COUNTRY for private addresses). */
   country: Schema.String,
   createdAt: Instant,
   lastSeenAt: Instant,

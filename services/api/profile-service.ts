@@ -37,11 +37,15 @@ import {
   VerificationDocument,
 } from "../profile-service.ts"
 
-/** One file, read within the size limit (a larger upload is refused while it is being read). */
+/**
+ * One file, read within the size limit (a larger upload is refused while it is being read). The
+ * multipart reader counts a part's own headers into `maxFileSize`, so it gets 4 KiB of room; the
+ * exact limit of the file itself (DOCUMENT_MAX_BYTES) is the server's check.
+ */
 const DocumentUpload = Schema.Struct({ file: Multipart.SingleFileSchema }).pipe(
   HttpApiSchema.asMultipart({
     maxParts: 4,
-    maxFileSize: DOCUMENT_MAX_BYTES,
+    maxFileSize: DOCUMENT_MAX_BYTES + 4_096,
     maxTotalSize: DOCUMENT_MAX_BYTES + 65_536,
   }),
 )
