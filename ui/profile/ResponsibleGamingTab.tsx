@@ -36,7 +36,7 @@ const LimitInput = ({ actor, period }: { actor: Actor; period: LimitPeriod }) =>
       label={`${limitPeriodLabel(period)} (EUR)`}
       error={error}
       hint={
-        limit === null ? null : (
+        limit === null || (limit.amount === null && limit.pending === null) ? null : (
           <p className="field__hint">
             {limit.remaining === null ? "No limit" : `€${formatEuros(limit.remaining)} left now`}
             {limit.pending === null

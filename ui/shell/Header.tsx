@@ -36,7 +36,7 @@ export const Header = () => {
         <span className="header__logo" aria-hidden="true">
           ♠
         </span>
-        {productName}
+        <span className="header__brand-name">{productName}</span>
       </Link>
       <nav className="header__actions" aria-label="Account">
         {status === "anonymous" ? (
