@@ -6,7 +6,7 @@
  * and tests/property exercise them. Phone numbers are parsed with libphonenumber-js on both sides
  * (the same metadata, so both sides agree on every number).
  */
-import { parsePhoneNumberWithError } from "libphonenumber-js/min"
+import { getCountries, getCountryCallingCode, parsePhoneNumberWithError } from "libphonenumber-js/min"
 
 // ── Messages (spec section 8 verbatim, and the ones the spec leaves open: docs/decisions.md) ──
 export const ProfileMessages = {
@@ -188,17 +188,33 @@ export interface SplitPhone {
 
 /**
  * Spec section 5: the phone is stored split into national number and calling code. Parses what the
- * player typed with the calling code they chose; a number typed with its own "+code" wins.
+ * player typed with the calling code they chose; a number typed with its own "+code" wins. The
+ * national number is read with the chosen country's own rules (a trunk "0" is dropped where the
+ * country uses one — UK "07911…" — and kept where it belongs to the number — Italy "06…", Congo
+ * "06…"); a leading 0 typed where the country has no trunk prefix (Malta "0 2123 4567") is forgiven.
  */
+let callingCodes: ReadonlySet<string> | undefined
+const isCallingCode = (code: string): boolean => {
+  callingCodes ??= new Set(getCountries().map((country) => getCountryCallingCode(country)))
+  return callingCodes.has(code)
+}
+
 export const splitPhone = (typed: string, dialingCode: string): SplitPhone | PhoneProblem => {
   const digits = typed.trim()
   if (digits === "") return "NOT_A_NUMBER"
   if (!/^[+\d][\d\s().-]*$/.test(digits)) return "NOT_A_NUMBER"
   const code = dialingCode.replace(/^\+/, "")
-  if (!digits.startsWith("+") && !/^\d{1,4}$/.test(code)) return "INVALID_COUNTRY"
-  const international = digits.startsWith("+") ? digits : `+${code}${digits.replace(/^0+/, "")}`
+  if (!digits.startsWith("+") && !isCallingCode(code)) return "INVALID_COUNTRY"
+  const parse = (text: string) =>
+    text.startsWith("+")
+      ? parsePhoneNumberWithError(text)
+      : parsePhoneNumberWithError(text, { defaultCallingCode: code })
   try {
-    const parsed = parsePhoneNumberWithError(international)
+    let parsed = parse(digits)
+    if (!parsed.isValid() && /^0/.test(digits)) {
+      const withoutZeros = parse(`+${code}${digits.replace(/^0+/, "")}`)
+      if (withoutZeros.isValid()) parsed = withoutZeros
+    }
     if (!parsed.isValid()) return "INVALID"
     return { dialingCode: parsed.countryCallingCode, phoneNumber: parsed.nationalNumber }
   } catch (error) {
