@@ -13,6 +13,7 @@ import {
   genders,
   isPrintableText,
   isReadOnly,
+  isValidPersonName,
   isValidZip,
   missingFields,
   type ProfileField,
@@ -30,7 +31,6 @@ export const ProfileFormMessages = {
   /** Spec section 5 has it for the reset form; the profile form reuses it for a save with nothing typed. */
   nothingToSave: AccountMessages.resetNoEdits,
   textNotPrintable: "Please use letters, digits and punctuation only",
-  zipCharacters: "Postal code may only contain letters, digits, spaces and hyphens",
   loadFailed: "Your profile could not be loaded.",
 } as const
 
@@ -146,11 +146,14 @@ export const fieldProblem = (field: ProfileField, inputs: FormInputs, rules: For
     case "zipCode": {
       const zip = inputs.zipCode.trim()
       if (zip.length > TextLimits.zipCode) return ProfileMessages.zipTooLong
-      return isValidZip(zip) ? null : ProfileFormMessages.zipCharacters
+      return isValidZip(zip) ? null : ProfileMessages.zipInvalid
     }
     default: {
+      // The server's rules, with its messages (server/profile/update.ts).
       const text = inputs[field].trim()
       if (text.length > TextLimits[field]) return ProfileMessages.textTooLong(TextLimits[field])
+      if ((field === "firstName" || field === "lastName") && !isValidPersonName(text))
+        return ProfileMessages.nameInvalid
       return isPrintableText(text) ? null : ProfileFormMessages.textNotPrintable
     }
   }
