@@ -38,6 +38,8 @@ export interface VerificationDocumentInput {
 export interface VerificationDocumentContext {
   readonly kind: DocumentKind
   readonly document: VerificationDocument | null
+  /** Whether a (new) file may be uploaded: none yet, or the last one was rejected. */
+  readonly uploadable: boolean
   /** The file the player chose and that passed the checks, until it is uploaded. */
   readonly file: ChosenDocument | null
   readonly error: string | null
@@ -107,7 +109,7 @@ export const verificationDocumentMachine = setup({
   },
   guards: {
     isSessionGone: (_, params: { error: unknown }) => isSessionGone(params.error),
-    isLocked: ({ context }) => context.document !== null && !canUploadDocument(context.document.status),
+    isLocked: ({ context }) => !context.uploadable,
     hasProblem: (_, params: { file: ChosenDocument }) => documentProblem(params.file) !== null,
     noFileChosen: ({ context }) => context.file === null,
   },
@@ -115,6 +117,7 @@ export const verificationDocumentMachine = setup({
     toast: (_, params: ToastParams) => notify(params.kind, params.message),
     useDocument: assign((_, params: { document: VerificationDocument }) => ({
       document: params.document,
+      uploadable: canUploadDocument(params.document.status),
       file: null,
       error: null,
     })),
@@ -130,7 +133,7 @@ export const verificationDocumentMachine = setup({
   },
 }).createMachine({
   id: "verificationDocument",
-  context: ({ input }) => ({ kind: input.kind, document: null, file: null, error: null }),
+  context: ({ input }) => ({ kind: input.kind, document: null, uploadable: false, file: null, error: null }),
   initial: "loading",
   output: () => sessionEnded,
   states: {

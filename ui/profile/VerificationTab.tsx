@@ -7,7 +7,6 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { verificationDocumentMachine } from "../../machines/profile/verificationDocument.machine.ts"
 import {
-  canUploadDocument,
   DocumentKinds,
   DocumentMessages,
   documentAccept,
@@ -27,6 +26,7 @@ const DocumentCard = ({ actor }: { actor: DocumentActor }) => {
   const kind = useSelector(actor, (s) => s.context.kind)
   const document = useSelector(actor, (s) => s.context.document)
   const file = useSelector(actor, (s) => s.context.file)
+  const uploadable = useSelector(actor, (s) => s.context.uploadable)
   const error = useSelector(actor, (s) => s.context.error)
   const view = useSelector(actor, (s) =>
     s.matches("loading")
@@ -57,7 +57,7 @@ const DocumentCard = ({ actor }: { actor: DocumentActor }) => {
           {document.status === "REJECTED" && document.reason ? (
             <p className="document__reason">Reason: {document.reason}</p>
           ) : null}
-          {canUploadDocument(document.status) ? (
+          {uploadable ? (
             <form
               className="document__upload"
               aria-label={`Upload your ${info.title.toLowerCase()}`}
