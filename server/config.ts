@@ -59,9 +59,10 @@ export interface AppConfigShape {
   readonly captchaSecret: string
   /**
    * Bearer secret of the operator endpoints (`/api/operator/v1/…`, used by `npm run operator` when
-   * a server holds the embedded database); generated once into `${dataDir}/operator-secret`.
+   * a server holds the embedded database), from OPERATOR_SECRET; undefined ⇒ the server generates
+   * one into `${dataDir}/operator-secret` when it starts (`persistentOperatorSecret`).
    */
-  readonly operatorSecret: string
+  readonly operatorSecret: string | undefined
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
   readonly smtpUrl: string | undefined
@@ -338,7 +339,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     captchaEnabled,
     captchaCost,
     captchaSecret: captchaSecretRaw ?? persistentCaptchaSecret(dataDir),
-    operatorSecret: operatorSecretRaw ?? persistentOperatorSecret(dataDir),
+    operatorSecret: operatorSecretRaw,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     smtpUrl: str(env, "SMTP_URL"),

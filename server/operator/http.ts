@@ -18,7 +18,7 @@
 import { timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { AppConfig } from "../config.ts"
+import { AppConfig, persistentOperatorSecret } from "../config.ts"
 import { Kyc, type KycReviewRefused } from "../kyc/Kyc.ts"
 import { OperatorAudit } from "./Audit.ts"
 
@@ -69,6 +69,8 @@ class OperatorRefused extends Schema.TaggedError<OperatorRefused>()("OperatorRef
 export const operatorRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
+    // Generated (once, into DATA_DIR) only by a server that starts, never by merely loading the config.
+    const secret = config.operatorSecret ?? persistentOperatorSecret(config.dataDir)
     const kyc = yield* Kyc
     const audit = yield* OperatorAudit
 
@@ -77,7 +79,7 @@ export const operatorRoutes = Layer.unwrap(
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers.authorization ?? ""
       const token = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
-      if (!sameSecret(token, config.operatorSecret)) {
+      if (!sameSecret(token, secret)) {
         yield* Effect.logWarning(
           `operator endpoint ${request.method} ${request.url}: wrong or missing secret`,
         )

@@ -33,6 +33,7 @@ import {
   HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
+  Multipart,
 } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { AppConfigShape } from "../config.ts"
@@ -162,6 +163,15 @@ const withJsonBody = (response: HttpServerResponse.HttpServerResponse) => {
   )
 }
 
+/** A multipart form refused for its shape (too many parts, a text field too long), not its size. */
+const isFormShapeTooLarge = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some(
+    (r) =>
+      r._tag === "Die" &&
+      Multipart.isMultipartError(r.defect) &&
+      (r.defect.reason._tag === "TooManyParts" || r.defect.reason._tag === "FieldTooLarge"),
+  )
+
 const isRouteNotFound = (error: unknown): boolean =>
   HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
 
@@ -216,8 +226,11 @@ export const edgeMiddleware = (
               }
             }
             const [response] = yield* HttpServerError.causeResponse(cause)
-            // A body cut while reading (no or a false length, a multipart part over its limit).
-            if (response.status === 413 && special?.tooLarge !== undefined) return special.tooLarge()
+            // A body cut while reading (no or a false length, a multipart part over its limit) — not
+            // a form with too many parts or an oversized text field, which the generic 413 names.
+            if (response.status === 413 && special?.tooLarge !== undefined && !isFormShapeTooLarge(cause)) {
+              return special.tooLarge()
+            }
             if (response.status < 500) return withJsonBody(response)
             yield* Effect.logError(`${request.method} ${path} failed (answered 500): ${Cause.pretty(cause)}`)
             return internalError()

@@ -210,8 +210,8 @@ describeBackends("verification documents", ({ start }) => {
     expect(overByOne.body).toMatchObject({ _tag: "DocumentTooLarge" })
   })
 
-  it("refuses a body that is not multipart, and a form without the file part", async () => {
-    const { browser } = await newPlayer(server, "kyc-400")
+  it("refuses a body that is not multipart, a form without the file part, with two files, or too many parts", async () => {
+    const { browser, email } = await newPlayer(server, "kyc-400")
     const json = await browser.post(`${PROFILE}/profile/id-verification`, { file: "x" })
     expect(json.status).toBe(415)
     expect(json.body).toMatchObject({
@@ -228,6 +228,28 @@ describeBackends("verification documents", ({ start }) => {
     )
     expect(wrongPart.status).toBe(400)
     expect(wrongPart.body).toMatchObject({ error: "BadRequest" })
+    // Two files where one is expected: the contract's schema refuses the form.
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+    const two = new FormData()
+    for (const name of ["a.jpg", "b.jpg"]) two.append("file", new Blob([new Uint8Array(jpegBytes())]), name)
+    const twoFiles = await fetch(`${server.url}${PROFILE}/profile/id-verification`, {
+      method: "POST",
+      headers: { cookie, "x-forwarded-for": browser.ip ?? "" },
+      body: two,
+    })
+    expect(twoFiles.status).toBe(400)
+    // More parts than the form may have: a 413 that names the form, not the document's size.
+    const many = new FormData()
+    for (let i = 0; i < 6; i++) many.append(`extra${i}`, "x")
+    many.append("file", new Blob([new Uint8Array(jpegBytes())]), "id.jpg")
+    const manyParts = await fetch(`${server.url}${PROFILE}/profile/id-verification`, {
+      method: "POST",
+      headers: { cookie, "x-forwarded-for": browser.ip ?? "" },
+      body: many,
+    })
+    expect(manyParts.status).toBe(413)
+    expect(await manyParts.json()).toMatchObject({ error: "PayloadTooLarge" })
+    expect(await documentCount(server, email)).toBe(0)
   })
 
   it("review: rejection with a reason allows a new upload, approval sets the profile flag and locks; all audited", async () => {
