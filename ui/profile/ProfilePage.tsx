@@ -31,12 +31,16 @@ type AreaActor = ActorRefFrom<typeof profileAreaMachine>
 
 const LastLogin = ({ actor }: { actor: ActorRefFrom<typeof profileFormMachine> }) => {
   const lastLogin = useSelector(actor, (s) => s.context.profile?.lastLogin)
+  const countries = useSelector(actor, (s) => s.context.countries)
   if (lastLogin === undefined) return null
+  // The server names the IP's country by its ISO code; the form has the country list's names.
+  const country =
+    lastLogin === null ? "" : (countries.find((c) => c.code === lastLogin.country)?.name ?? lastLogin.country)
   return (
     <p className="profile__last-login">
       {lastLogin === null
         ? "This is your first sign-in."
-        : `Last sign-in before this one: ${formatDateTime(lastLogin.at)} from ${lastLogin.country} (${lastLogin.ip}). Not you? Change your password in Security.`}
+        : `Last sign-in before this one: ${formatDateTime(lastLogin.at)} from ${country} (${lastLogin.ip}). Not you? Change your password in Security.`}
     </p>
   )
 }
