@@ -96,7 +96,17 @@ export default defineConfig({
           groups: [
             {
               name: "core",
-              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]/,
+              // Vite's preload helper too: shared by the first screen and the lazily loaded session
+              // calls, it would otherwise be a chunk of its own (and without a sourcemap).
+              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]|vite[\\/]preload-helper/,
+            },
+            {
+              // The app's own modules of the first screen, in one chunk. Without this group, a module
+              // the first screen shares with a lazily loaded one (captured-error.ts with the profile
+              // area) became a tiny chunk of its own, each costing its gzip overhead.
+              name: "shell",
+              tags: ["$initial"],
+              test: /[\\/](ui|machines|services|statecharts)[\\/]/,
             },
           ],
         },

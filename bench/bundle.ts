@@ -146,25 +146,6 @@ export const visualizerChunks = (manifest: Manifest): ChunkSet => {
   return lazyChunks(manifest, VISUALIZER_ENTRY)
 }
 
-/**
- * What the player app may load after its first screen (every dynamic import of the initial chunks
- * but the visualizer's, transitively): the modal layer, the account flows, the toaster… Some of it
- * the visualizer shares (it draws the same machines); those chunks are the player's too.
- */
-export const playerLazyChunks = (manifest: Manifest): ChunkSet => {
-  const initial = initialChunks(manifest)
-  const entries = [...new Set(initial.keys.flatMap((key) => chunkOf(manifest, key).dynamicImports ?? []))]
-  const sets = entries
-    .filter((entry) => entry !== VISUALIZER_ENTRY && !initial.keys.includes(entry))
-    .map((entry) => lazyChunks(manifest, entry))
-  const keys = [...new Set(sets.flatMap((set) => set.keys))]
-  return {
-    keys,
-    js: [...new Set(sets.flatMap((set) => set.js))],
-    css: [...new Set(sets.flatMap((set) => set.css))],
-  }
-}
-
 export interface LazyGroup extends ChunkSet {
   /** The dynamic entry's manifest key, e.g. `statecharts/main.tsx`. */
   readonly entry: string

@@ -3,18 +3,24 @@
  * queried only inside `authenticated`, so an anonymous visitor can never trigger them; they go stale
  * after 5 minutes (spec section 9) and are fetched again. Sign-out keeps the spec's order: navigate
  * to /, call sign-out, then clear the user.
+ *
+ * While authenticated (issue 8): when the tab becomes visible again the session is verified, so a
+ * device signed out from another one notices at once; and the reality check runs beside the account
+ * (its own machine, downloaded on sign-in), whose "sign out" ends the session like the header's.
  */
-import { Effect } from "effect"
-import { assign, sendParent, setup } from "xstate"
-import { fromEffect } from "../services/bridge.ts"
-import { profileClient } from "../services/clients/profile.ts"
-import { userClient } from "../services/clients/user.ts"
+import { assign, fromPromise, sendParent, sendTo, setup } from "xstate"
+import { fromLazyEffect } from "../services/bridge.ts"
 import { Unauthenticated } from "../services/errors.ts"
 import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
 import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
 import { Constants, Messages } from "../services/rules.ts"
+import type { Account } from "../services/session-calls.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
+import { lazyLogic, lazyModule } from "./lazy.ts"
+import type { realityCheckMachine } from "./profile/realityCheck.machine.ts"
+
+export type { Account }
 
 export interface AuthContext {
   readonly user: SessionUser | null
@@ -27,27 +33,19 @@ export type AuthEvent =
   | { readonly type: "RECHECK" }
   | { readonly type: "REFRESH" }
   | { readonly type: "SIGN_OUT" }
+  /** The page became visible again (the entry point's visibilitychange, through the shell). */
+  | { readonly type: "PAGE_VISIBLE" }
 
-export interface Account {
-  readonly profile: Profile
-  readonly fund: Fund
-}
+/**
+ * The session's calls are their own chunk (services/session-calls.ts): the first screen does not
+ * carry the contract tables they need. The entry point starts the download while the shell boots.
+ */
+export const loadSessionCalls = lazyModule(() => import("../services/session-calls.ts"))
 
-export const checkSession = Effect.gen(function* () {
-  return yield* userClient.isAuthenticated()
-})
-
-export const loadAccount = Effect.gen(function* () {
-  const [profile, fund] = yield* Effect.all([profileClient.getProfile(), profileClient.getFund()], {
-    concurrency: "unbounded",
-  })
-  const account: Account = { profile, fund }
-  return account
-})
-
-export const signOut = Effect.gen(function* () {
-  yield* userClient.signout()
-})
+/** The reality check's machine: downloaded when a session begins (it is no part of the first screen). */
+export const realityCheck = lazyLogic<typeof realityCheckMachine>("reality-check", () =>
+  import("./profile/realityCheck.machine.ts").then((m) => m.realityCheckMachine),
+)
 
 /** Whether a failed account load means the session is gone (then the player is anonymous again). */
 export const isSessionGone = (error: unknown): boolean => error instanceof Unauthenticated
@@ -60,9 +58,11 @@ export const authMachine = setup({
     events: {} as AuthEvent,
   },
   actors: {
-    checkSession: fromEffect(() => checkSession),
-    loadAccount: fromEffect(() => loadAccount),
-    signOut: fromEffect(() => signOut),
+    checkSession: fromLazyEffect(() => loadSessionCalls().then((m) => m.checkSession)),
+    loadAccount: fromLazyEffect(() => loadSessionCalls().then((m) => m.loadAccount)),
+    signOut: fromLazyEffect(() => loadSessionCalls().then((m) => m.signOut)),
+    loadRealityCheck: fromPromise(() => realityCheck.load()),
+    realityCheck: realityCheck.logic,
   },
   delays: {
     queryStale: Constants.queryStaleMs,
@@ -71,6 +71,8 @@ export const authMachine = setup({
     isAuthenticated: (_, params: { status: AuthStatus }) =>
       params.status.isAuthenticated && params.status.user !== null,
     isSessionGone: (_, params: { error: unknown }) => isSessionGone(params.error),
+    isSameUser: ({ context }, params: { status: AuthStatus }) =>
+      params.status.isAuthenticated && params.status.user?.id === context.user?.id,
   },
   actions: {
     notifyError: (_, params: { message: string }) => notify("error", params.message),
@@ -124,7 +126,7 @@ export const authMachine = setup({
       },
     },
     authenticated: {
-      initial: "loadingAccount",
+      type: "parallel",
       on: {
         SIGNED_IN: {
           target: "authenticated",
@@ -138,30 +140,80 @@ export const authMachine = setup({
         SIGN_OUT: "signingOut",
       },
       states: {
-        loadingAccount: {
-          invoke: {
-            id: "loadAccount",
-            src: "loadAccount",
-            onDone: {
-              target: "ready",
-              actions: assign({
-                profile: ({ event }) => event.output.profile,
-                fund: ({ event }) => event.output.fund,
-              }),
-            },
-            onError: [
-              {
-                guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
-                target: "#auth.anonymous",
-                actions: [assign(signedOut), "forgetUser"],
+        account: {
+          initial: "loadingAccount",
+          states: {
+            loadingAccount: {
+              invoke: {
+                id: "loadAccount",
+                src: "loadAccount",
+                onDone: {
+                  target: "ready",
+                  actions: assign({
+                    profile: ({ event }) => event.output.profile,
+                    fund: ({ event }) => event.output.fund,
+                  }),
+                },
+                onError: [
+                  {
+                    guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                    target: "#auth.anonymous",
+                    actions: [assign(signedOut), "forgetUser"],
+                  },
+                  {
+                    target: "ready",
+                    actions: { type: "notifyError", params: { message: Messages.fundFailed } },
+                  },
+                ],
               },
-              { target: "ready", actions: { type: "notifyError", params: { message: Messages.fundFailed } } },
-            ],
+            },
+            ready: {
+              after: { queryStale: "loadingAccount" },
+              on: { REFRESH: "loadingAccount", PAGE_VISIBLE: "verifying" },
+            },
+            /** Back on the page: still signed in here? (The session may have been revoked elsewhere.) */
+            verifying: {
+              invoke: {
+                id: "verifySession",
+                src: "checkSession",
+                onDone: [
+                  {
+                    guard: { type: "isSameUser", params: ({ event }) => ({ status: event.output }) },
+                    target: "ready",
+                  },
+                  // Another player signed in meanwhile (another tab): start over with them.
+                  {
+                    guard: { type: "isAuthenticated", params: ({ event }) => ({ status: event.output }) },
+                    target: "#auth.checking",
+                  },
+                  { target: "#auth.anonymous", actions: [assign(signedOut), "forgetUser"] },
+                ],
+                // Offline for a moment: nothing is known, keep the session as it was.
+                onError: "ready",
+              },
+            },
           },
         },
-        ready: {
-          after: { queryStale: "loadingAccount" },
-          on: { REFRESH: "loadingAccount" },
+        realityCheck: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: { id: "loadRealityCheck", src: "loadRealityCheck", onDone: "running", onError: "off" },
+            },
+            running: {
+              invoke: {
+                id: "realityCheck",
+                src: "realityCheck",
+                // Its only end: the player chose to sign out from the reminder.
+                onDone: "#auth.signingOut",
+                onError: "off",
+              },
+              // The settings changed (a save in the profile area): read the interval again.
+              on: { REFRESH: { actions: sendTo("realityCheck", { type: "REFRESH" }) } },
+            },
+            /** No reminders this session: its code could not be downloaded. */
+            off: {},
+          },
         },
       },
     },
@@ -173,7 +225,7 @@ export const authMachine = setup({
         src: "signOut",
         onDone: { target: "anonymous", actions: [assign(signedOut), "forgetUser"] },
         onError: {
-          target: "authenticated.ready",
+          target: "#auth.authenticated.account.ready",
           actions: { type: "notifyError", params: { message: Messages.signoutFailed } },
         },
       },

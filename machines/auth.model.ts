@@ -5,6 +5,11 @@ import { defineModel } from "./model.ts"
 
 const user = fixtureUser
 const { profile, fund } = fixtureAccount
+const otherUser = {
+  ...fixtureUser,
+  id: "5a3e1c7b-9d2f-4e6a-8b1c-0f4d2e6a9b37",
+  email: "charles@babbage.example",
+}
 
 export const model = defineModel({
   name: "auth",
@@ -19,7 +24,19 @@ export const model = defineModel({
     { type: "xstate.done.actor.loadAccount", output: { profile, fund } },
     { type: "xstate.error.actor.loadAccount", error: new Unauthenticated({ message: "Session expired" }) },
     { type: "xstate.error.actor.loadAccount", error: new Error("Get fund failed") },
-    { type: "xstate.after.queryStale.auth.authenticated.ready" },
+    { type: "xstate.after.queryStale.auth.authenticated.account.ready" },
+    { type: "PAGE_VISIBLE" },
+    { type: "xstate.done.actor.verifySession", output: { isAuthenticated: true, user } },
+    { type: "xstate.done.actor.verifySession", output: { isAuthenticated: true, user: otherUser } },
+    { type: "xstate.done.actor.verifySession", output: { isAuthenticated: false, user: null } },
+    { type: "xstate.error.actor.verifySession", error: new Error("network down") },
+    { type: "xstate.done.actor.loadRealityCheck" },
+    {
+      type: "xstate.error.actor.loadRealityCheck",
+      error: new Error("Failed to fetch dynamically imported module"),
+    },
+    { type: "xstate.done.actor.realityCheck", output: { type: "signOut" } },
+    { type: "xstate.error.actor.realityCheck", error: new Error("reality check crashed") },
     { type: "xstate.done.actor.signOut" },
     { type: "xstate.error.actor.signOut", error: new Error("network down") },
     { type: "SIGNED_IN", user },

@@ -64,6 +64,7 @@ export const fixtureAccount: Account = {
       dateOfBirth: null,
       receiveEmailPromo: false,
     },
+    lastLogin: null,
   },
   fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
 }

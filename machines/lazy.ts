@@ -53,3 +53,18 @@ export const lazyLogic = <L extends AnyActorLogic>(
     loaded: () => done,
   }
 }
+
+/**
+ * A module downloaded on first need, once: every caller shares the first download, and a failed one
+ * (offline, a replaced deploy) is retried by the next call.
+ */
+export const lazyModule = <M>(importer: () => Promise<M>): (() => Promise<M>) => {
+  let download: Promise<M> | undefined
+  return () => {
+    download ??= importer().catch((error: unknown) => {
+      download = undefined
+      throw error
+    })
+    return download
+  }
+}

@@ -20,30 +20,30 @@ import {
 import { toCapturedError } from "../services/captured-error.ts"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
 import type { SessionUser } from "../services/user-service.ts"
-import type { confirmEmailMachine } from "./confirmEmail.machine.ts"
+import type { confirmEmailMachine } from "./account/confirmEmail.machine.ts"
+import type { forgotPasswordMachine } from "./account/forgotPassword.machine.ts"
+import type { loginMachine } from "./account/login.machine.ts"
+import type { registerMachine } from "./account/register.machine.ts"
+import type { resetPasswordMachine } from "./account/resetPassword.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
-import type { forgotPasswordMachine } from "./forgotPassword.machine.ts"
 import { lazyLogic } from "./lazy.ts"
-import type { loginMachine } from "./login.machine.ts"
-import type { registerMachine } from "./register.machine.ts"
-import type { resetPasswordMachine } from "./resetPassword.machine.ts"
 
 /** The account flows, each its own chunk (`import()`), keyed by the actor name the host invokes. */
 export const accountFlows = {
   loginFlow: lazyLogic<typeof loginMachine>("login", () =>
-    import("./login.machine.ts").then((m) => m.loginMachine),
+    import("./account/login.machine.ts").then((m) => m.loginMachine),
   ),
   registerFlow: lazyLogic<typeof registerMachine>("register", () =>
-    import("./register.machine.ts").then((m) => m.registerMachine),
+    import("./account/register.machine.ts").then((m) => m.registerMachine),
   ),
   forgotPasswordFlow: lazyLogic<typeof forgotPasswordMachine>("forgot-password", () =>
-    import("./forgotPassword.machine.ts").then((m) => m.forgotPasswordMachine),
+    import("./account/forgotPassword.machine.ts").then((m) => m.forgotPasswordMachine),
   ),
   resetPasswordFlow: lazyLogic<typeof resetPasswordMachine>("reset-password", () =>
-    import("./resetPassword.machine.ts").then((m) => m.resetPasswordMachine),
+    import("./account/resetPassword.machine.ts").then((m) => m.resetPasswordMachine),
   ),
   confirmEmailFlow: lazyLogic<typeof confirmEmailMachine>("confirm-email", () =>
-    import("./confirmEmail.machine.ts").then((m) => m.confirmEmailMachine),
+    import("./account/confirmEmail.machine.ts").then((m) => m.confirmEmailMachine),
   ),
 } as const
 

@@ -3,6 +3,11 @@
  * visitor from a restricted country sees only the blocked page; anything unexpected is reported
  * through the error logger and the 500 page appears. When ready, the shell hosts the long-lived
  * session (auth) and modal-host actors and routes what they ask for: navigation, sign-in, re-checks.
+ *
+ * The shell owns the address bar. While the path is under /profile it runs the profile area (issue 8;
+ * its code is downloaded on first need, like the modal flows) and hands it every new path there, so
+ * switching tabs does not restart the area; it routes what the area asks for (the login modal, a
+ * refresh of the session's profile, a re-check, going home).
  */
 import { Data, Effect } from "effect"
 import { assign, fromPromise, sendTo, setup } from "xstate"
@@ -19,10 +24,17 @@ import {
 import { fetchCdnFile } from "../services/client.ts"
 import { ipClient } from "../services/clients/ip.ts"
 import type { ClientIp } from "../services/ip-service.ts"
-import { isRestrictedCountry, Messages } from "../services/rules.ts"
+import { isProfilePath, isRestrictedCountry, Messages } from "../services/rules.ts"
 import type { SessionUser } from "../services/user-service.ts"
-import { authMachine } from "./auth.machine.ts"
+import { authMachine, loadSessionCalls } from "./auth.machine.ts"
+import { lazyLogic } from "./lazy.ts"
 import { type ModalRequest, modalsMachine, parseModalRequest } from "./modals.machine.ts"
+import type { profileAreaMachine } from "./profile/profileArea.machine.ts"
+
+/** The profile area's machine (and, through it, every tab's): downloaded when a /profile path opens. */
+export const profileArea = lazyLogic<typeof profileAreaMachine>("profile", () =>
+  import("./profile/profileArea.machine.ts").then((m) => m.profileAreaMachine),
+)
 
 export type { CapturedError }
 export { toCapturedError }
@@ -57,6 +69,12 @@ export type ShellEvent =
   | { readonly type: "AUTH_RECHECK" }
   | { readonly type: "SHOW_LOADING" }
   | { readonly type: "HIDE_LOADING" }
+  /** From the profile area: a visitor must sign in first. */
+  | { readonly type: "OPEN_LOGIN" }
+  /** From the profile area: the account changed, the session's copy of the profile is stale. */
+  | { readonly type: "ACCOUNT_CHANGED" }
+  /** From the entry point: the page became visible again. */
+  | { readonly type: "PAGE_VISIBLE" }
 
 /** Everything the shell must know before it may render anything. */
 /** Spec section 8: a failed client-IP call reads 'Client Ip went wrong' (in the error report). */
@@ -97,8 +115,12 @@ export const shellMachine = setup({
     ),
     auth: authMachine,
     modals: modalsMachine,
+    loadProfileArea: fromPromise(() => profileArea.load()),
+    profileArea: profileArea.logic,
   },
   guards: {
+    isOnProfilePath: ({ context }) => isProfilePath(context.path),
+    staysInProfile: (_, params: { path: string }) => isProfilePath(params.path),
     isRestricted: (_, params: { data: BootData }) =>
       isRestrictedCountry(params.data.ip.isoCode, params.data.restricted),
     isSamePathReload: ({ context, event }) =>
@@ -113,6 +135,13 @@ export const shellMachine = setup({
     clearModalQuery: () => {},
     /** The page title falls back to the product name. */
     setTitle: (_, _params: { title: string }) => {},
+    /**
+     * The session check runs as soon as the shell is ready and its calls are their own chunk: start
+     * downloading it with the boot calls. A failure here is retried (and reported) by the check.
+     */
+    prefetchSessionCalls: () => {
+      loadSessionCalls().catch(() => undefined)
+    },
   },
 }).createMachine({
   id: "shell",
@@ -133,6 +162,7 @@ export const shellMachine = setup({
   },
   states: {
     booting: {
+      entry: "prefetchSessionCalls",
       invoke: {
         id: "boot",
         src: "boot",
@@ -199,19 +229,76 @@ export const shellMachine = setup({
         NAVIGATE: [
           { guard: "isSamePathReload", actions: "reloadPage" },
           {
+            target: ".route",
             actions: [
               assign({ path: ({ event }) => event.path }),
               { type: "pushHistory", params: ({ event }) => ({ path: event.path }) },
             ],
           },
         ],
-        LOCATION_CHANGED: { actions: assign({ path: ({ event }) => event.path }) },
+        LOCATION_CHANGED: { target: ".route", actions: assign({ path: ({ event }) => event.path }) },
         SIGNED_IN: {
           actions: sendTo("auth", ({ event }) => ({ type: "SIGNED_IN" as const, user: event.user })),
         },
         AUTH_RECHECK: { actions: sendTo("auth", { type: "RECHECK" as const }) },
         SHOW_LOADING: { actions: sendTo("modals", { type: "SHOW_LOADING" as const }) },
         HIDE_LOADING: { actions: sendTo("modals", { type: "HIDE_LOADING" as const }) },
+        OPEN_LOGIN: { actions: sendTo("modals", { type: "OPEN_LOGIN" as const }) },
+        ACCOUNT_CHANGED: { actions: sendTo("auth", { type: "REFRESH" as const }) },
+        PAGE_VISIBLE: { actions: sendTo("auth", { type: "PAGE_VISIBLE" as const }) },
+      },
+      initial: "route",
+      states: {
+        /** Which screen the path asks for: the profile area runs a machine of its own. */
+        route: {
+          always: [{ guard: "isOnProfilePath", target: "profile" }, { target: "page" }],
+        },
+        page: {},
+        profile: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadProfileArea",
+                src: "loadProfileArea",
+                onDone: "active",
+                onError: {
+                  target: "#shell.crashed",
+                  actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+                },
+              },
+            },
+            active: {
+              invoke: {
+                id: "profileArea",
+                src: "profileArea",
+                input: ({ context }) => ({ path: context.path }),
+                onError: {
+                  target: "#shell.crashed",
+                  actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+                },
+              },
+              // Another tab of the area: the area switches, it does not start over.
+              on: {
+                NAVIGATE: {
+                  guard: { type: "staysInProfile", params: ({ event }) => ({ path: event.path }) },
+                  actions: [
+                    assign({ path: ({ event }) => event.path }),
+                    { type: "pushHistory", params: ({ event }) => ({ path: event.path }) },
+                    sendTo("profileArea", ({ event }) => ({ type: "ROUTE" as const, path: event.path })),
+                  ],
+                },
+                LOCATION_CHANGED: {
+                  guard: { type: "staysInProfile", params: ({ event }) => ({ path: event.path }) },
+                  actions: [
+                    assign({ path: ({ event }) => event.path }),
+                    sendTo("profileArea", ({ event }) => ({ type: "ROUTE" as const, path: event.path })),
+                  ],
+                },
+              },
+            },
+          },
+        },
       },
     },
     /** The 500 page. The report is best-effort: whether or not it arrives, the page shows. */

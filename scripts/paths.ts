@@ -1,7 +1,7 @@
 /**
  * Lists the generated paths of one, several or all machine models, readable as state → event → state:
  *   node scripts/paths.ts [machine …] [--context|--steps] [--ids] [--json]     (npm run paths -- login)
- * A machine is named by its model's file stem (machines/<machine>.model.ts). Every path gets a
+ * A machine is named by its model's file stem (machines/<domain>/<machine>.model.ts). Every path gets a
  * numbered header with its id, then one line per step:
  *   editing ──SUBMIT [emailIsBlocked]──▶ editing
  * (short state names, parallel regions joined with ` + `, the guards of the transitions that fired).
@@ -71,8 +71,8 @@ if (asJson) {
   process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
 } else {
   for (const { loaded, paths } of runs) {
-    const { flow, model } = loaded
-    process.stdout.write(`\n## ${model.name} (machines/${flow}.model.ts): ${paths.length} paths\n\n`)
+    const { model } = loaded
+    process.stdout.write(`\n## ${model.name} (${relative(repoRoot, loaded.file)}): ${paths.length} paths\n\n`)
     process.stdout.write(
       idsOnly
         ? `${paths.map((p, i) => `${i + 1}. ${p.id}`).join("\n")}\n`

@@ -7,7 +7,7 @@
  * in test-results/coverage/<machine>.md. `e2e` replays them in Chromium against the real server
  * (Playwright, tests/e2e/paths.spec.ts; machines with a binding in tests/e2e/bindings/ only) and
  * writes test-results/coverage/<machine>.e2e.md. A machine is named by its model's file stem
- * (machines/<machine>.model.ts); none means every machine. The choice reaches the tests through the
+ * (machines/<domain>/<machine>.model.ts); none means every machine. The choice reaches the tests through the
  * MACHINES environment variable. Arguments starting with `-` go to the test runner as they are.
  * Exits with the test runner's code, or 1 (with the known machines) for an unknown name.
  */
@@ -25,7 +25,7 @@ function fail(message: string): never {
   process.exit(1)
 }
 
-/** Machines with a model: the file stems of machines/*.model.ts (not imported: no need to load them). */
+/** Machines with a model: the file stems of the <machine>.model.ts files under machines/ (not imported: no need to load them). */
 const knownMachines = (): Array<string> => modelFiles().map(flowOfFile)
 
 /** Machines with an end-to-end binding: tests/e2e/bindings/<machine>.ts for a machine with a model. */

@@ -13,6 +13,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { CasinoApi } from "../services/api.ts"
+import { AccountServicesLive } from "./account.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -22,12 +23,21 @@ import { seed } from "./db/seed.ts"
 import { ErrorLoggerHandlersLive } from "./errorlog/http.ts"
 import { Geo } from "./geo/Geo.ts"
 import { IpHandlersLive } from "./geo/http.ts"
+import { documentUploadBodyLimit } from "./kyc/http.ts"
+import type { Kyc } from "./kyc/Kyc.ts"
+import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
+import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
+import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
+import type { Profile } from "./profile/Profile.ts"
+import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
 import { RateLimiter } from "./security/RateLimiter.ts"
 import { makeEndpointIndex, notBuiltEndpoints, notImplemented } from "./static/endpoints.ts"
 import { staticRoutes } from "./static/http.ts"
-import { ProfileHandlersLive, UserHandlersLive } from "./users/http.ts"
+import { UserHandlers } from "./users/http.ts"
+import type { Sessions } from "./users/Sessions.ts"
+import type { Users } from "./users/Users.ts"
 
 export { type Capability, capabilities, notImplemented } from "./static/endpoints.ts"
 
@@ -60,21 +70,30 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provideMerge(Db),
     Layer.provideMerge(Config),
   )
+  // The account services (users, sessions, profile, kyc, responsible gaming) on top of Infra; kept
+  // in the server's context so `RunningServer.run` (tests, tools) reaches the same instances.
+  const Services = AccountServicesLive.pipe(Layer.provideMerge(Infra))
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([UserHandlersLive, ProfileHandlersLive, IpHandlersLive, ErrorLoggerHandlersLive]),
+    Layer.provide([UserHandlers, ProfileHandlers, IpHandlersLive, ErrorLoggerHandlersLive]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
     path: "/docs",
     scalar: { withDefaultFonts: false },
   })
-  const endpoints = makeEndpointIndex([{ method: "GET", path: `${config.cdnBasePath}/*` }])
+  const endpoints = makeEndpointIndex([
+    { method: "GET", path: `${config.cdnBasePath}/*` },
+    { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
+    ...operatorEndpoints,
+  ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
     DocsRoute,
     cdnRoutes(config),
+    unsubscribeRedirectRoute(config),
+    operatorRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
-    edgeMiddleware(config, endpoints),
+    edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
   )
   const Logging = Layer.mergeAll(
     Logger.layer([config.nodeEnv === "production" ? Logger.consoleJson : Logger.consoleLogFmt]),
@@ -91,7 +110,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
       }),
     ),
   )
-  return Server.pipe(Layer.provideMerge(Infra), Layer.provideMerge(Logging))
+  return Server.pipe(Layer.provideMerge(Services), Layer.provideMerge(Logging))
 }
 
 export interface RunningServer {
@@ -102,7 +121,17 @@ export interface RunningServer {
   readonly run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => Promise<A>
 }
 
-export type ServerServices = AppConfig | SqlClient.SqlClient | PgClient.PgClient | RateLimiter | Geo
+export type ServerServices =
+  | AppConfig
+  | SqlClient.SqlClient
+  | PgClient.PgClient
+  | RateLimiter
+  | Geo
+  | Users
+  | Sessions
+  | Profile
+  | Kyc
+  | ResponsibleGaming
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {
@@ -119,11 +148,17 @@ export const makeServer = async (config: AppConfigShape): Promise<RunningServer>
   const hostPart = host.includes(":") ? `[${host}]` : host
   let closing: Promise<void> | undefined
   const context = exit.value
+  const url = `http://${hostPart}:${port}`
+  // The embedded database is this process's alone: tell `npm run operator` where to ask instead.
+  const embedded = config.databaseUrl === undefined
+  if (embedded) writeOperatorEndpoint(config.dataDir, url)
   return {
     run: (effect) => Effect.runPromise(Effect.provideContext(effect, context)),
-    url: `http://${hostPart}:${port}`,
+    url,
     close: () => {
-      closing ??= Effect.runPromise(Scope.close(scope, Exit.void))
+      closing ??= Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
+        if (embedded) removeOperatorEndpoint(config.dataDir)
+      })
       return closing
     },
   }

@@ -23,6 +23,7 @@ export interface RateLimits {
   readonly forgotPerEmail: RateLimit
   readonly resendPerUser: RateLimit
   readonly errorLogPerIp: RateLimit
+  readonly documentUploadPerUser: RateLimit
 }
 
 export type RateLimitName = keyof RateLimits
@@ -56,6 +57,12 @@ export interface AppConfigShape {
   readonly captchaCost: number
   /** HMAC secret of the captcha challenges; generated once and kept in `${dataDir}/captcha-secret`. */
   readonly captchaSecret: string
+  /**
+   * Bearer secret of the operator endpoints (`/api/operator/v1/…`, used by `npm run operator` when
+   * a server holds the embedded database), from OPERATOR_SECRET; undefined ⇒ the server generates
+   * one into `${dataDir}/operator-secret` when it starts (`persistentOperatorSecret`).
+   */
+  readonly operatorSecret: string | undefined
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
   readonly smtpUrl: string | undefined
@@ -86,6 +93,7 @@ export const defaultRateLimits: RateLimits = {
   forgotPerEmail: { max: 3, windowSeconds: 3600 },
   resendPerUser: { max: 3, windowSeconds: 3600 },
   errorLogPerIp: { max: 30, windowSeconds: 60 },
+  documentUploadPerUser: { max: 20, windowSeconds: 3600 },
 }
 
 export const defaultBlockedEmailDomains: ReadonlyArray<string> = [
@@ -178,6 +186,7 @@ const RateLimitsOverride = Schema.fromJsonString(
     forgotPerEmail: Schema.optional(Limit),
     resendPerUser: Schema.optional(Limit),
     errorLogPerIp: Schema.optional(Limit),
+    documentUploadPerUser: Schema.optional(Limit),
   }),
 )
 
@@ -202,6 +211,7 @@ const parseRateLimits = (raw: string | undefined): RateLimits => {
     forgotPerEmail: override.forgotPerEmail ?? defaultRateLimits.forgotPerEmail,
     resendPerUser: override.resendPerUser ?? defaultRateLimits.resendPerUser,
     errorLogPerIp: override.errorLogPerIp ?? defaultRateLimits.errorLogPerIp,
+    documentUploadPerUser: override.documentUploadPerUser ?? defaultRateLimits.documentUploadPerUser,
   }
 }
 
@@ -218,11 +228,22 @@ export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits =
   forgotPerEmail: scaleLimit(limits.forgotPerEmail, scale),
   resendPerUser: scaleLimit(limits.resendPerUser, scale),
   errorLogPerIp: scaleLimit(limits.errorLogPerIp, scale),
+  documentUploadPerUser: scaleLimit(limits.documentUploadPerUser, scale),
 })
 
 /** Reads `${dataDir}/captcha-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
-export const persistentCaptchaSecret = (dataDir: string): string => {
-  const file = join(dataDir, "captcha-secret")
+export const persistentCaptchaSecret = (dataDir: string): string =>
+  persistentSecret(dataDir, "captcha-secret")
+
+/** The file `npm run operator` reads the operator secret from when OPERATOR_SECRET is not set. */
+export const operatorSecretFile = (dataDir: string): string => join(dataDir, "operator-secret")
+
+/** Reads `${dataDir}/operator-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
+export const persistentOperatorSecret = (dataDir: string): string =>
+  persistentSecret(dataDir, "operator-secret")
+
+const persistentSecret = (dataDir: string, name: string): string => {
+  const file = join(dataDir, name)
   try {
     const existing = readFileSync(file, "utf8").trim()
     if (existing.length >= 32) return existing
@@ -285,6 +306,10 @@ export const loadConfig = (env: Env): AppConfigShape => {
     throw new ConfigError("CAPTCHA=off is not allowed when NODE_ENV=production")
   }
   const captchaCost = int(env, "CAPTCHA_COST", defaultCaptchaCost, 1, 10_000_000)
+  const operatorSecretRaw = str(env, "OPERATOR_SECRET")
+  if (operatorSecretRaw !== undefined && operatorSecretRaw.length < 32) {
+    fail("OPERATOR_SECRET", "(hidden)", "at least 32 characters")
+  }
   const captchaSecretRaw = str(env, "CAPTCHA_SECRET")
   if (captchaSecretRaw !== undefined && captchaSecretRaw.length < 16) {
     fail("CAPTCHA_SECRET", "(hidden)", "at least 16 characters")
@@ -314,6 +339,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     captchaEnabled,
     captchaCost,
     captchaSecret: captchaSecretRaw ?? persistentCaptchaSecret(dataDir),
+    operatorSecret: operatorSecretRaw,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     smtpUrl: str(env, "SMTP_URL"),

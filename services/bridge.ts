@@ -30,3 +30,12 @@ export const runForActor = async <A, E>(program: Effect.Effect<A, E>, signal: Ab
 /** Actor logic from an Effect program: `fromEffect((input: I) => program)`. */
 export const fromEffect = <A, I, E>(program: (input: I) => Effect.Effect<A, E>): PromiseActorLogic<A, I> =>
   fromPromise<A, I>(({ input, signal }) => runForActor(program(input), signal))
+
+/**
+ * The same, for a program whose module is downloaded on first need (`load` imports it): the first
+ * screen does not carry it. A failed download is the actor's error, like a failed call.
+ */
+export const fromLazyEffect = <A, E, I = unknown>(
+  load: (input: I) => Promise<Effect.Effect<A, E>>,
+): PromiseActorLogic<A, I> =>
+  fromPromise<A, I>(async ({ input, signal }) => runForActor(await load(input), signal))

@@ -12,7 +12,7 @@
  * the first-load budget (docs/performance.md). This client does JSON and multipart over `fetch`,
  * which is all the contract uses, and each screen loads only the tables of the groups it calls.
  */
-import { Data, Effect, Schema } from "effect"
+import { type Brand, Data, Effect, Schema } from "effect"
 import type { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 
 /**
@@ -42,10 +42,13 @@ type Part<K extends string, S extends Schema.Constraint> = [S["Type"]] extends [
   ? Absent
   : { readonly [P in K]: S["Type"] }
 
-/** A multipart payload (`HttpApiSchema.asMultipart`) is sent as the browser's own FormData. */
+/**
+ * A multipart payload (`HttpApiSchema.asMultipart`, whose type carries the `MultipartTypeId` brand)
+ * is sent as the browser's own FormData.
+ */
 type PayloadPart<S extends Schema.Constraint> = [S["Type"]] extends [never]
   ? Absent
-  : S["Type"] extends { readonly [HttpApiSchema.MultipartTypeId]: unknown }
+  : S["Type"] extends Brand.Brand<HttpApiSchema.MultipartTypeId>
     ? { readonly payload: FormData }
     : { readonly payload: S["Type"] }
 

@@ -102,3 +102,52 @@ export class AlreadyConfirmed extends Schema.TaggedError<AlreadyConfirmed>()(
   { message: Schema.String },
   { httpApiStatus: 409 },
 ) {}
+
+/** A profile field that already has a value cannot be changed by the player (spec section 4). */
+export class ProfileFieldLocked extends Schema.TaggedError<ProfileFieldLocked>()(
+  "ProfileFieldLocked",
+  { message: Schema.String, fields: Schema.Array(Schema.String) },
+  { httpApiStatus: 409 },
+) {}
+
+/** A verification upload that is not a JPEG, PNG or PDF by its content (whatever its name says). */
+export class DocumentUnsupported extends Schema.TaggedError<DocumentUnsupported>()(
+  "DocumentUnsupported",
+  { message: Schema.String },
+  { httpApiStatus: 415 },
+) {}
+
+/** A verification upload above the size limit. */
+export class DocumentTooLarge extends Schema.TaggedError<DocumentTooLarge>()(
+  "DocumentTooLarge",
+  { message: Schema.String, maxBytes: Schema.Int },
+  { httpApiStatus: 413 },
+) {}
+
+/** A new upload of a document that is already approved, or still waiting for review. */
+export class DocumentLocked extends Schema.TaggedError<DocumentLocked>()(
+  "DocumentLocked",
+  { message: Schema.String, status: Schema.Literals(["PENDING", "APPROVED"]) },
+  { httpApiStatus: 409 },
+) {}
+
+/** A session id that is not one of the caller's live sessions (never says whose it is). */
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()(
+  "SessionNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** A self-exclusion may be extended, never shortened: `until` is the current end (null = permanent). */
+export class ExclusionNotShortened extends Schema.TaggedError<ExclusionNotShortened>()(
+  "ExclusionNotShortened",
+  { message: Schema.String, until: Schema.NullOr(Schema.String) },
+  { httpApiStatus: 409 },
+) {}
+
+/** An unsubscribe link that is unknown (links of deleted accounts included). */
+export class UnsubscribeLinkInvalid extends Schema.TaggedError<UnsubscribeLinkInvalid>()(
+  "UnsubscribeLinkInvalid",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}

@@ -70,6 +70,21 @@ export const currencyDisplayName = (code: string): string => {
 
 export const isCurrencyCode = (code: string): boolean => /^[A-Z]{3,5}$/.test(code)
 
+// ── Routes the shell hands to a lazily loaded screen ─────────────────────────────────────────
+/** The profile area: `/profile` and its tabs (services/profile-tabs.ts). */
+export const isProfilePath = (path: string): boolean => path === "/profile" || path.startsWith("/profile/")
+
+/** `/unsubscribe/{id}`, the link of every promotional e-mail: its id, or null. */
+export const unsubscribeIdOf = (path: string): string | null => {
+  const match = /^\/unsubscribe\/([^/]+)\/?$/.exec(path)
+  if (match?.[1] === undefined) return null
+  try {
+    return decodeURIComponent(match[1])
+  } catch {
+    return null // a malformed escape: not a link we sent
+  }
+}
+
 // ── Geo ──────────────────────────────────────────────────────────────────────────────────────
 export const isRestrictedCountry = (isoCode: string, restricted: ReadonlyArray<string>): boolean =>
   restricted.some((code) => code.toUpperCase() === isoCode.toUpperCase())

@@ -38,7 +38,7 @@ const readme = (machines: ReadonlyArray<RenderedMachine>): string => {
   return [
     "# Statecharts",
     "",
-    "Generated from every `machines/*.model.ts` by `npm run docs:statecharts` (scripts/statecharts.ts);",
+    "Generated from every `<machine>.model.ts` under `machines/` by `npm run docs:statecharts` (scripts/statecharts.ts);",
     "do not edit by hand. `tests/unit/statecharts-docs.test.ts` fails when these files are stale.",
     "",
     "- **SVG**: the diagram the /statecharts page draws (states with their entry/exit actions, invoked",

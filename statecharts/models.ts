@@ -25,7 +25,7 @@ export const pickModel = (module: unknown, file: string): AnyModel => {
   )
 }
 
-/** `login` for `…/machines/login.model.ts`. */
+/** `login` for `…/machines/account/login.model.ts`. */
 export const flowOfFile = (file: string): string => {
   const base = file.slice(file.lastIndexOf("/") + 1)
   return base.endsWith(".model.ts") ? base.slice(0, -".model.ts".length) : base

@@ -2,8 +2,12 @@
  * The app: a projection of the shell machine. booting → spinner, blocked → only the blocked page,
  * crashed → the 500 page, ready → the layout with header, route, modal host and toasts.
  */
+import { useSelector } from "@xstate/react"
 import { lazy, Suspense, useEffect } from "react"
-import { useShell } from "./app/actors.tsx"
+import type { ActorRefFrom } from "xstate"
+import type { realityCheckMachine } from "../machines/profile/realityCheck.machine.ts"
+import { isProfilePath, unsubscribeIdOf } from "../services/rules.ts"
+import { useAuthActor, useShell } from "./app/actors.tsx"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
 import { BlockedPage } from "./pages/BlockedPage.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
@@ -13,8 +17,12 @@ import { ModalHost, prefetchModalLayer } from "./shell/ModalHost.tsx"
 
 const Toasts = lazy(() => import("./shell/Toasts.tsx").then((m) => ({ default: m.Toasts })))
 const LiveBadge = lazy(() => import("./app/LiveBadge.tsx").then((m) => ({ default: m.LiveBadge })))
-const VerificationPage = lazy(() =>
-  import("./pages/VerificationPage.tsx").then((m) => ({ default: m.VerificationPage })),
+const ProfilePage = lazy(() => import("./profile/ProfilePage.tsx").then((m) => ({ default: m.ProfilePage })))
+const UnsubscribePage = lazy(() =>
+  import("./profile/UnsubscribePage.tsx").then((m) => ({ default: m.UnsubscribePage })),
+)
+const RealityCheckDialog = lazy(() =>
+  import("./profile/RealityCheckDialog.tsx").then((m) => ({ default: m.RealityCheckDialog })),
 )
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })))
 const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })))
@@ -34,6 +42,13 @@ const usePrefetchWhenIdle = () =>
 const Route = () => {
   const path = useShell((s) => s.context.path)
   const siteConfig = useShell((s) => s.context.siteConfig)
+  const unsubscribeId = unsubscribeIdOf(path)
+  if (isProfilePath(path) || unsubscribeId !== null)
+    return (
+      <Suspense fallback={null}>
+        {unsubscribeId === null ? <ProfilePage /> : <UnsubscribePage id={unsubscribeId} />}
+      </Suspense>
+    )
   switch (path) {
     case "/":
       return <HomePage />
@@ -46,12 +61,6 @@ const Route = () => {
           />
         </Suspense>
       )
-    case "/profile/verification":
-      return (
-        <Suspense fallback={null}>
-          <VerificationPage />
-        </Suspense>
-      )
     default:
       return (
         <Suspense fallback={null}>
@@ -59,6 +68,23 @@ const Route = () => {
         </Suspense>
       )
   }
+}
+
+type RealityCheckActor = ActorRefFrom<typeof realityCheckMachine>
+
+/** The reality check's reminder: its dialog (and radix) load only when one is due. */
+const RealityCheckReminder = ({ actor }: { actor: RealityCheckActor }) => {
+  const due = useSelector(actor, (s) => s.matches("reminding"))
+  return due ? (
+    <Suspense fallback={null}>
+      <RealityCheckDialog actor={actor} />
+    </Suspense>
+  ) : null
+}
+
+const RealityCheck = () => {
+  const actor = useSelector(useAuthActor(), (s) => s.children.realityCheck) as RealityCheckActor | undefined
+  return actor ? <RealityCheckReminder actor={actor} /> : null
 }
 
 const Layout = () => {
@@ -70,6 +96,7 @@ const Layout = () => {
         <Route />
       </main>
       <ModalHost />
+      <RealityCheck />
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>

@@ -58,6 +58,10 @@ const startPlayerApp = (root: HTMLElement, inspect: ((event: InspectionEvent) =>
     },
   )
 
+  // Back on the page: the session re-checks itself (it may have been revoked from another device).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") shell.send({ type: "PAGE_VISIBLE" })
+  })
   window.addEventListener("popstate", () =>
     shell.send({ type: "LOCATION_CHANGED", path: window.location.pathname }),
   )

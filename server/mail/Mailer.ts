@@ -14,6 +14,8 @@ export interface MailMessage {
   readonly subject: string
   readonly text: string
   readonly html: string
+  /** Extra header fields, e.g. `List-Unsubscribe` on promotional mail. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export class MailError extends Schema.TaggedError<MailError>()("MailError", {
@@ -39,7 +41,7 @@ const make = Effect.gen(function* () {
     yield* Effect.addFinalizer(() => Effect.sync(() => transport.close()))
     const send = Effect.fn("Mailer.send")((message: MailMessage) =>
       Effect.tryPromise({
-        try: () => transport.sendMail({ from: config.mailFrom, ...message }),
+        try: () => transport.sendMail({ from: config.mailFrom, ...message, headers: { ...message.headers } }),
         catch: (cause) => new MailError({ message: `SMTP delivery to ${message.to} failed`, cause }),
       }).pipe(Effect.asVoid),
     )
@@ -51,7 +53,11 @@ const make = Effect.gen(function* () {
   const send = Effect.fn("Mailer.send")((message: MailMessage) =>
     Effect.tryPromise({
       try: async () => {
-        const info = await render.sendMail({ from: config.mailFrom, ...message })
+        const info = await render.sendMail({
+          from: config.mailFrom,
+          ...message,
+          headers: { ...message.headers },
+        })
         const body = info.message
         if (!Buffer.isBuffer(body)) throw new Error("the stream transport did not return a buffer")
         await mkdir(outbox, { recursive: true })

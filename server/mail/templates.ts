@@ -52,3 +52,74 @@ export const resetPasswordMail = (
     html: html(ctx, intro, "Choose a new password", link, outro),
   }
 }
+
+export interface UnsubscribeLinks {
+  /** The player app's page (`/unsubscribe/{id}`): the link in the body, for people. */
+  readonly page: string
+  /** The API address (`…/profile/unsubscribe/{id}`): the header, for mail clients (RFC 8058 POST). */
+  readonly oneClick: string
+}
+
+/**
+ * Promotional mail always carries its way out: a visible unsubscribe link in both parts and the
+ * RFC 2369 / RFC 8058 headers, so mail clients offer their own one-click "Unsubscribe" button.
+ * `List-Unsubscribe` names exactly one HTTPS URI, as RFC 8058 requires; a client that opens it in
+ * a browser instead of POSTing is redirected to the page (server/profile/http.ts).
+ */
+const promotional = (
+  ctx: MailContext,
+  to: string,
+  subject: string,
+  paragraphs: ReadonlyArray<string>,
+  action: { readonly label: string; readonly link: string },
+  unsubscribe: UnsubscribeLinks,
+): MailMessage => {
+  const footer = `You receive this because you accepted promotional e-mail from ${ctx.productName}.`
+  const text = [
+    ...paragraphs,
+    `${action.label}: ${action.link}`,
+    footer,
+    `Unsubscribe: ${unsubscribe.page}`,
+    `${ctx.productName} - ${ctx.supportEmail}`,
+  ].join("\n\n")
+  const body = [
+    "<!doctype html>",
+    `<html><body style="font-family: sans-serif; line-height: 1.5">`,
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    `<p><a href="${escapeHtml(action.link)}">${escapeHtml(action.label)}</a></p>`,
+    `<p style="color: #555; font-size: 0.9em">${escapeHtml(footer)} ` +
+      `<a href="${escapeHtml(unsubscribe.page)}">Unsubscribe</a></p>`,
+    `<p style="color: #555">${escapeHtml(ctx.productName)} - ${escapeHtml(ctx.supportEmail)}</p>`,
+    "</body></html>",
+  ].join("\n")
+  return {
+    to,
+    subject,
+    text: `${text}\n`,
+    html: body,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribe.oneClick}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  }
+}
+
+/** The welcome offer: the first promotional mail, once the e-mail is confirmed and promo mail accepted. */
+export const welcomeOfferMail = (
+  ctx: MailContext,
+  to: string,
+  lobby: string,
+  unsubscribe: UnsubscribeLinks,
+): MailMessage =>
+  promotional(
+    ctx,
+    to,
+    `Your welcome offer at ${ctx.productName}`,
+    [
+      `Welcome to ${ctx.productName}, and thank you for confirming your e-mail address.`,
+      "Your first deposit comes with a welcome bonus of up to 200% and up to 150 free spins (terms apply). " +
+        "Play responsibly: you can set deposit limits, reminders and time-outs in your profile at any time.",
+    ],
+    { label: "Go to the lobby", link: lobby },
+    unsubscribe,
+  )

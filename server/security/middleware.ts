@@ -9,8 +9,10 @@
  *    `Sec-Fetch-Site: cross-site` is refused the same way. Clients that send neither (curl,
  *    server-to-server) pass: the session cookie is SameSite=Lax anyway.
  * 3. Body size: a declared `Content-Length` above the route's limit is answered 413 JSON before
- *    the body is read (64 KiB for the error logger, 1 MiB elsewhere); `MaxBodySize` caps bodies
- *    sent without a length.
+ *    the body is read (64 KiB for the error logger, 1 MiB elsewhere, and the `bodyLimits` a module
+ *    declares for its paths — the verification-document uploads); `MaxBodySize` caps bodies sent
+ *    without a length. A path with its own limit may also give its 413 (and the 415 for a body
+ *    of the wrong type) in its contract's words.
  * 4. Client mistakes are never 500: the contract's schema failures (malformed JSON, wrong shapes,
  *    bad path/query parameters) become 400 `{ "error": "BadRequest", "kind", "message" }`; a
  *    request no route takes is 405 + `Allow` on a known path, else 404 (server/static/endpoints.ts);
@@ -31,6 +33,7 @@ import {
   HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
+  Multipart,
 } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import type { AppConfigShape } from "../config.ts"
@@ -40,6 +43,16 @@ import { compressDynamic } from "./compression.ts"
 import { headersTooLarge, maxHeaderFieldsBytes, maxUrlBytes, uriTooLong } from "./nodeServer.ts"
 
 export const defaultMaxBodyBytes = 1024 * 1024
+
+/** A route family with its own body limit (e.g. file uploads) and its own 413/415 answers. */
+export interface BodyLimit {
+  readonly paths: ReadonlyArray<string>
+  readonly maxBytes: number
+  /** The 413 answer, e.g. the contract's error; the generic PayloadTooLarge otherwise. */
+  readonly tooLarge?: () => HttpServerResponse.HttpServerResponse
+  /** What to send instead, for the generic 415 (e.g. "multipart/form-data with a part named file"). */
+  readonly expectedMediaType?: string
+}
 
 const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -150,10 +163,27 @@ const withJsonBody = (response: HttpServerResponse.HttpServerResponse) => {
   )
 }
 
+/** A multipart form refused for its shape (too many parts, a text field too long), not its size. */
+const isFormShapeTooLarge = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some(
+    (r) =>
+      r._tag === "Die" &&
+      Multipart.isMultipartError(r.defect) &&
+      (r.defect.reason._tag === "TooManyParts" || r.defect.reason._tag === "FieldTooLarge"),
+  )
+
 const isRouteNotFound = (error: unknown): boolean =>
   HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound"
 
-export const edgeMiddleware = (config: AppConfigShape, endpoints: EndpointIndex) =>
+/** Whether the answer is a JSON body (a contract error keeps its own 415 body). */
+const isJsonAnswer = (response: HttpServerResponse.HttpServerResponse): boolean =>
+  response.body._tag !== "Empty" && (response.body.contentType ?? "").startsWith("application/json")
+
+export const edgeMiddleware = (
+  config: AppConfigShape,
+  endpoints: EndpointIndex,
+  bodyLimits: ReadonlyArray<BodyLimit> = [],
+) =>
   HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
@@ -161,6 +191,7 @@ export const edgeMiddleware = (config: AppConfigShape, endpoints: EndpointIndex)
         const started = performance.now()
         const path = pathOf(request.url)
         const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : appCsp
+        const special = bodyLimits.find((b) => b.paths.includes(path))
 
         yield* HttpEffect.appendPreResponseHandler((_req, response) =>
           Effect.gen(function* () {
@@ -195,6 +226,11 @@ export const edgeMiddleware = (config: AppConfigShape, endpoints: EndpointIndex)
               }
             }
             const [response] = yield* HttpServerError.causeResponse(cause)
+            // A body cut while reading (no or a false length, a multipart part over its limit) — not
+            // a form with too many parts or an oversized text field, which the generic 413 names.
+            if (response.status === 413 && special?.tooLarge !== undefined && !isFormShapeTooLarge(cause)) {
+              return special.tooLarge()
+            }
             if (response.status < 500) return withJsonBody(response)
             yield* Effect.logError(`${request.method} ${path} failed (answered 500): ${Cause.pretty(cause)}`)
             return internalError()
@@ -210,23 +246,25 @@ export const edgeMiddleware = (config: AppConfigShape, endpoints: EndpointIndex)
               message: "This request does not come from an allowed origin.",
             })
           }
-          const limit = path === "/api/error-logger" ? errorReportMaxBytes : defaultMaxBodyBytes
-          const declared = request.headers["content-length"]
-          if (declared !== undefined && Number(declared) > limit) {
-            return jsonError(413, {
+          const limit =
+            special?.maxBytes ?? (path === "/api/error-logger" ? errorReportMaxBytes : defaultMaxBodyBytes)
+          const tooLarge = () =>
+            special?.tooLarge?.() ??
+            jsonError(413, {
               error: "PayloadTooLarge",
               message: `The request body is larger than ${limit} bytes.`,
               limit,
             })
-          }
+          const declared = request.headers["content-length"]
+          if (declared !== undefined && Number(declared) > limit) return tooLarge()
           const response = yield* httpEffect.pipe(
             Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
             Effect.catchCause(recover),
           )
-          if (response.status === 415) {
+          if (response.status === 415 && !isJsonAnswer(response)) {
             return jsonError(415, {
               error: "UnsupportedMediaType",
-              message: "Send the request body as application/json.",
+              message: `Send the request body as ${special?.expectedMediaType ?? "application/json"}.`,
             })
           }
           return response

@@ -42,7 +42,7 @@ export interface NotBuiltEndpoint {
 
 const P = "/profile-service/api/v1"
 const G = "/game-aggregator-service/api/v1"
-const { profile, walletPayments, games, bonuses } = capabilities
+const { walletPayments, games, bonuses } = capabilities
 
 /** Gateways of `POST /profile-service/api/v1/profile/{gateway}/deposit` (spec section 7). */
 const depositGateways = [
@@ -77,28 +77,18 @@ export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("GET", `${P}/profile/promotion`, bonuses),
   row("POST", `${P}/profile/promotion`, bonuses),
   row("DELETE", `${P}/profile/promotion`, bonuses),
-  row("PUT", `${P}/profile`, profile),
   row("POST", `${P}/profile/currency`, walletPayments),
   row("PUT", `${P}/profile/currency`, walletPayments),
-  row("GET", `${P}/profile/session`, profile),
-  row("DELETE", `${P}/profile/session/:id`, profile),
   row("GET", `${P}/history/bet`, games),
   row("GET", `${P}/history/bet/provider`, games),
   row("GET", `${P}/profile/favoriteGame`, games),
   row("POST", `${P}/profile/favoriteGame`, games),
   row("DELETE", `${P}/profile/favoriteGame/:id`, games),
-  row("PUT", `${P}/profile/self-exclude`, profile),
-  row("PUT", `${P}/profile/receive-email`, profile),
   row("GET", `${P}/profile/loyalty-level`, bonuses),
-  row("DELETE", `${P}/profile/unsubscribe/:id`, profile),
   row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
   row("GET", `${P}/profile/withdrawable`, walletPayments),
   row("GET", `${P}/profile/payment/total-deposits`, walletPayments),
   row("GET", `${P}/profile/payment/gateways`, walletPayments),
-  row("GET", `${P}/profile/id-verification`, profile),
-  row("POST", `${P}/profile/id-verification`, profile),
-  row("GET", `${P}/profile/bill-verification`, profile),
-  row("POST", `${P}/profile/bill-verification`, profile),
   row("GET", `${P}/profile/fiat/:type`, walletPayments),
   row("GET", `${P}/profile/crypto/:type`, walletPayments),
   row("POST", `${P}/profile/skrill/deposit`, walletPayments),

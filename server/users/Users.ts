@@ -1,11 +1,11 @@
 /**
- * Account access: registration, sign-in/out, passwords (change, forgot, reset), e-mail
- * confirmation, and the two profile reads. Every rule and message comes from services/rules.ts;
- * every failure is a wire error of services/errors.ts. Infrastructure failures (SQL, hashing) are
- * defects: the HTTP layer answers them with 500, never a client mistake.
+ * Account access: registration, sign-in/out, passwords (change, forgot, reset) and e-mail
+ * confirmation. The rules live here (messages from services/account-rules.ts and rules.ts, every
+ * failure a wire error of services/errors.ts); the SQL is UsersRepo.ts. Infrastructure failures
+ * (SQL, hashing) are defects: the HTTP layer answers them with 500, never a client mistake.
  */
 import { Context, Effect, Layer } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import type { SqlError } from "effect/sql"
 import {
   AccountMessages,
   isAcceptablePassword,
@@ -29,7 +29,6 @@ import {
   SelfExcluded,
   ValidationFailed,
 } from "../../services/errors.ts"
-import type { Fund, Profile } from "../../services/profile-service.ts"
 import { Constants, isStorableText, Messages } from "../../services/rules.ts"
 import type {
   AuthStatus,
@@ -42,10 +41,12 @@ import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { Mailer } from "../mail/Mailer.ts"
 import { confirmationMail, resetPasswordMail } from "../mail/templates.ts"
+import { PromoMail } from "../profile/PromoMail.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { Passwords } from "./Passwords.ts"
 import { type CurrentSession, type SessionMeta, Sessions } from "./Sessions.ts"
 import { hashToken, looksLikeToken, newToken } from "./tokens.ts"
+import { UsersRepo } from "./UsersRepo.ts"
 
 export interface RequestMeta extends SessionMeta {
   /** The session token the request already carries, if any (revoked on a new sign-in). */
@@ -65,7 +66,6 @@ export interface ChangePasswordInput {
   readonly confirmPassword: string
 }
 
-export const UnauthenticatedMessage = "Please sign in to continue."
 export const IncorrectPasswordMessage = "The current password is incorrect."
 export const ResetTokenInvalidMessage = "This password reset link is invalid or has expired."
 export const AlreadyConfirmedMessage = "Your e-mail address is already confirmed."
@@ -101,44 +101,6 @@ export interface UsersShape {
   readonly resendConfirmation: (
     session: CurrentSession,
   ) => Effect.Effect<{ readonly message: string }, AlreadyConfirmed | RateLimited>
-  readonly profile: (userId: string) => Effect.Effect<Profile>
-  readonly fund: (userId: string) => Effect.Effect<Fund>
-}
-
-interface CredentialRow {
-  readonly id: string
-  readonly email: string
-  readonly fullName: string
-  readonly passwordHash: string
-  readonly confirmed: boolean
-  readonly locked: boolean
-  readonly excluded: boolean
-  readonly excludedUntil: string | null
-}
-
-interface ProfileRow {
-  readonly email: string
-  readonly confirmed: boolean
-  readonly firstName: string | null
-  readonly lastName: string | null
-  readonly receiveEmailPromo: boolean
-  readonly nickName: string | null
-  readonly phoneNumber: string | null
-  readonly dialingCode: string | null
-  readonly address: string | null
-  readonly address2: string | null
-  readonly zipCode: string | null
-  readonly country: string | null
-  readonly city: string | null
-  readonly state: string | null
-  readonly gender: string | null
-  readonly dateOfBirth: number | null
-}
-
-interface FundRow {
-  readonly currency: string
-  readonly isDefault: boolean
-  readonly balance: string
 }
 
 const isUniqueViolation = (error: SqlError.SqlError): boolean => error.reason._tag === "UniqueViolation"
@@ -164,7 +126,7 @@ export const splitFullName = (fullName: string): { first: string; last: string |
 }
 
 const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+  const repo = yield* UsersRepo
   const config = yield* AppConfig
   const limiter = yield* RateLimiter
   const geo = yield* Geo
@@ -172,8 +134,10 @@ const make = Effect.gen(function* () {
   const passwords = yield* Passwords
   const sessions = yield* Sessions
   const mailer = yield* Mailer
+  const promo = yield* PromoMail
   const mailContext = { productName: config.productName, supportEmail: config.supportEmail }
   const limits = config.rateLimits
+  const historyDepth = Constants.passwordHistoryDepth
 
   const refuseRestrictedCountry = Effect.fn("Users.refuseRestrictedCountry")(function* (ip: string) {
     const { isoCode } = yield* geo.lookup(ip)
@@ -186,39 +150,15 @@ const make = Effect.gen(function* () {
 
   /** True when `password` matches one of the user's last N stored passwords. */
   const isRecentPassword = Effect.fn("Users.isRecentPassword")(function* (userId: string, password: string) {
-    const rows = yield* sql<{ readonly hash: string }>`
-      SELECT hash FROM password_history WHERE user_id = ${userId}
-      ORDER BY id DESC LIMIT ${Constants.passwordHistoryDepth}
-    `.pipe(Effect.orDie)
-    for (const row of rows) {
-      if (yield* passwords.verify(row.hash, password)) return true
+    const hashes = yield* repo.recentPasswordHashes(userId, historyDepth).pipe(Effect.orDie)
+    for (const hash of hashes) {
+      if (yield* passwords.verify(hash, password)) return true
     }
     return false
   })
 
-  /** Stores a new password hash with its history row, keeping only the last N history rows. */
-  const storePassword = (userId: string, passwordHash: string) =>
-    Effect.gen(function* () {
-      yield* sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${userId}`
-      yield* sql`INSERT INTO password_history (user_id, hash) VALUES (${userId}, ${passwordHash})`
-      yield* sql`
-        DELETE FROM password_history WHERE user_id = ${userId} AND id NOT IN (
-          SELECT id FROM password_history WHERE user_id = ${userId}
-          ORDER BY id DESC LIMIT ${Constants.passwordHistoryDepth}
-        )
-      `
-    })
-
-  const insertEmailToken = (userId: string, purpose: "confirm" | "reset", token: string) => {
-    const ttl =
-      purpose === "confirm"
-        ? sql`now() + make_interval(hours => ${config.confirmTokenTtlHours}::int)`
-        : sql`now() + make_interval(mins => ${config.resetTokenTtlMinutes}::int)`
-    return sql`
-      INSERT INTO email_tokens (token_hash, user_id, purpose, expires_at)
-      VALUES (${hashToken(token)}, ${userId}, ${purpose}, ${ttl})
-    `
-  }
+  const tokenTtl = (purpose: "confirm" | "reset") =>
+    purpose === "confirm" ? { hours: config.confirmTokenTtlHours } : { minutes: config.resetTokenTtlMinutes }
 
   const confirmLink = (token: string) => `${config.publicUrl}/?modal=confirm-email&token=${token}`
   const resetLink = (token: string) => `${config.publicUrl}/?modal=reset-password&token=${token}`
@@ -240,10 +180,8 @@ const make = Effect.gen(function* () {
     const currency = (
       payload.currency.trim() === "" ? Constants.defaultCurrency : payload.currency.trim()
     ).toUpperCase()
-    const known = yield* sql<{ readonly code: string }>`
-      SELECT code FROM currencies WHERE code = ${currency} AND enabled
-    `.pipe(Effect.orDie)
-    if (known.length === 0) return yield* registrationIncomplete("currency")
+    if (!(yield* repo.isCurrencyEnabled(currency).pipe(Effect.orDie)))
+      return yield* registrationIncomplete("currency")
     const language = payload.language.trim() === "" ? "en" : payload.language.trim()
     const clickId = payload.clickId?.trim() || cookieClickId(meta.clickIdCookie) || null
     const registrationCode = payload.registrationCode?.trim() || null
@@ -252,28 +190,30 @@ const make = Effect.gen(function* () {
     const passwordHash = yield* passwords.hash(payload.password)
     const confirmToken = newToken()
 
-    const created = yield* sql
-      .withTransaction(
+    const created = yield* repo
+      .transaction(
         Effect.gen(function* () {
-          const rows = yield* sql<{ readonly id: string; readonly confirmed: boolean }>`
-            INSERT INTO users (email, password_hash, full_name, first_name, last_name, language, currency,
-                               click_id, registration_code)
-            VALUES (${email}, ${passwordHash}, ${fullName}, ${first}, ${last}, ${language}, ${currency},
-                    ${clickId}, ${registrationCode})
-            RETURNING id, (confirmed_at IS NOT NULL) AS confirmed
-          `.pipe(
-            Effect.catchTag("SqlError", (error) =>
-              isUniqueViolation(error)
-                ? Effect.fail(new EmailTaken({ message: AccountMessages.registerEmailTaken }))
-                : Effect.die(error),
-            ),
-          )
-          const user = rows[0]
-          if (user === undefined) return yield* Effect.die(new Error("INSERT users returned no row"))
-          yield* sql`INSERT INTO wallets (user_id, currency, is_default) VALUES (${user.id}, ${currency}, true)`
-          yield* sql`INSERT INTO password_history (user_id, hash) VALUES (${user.id}, ${passwordHash})`
-          yield* insertEmailToken(user.id, "confirm", confirmToken)
-          const token = yield* sessions.create(user.id, meta)
+          const user = yield* repo
+            .insertUser({
+              email,
+              passwordHash,
+              fullName,
+              firstName: first,
+              lastName: last,
+              language,
+              currency,
+              clickId,
+              registrationCode,
+            })
+            .pipe(
+              Effect.catchTag("SqlError", (error) =>
+                isUniqueViolation(error)
+                  ? Effect.fail(new EmailTaken({ message: AccountMessages.registerEmailTaken }))
+                  : Effect.die(error),
+              ),
+            )
+          yield* repo.insertEmailToken(user.id, "confirm", hashToken(confirmToken), tokenTtl("confirm"))
+          const token = yield* sessions.create(user.id, meta, "registration")
           return { id: user.id, confirmed: user.confirmed, token }
         }),
       )
@@ -303,17 +243,7 @@ const make = Effect.gen(function* () {
     if (isBlockedDomain(email, config.blockedEmailDomains)) {
       return yield* new AccountLocked({ message: AccountMessages.blockedDomainLogin })
     }
-    const rows = yield* sql<CredentialRow>`
-      SELECT id, email, full_name AS "fullName", password_hash AS "passwordHash",
-             (confirmed_at IS NOT NULL) AS confirmed,
-             (locked_at IS NOT NULL) AS locked,
-             (self_exclusion_kind = 'indefinite' OR self_exclusion_until > now()) IS TRUE AS excluded,
-             CASE WHEN self_exclusion_kind = 'indefinite' THEN NULL
-                  ELSE to_char(self_exclusion_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-             END AS "excludedUntil"
-      FROM users WHERE lower(email) = lower(${email})
-    `.pipe(Effect.orDie)
-    const user = rows[0]
+    const user = yield* repo.findCredentials(email).pipe(Effect.orDie)
     if (user === undefined) {
       yield* passwords.verifyDummy(payload.password)
       return yield* new InvalidCredentials({ message: AccountMessages.loginFailed })
@@ -326,7 +256,7 @@ const make = Effect.gen(function* () {
       return yield* new SelfExcluded({ message: AccountMessages.loginCoolOff, until: user.excludedUntil })
     // A new token on every sign-in; the one the browser held before (if any) ends here.
     if (meta.sessionToken !== undefined) yield* sessions.revoke(meta.sessionToken)
-    const token = yield* sessions.create(user.id, meta)
+    const token = yield* sessions.create(user.id, meta, "signin")
     return {
       token,
       status: statusOf({
@@ -350,11 +280,8 @@ const make = Effect.gen(function* () {
     const userId = session.user.id
     // Guessing the current password through a stolen session is throttled like sign-in.
     yield* limiter.consume(`change-password:user:${userId}`, limits.signinPerEmail)
-    const rows = yield* sql<{ readonly passwordHash: string }>`
-      SELECT password_hash AS "passwordHash" FROM users WHERE id = ${userId}
-    `.pipe(Effect.orDie)
-    const current = rows[0]
-    if (current === undefined || !(yield* passwords.verify(current.passwordHash, input.oldPassword))) {
+    const current = yield* repo.passwordHash(userId).pipe(Effect.orDie)
+    if (current === undefined || !(yield* passwords.verify(current, input.oldPassword))) {
       return yield* new IncorrectPassword({ message: IncorrectPasswordMessage })
     }
     if (input.newPassword !== input.confirmPassword) {
@@ -364,10 +291,11 @@ const make = Effect.gen(function* () {
       return yield* new PasswordRejected({ message: AccountMessages.resetRejected })
     }
     const passwordHash = yield* passwords.hash(input.newPassword)
-    yield* sql
-      .withTransaction(
+    yield* repo
+      .transaction(
         Effect.gen(function* () {
-          yield* storePassword(userId, passwordHash)
+          yield* repo.storePassword(userId, passwordHash, historyDepth)
+          // Every other device signs in again with the new password.
           yield* sessions.revokeAllForUser(userId, session.sessionId)
         }),
       )
@@ -384,13 +312,10 @@ const make = Effect.gen(function* () {
     // token and the mail run detached from the request.
     yield* Effect.forkDetach(
       Effect.gen(function* () {
-        const rows = yield* sql<{ readonly id: string; readonly email: string }>`
-          SELECT id, email FROM users WHERE lower(email) = lower(${email})
-        `
-        const user = rows[0]
+        const user = yield* repo.findByEmail(email)
         if (user === undefined) return
         const token = newToken()
-        yield* insertEmailToken(user.id, "reset", token)
+        yield* repo.insertEmailToken(user.id, "reset", hashToken(token), tokenTtl("reset"))
         yield* mailer.send(
           resetPasswordMail(mailContext, user.email, resetLink(token), config.resetTokenTtlMinutes),
         )
@@ -404,13 +329,8 @@ const make = Effect.gen(function* () {
     const invalid = new InvalidToken({ message: ResetTokenInvalidMessage })
     if (!looksLikeToken(payload.token)) return yield* invalid
     const tokenHash = hashToken(payload.token)
-    const rows = yield* sql<{ readonly userId: string }>`
-      SELECT user_id AS "userId" FROM email_tokens
-      WHERE token_hash = ${tokenHash} AND purpose = 'reset' AND used_at IS NULL AND expires_at > now()
-    `.pipe(Effect.orDie)
-    const found = rows[0]
-    if (found === undefined) return yield* invalid
-    const userId = found.userId
+    const userId = yield* repo.findUsableToken(tokenHash, "reset").pipe(Effect.orDie)
+    if (userId === undefined) return yield* invalid
     if (
       payload.password !== payload.confirmPassword ||
       !isAcceptablePassword(payload.password) ||
@@ -419,21 +339,15 @@ const make = Effect.gen(function* () {
       return yield* new PasswordRejected({ message: AccountMessages.resetRejected })
     }
     const passwordHash = yield* passwords.hash(payload.password)
-    yield* sql
-      .withTransaction(
+    yield* repo
+      .transaction(
         Effect.gen(function* () {
           // Claiming the token is the single-use guard: of two concurrent resets only one updates it.
-          const claimed = yield* sql`
-            UPDATE email_tokens SET used_at = now()
-            WHERE token_hash = ${tokenHash} AND purpose = 'reset' AND used_at IS NULL AND expires_at > now()
-            RETURNING id
-          `
-          if (claimed.length === 0) return yield* invalid
-          yield* sql`
-            UPDATE email_tokens SET used_at = now()
-            WHERE user_id = ${userId} AND purpose = 'reset' AND used_at IS NULL
-          `
-          yield* storePassword(userId, passwordHash)
+          const claimed = yield* repo.claimToken(tokenHash, "reset")
+          if (claimed === undefined) return yield* invalid
+          yield* repo.retireTokens(userId, "reset")
+          yield* repo.storePassword(userId, passwordHash, historyDepth)
+          // Whoever knew the old password is signed out everywhere.
           yield* sessions.revokeAllForUser(userId)
         }),
       )
@@ -444,20 +358,19 @@ const make = Effect.gen(function* () {
   const confirmAccount = Effect.fn("Users.confirmAccount")(function* (token: string) {
     const invalid = new InvalidToken({ message: AccountMessages.confirmFailure })
     if (!looksLikeToken(token)) return yield* invalid
-    yield* sql
-      .withTransaction(
+    const userId = yield* repo
+      .transaction(
         Effect.gen(function* () {
-          const claimed = yield* sql<{ readonly userId: string }>`
-            UPDATE email_tokens SET used_at = now()
-            WHERE token_hash = ${hashToken(token)} AND purpose = 'confirm' AND used_at IS NULL AND expires_at > now()
-            RETURNING user_id AS "userId"
-          `
-          const row = claimed[0]
-          if (row === undefined) return yield* invalid
-          yield* sql`UPDATE users SET confirmed_at = coalesce(confirmed_at, now()) WHERE id = ${row.userId}`
+          const claimed = yield* repo.claimToken(hashToken(token), "confirm")
+          if (claimed === undefined) return yield* invalid
+          yield* repo.markConfirmed(claimed)
+          return claimed
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
+    // A player who already accepted promotional mail gets the welcome offer now (once; a failed
+    // delivery is logged and does not fail the confirmation).
+    yield* promo.welcomeOfferIfDue(userId)
     return { confirmed: true }
   })
 
@@ -466,14 +379,11 @@ const make = Effect.gen(function* () {
     if (session.user.confirmed) return yield* new AlreadyConfirmed({ message: AlreadyConfirmedMessage })
     yield* limiter.consume(`resend:user:${userId}`, limits.resendPerUser)
     const token = newToken()
-    yield* sql
-      .withTransaction(
+    yield* repo
+      .transaction(
         Effect.gen(function* () {
-          yield* sql`
-            UPDATE email_tokens SET used_at = now()
-            WHERE user_id = ${userId} AND purpose = 'confirm' AND used_at IS NULL
-          `
-          yield* insertEmailToken(userId, "confirm", token)
+          yield* repo.retireTokens(userId, "confirm")
+          yield* repo.insertEmailToken(userId, "confirm", hashToken(token), tokenTtl("confirm"))
         }),
       )
       .pipe(Effect.orDie)
@@ -485,58 +395,6 @@ const make = Effect.gen(function* () {
     return { message: AccountMessages.resendSuccess }
   })
 
-  // ── profile reads ─────────────────────────────────────────────────────────────────────────
-  const profile = Effect.fn("Users.profile")(function* (userId: string) {
-    const rows = yield* sql<ProfileRow>`
-      SELECT email, (confirmed_at IS NOT NULL) AS confirmed, first_name AS "firstName", last_name AS "lastName",
-             receive_email_promo AS "receiveEmailPromo", nick_name AS "nickName", phone_number AS "phoneNumber",
-             dialing_code AS "dialingCode", address, address2, zip_code AS "zipCode", country, city, state, gender,
-             extract(epoch FROM date_of_birth::timestamp AT TIME ZONE 'UTC')::float8 AS "dateOfBirth"
-      FROM users WHERE id = ${userId}
-    `.pipe(Effect.orDie)
-    const row = rows[0]
-    if (row === undefined)
-      return yield* Effect.die(new Error(`user ${userId} of a live session does not exist`))
-    const gender = row.gender === "FEMALE" || row.gender === "MALE" ? row.gender : null
-    return {
-      email: row.email,
-      confirmed: row.confirmed,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      receiveEmailPromo: row.receiveEmailPromo,
-      // No verification documents exist before the verification capability.
-      idVerification: { verified: false },
-      billVerification: { verified: false },
-      userDetails: {
-        phone: { phoneNumber: row.phoneNumber, dialingCode: row.dialingCode },
-        address: row.address,
-        address2: row.address2,
-        nickName: row.nickName,
-        zipCode: row.zipCode,
-        country: row.country,
-        city: row.city,
-        state: row.state,
-        gender,
-        dateOfBirth: row.dateOfBirth === null ? null : Math.floor(row.dateOfBirth),
-        receiveEmailPromo: row.receiveEmailPromo,
-      },
-    } satisfies Profile
-  })
-
-  const fund = Effect.fn("Users.fund")(function* (userId: string) {
-    const rows = yield* sql<FundRow>`
-      SELECT currency, is_default AS "isDefault", balance::text AS balance
-      FROM wallets WHERE user_id = ${userId}
-      ORDER BY is_default DESC, currency
-    `.pipe(Effect.orDie)
-    return rows.map((row) => ({
-      currency: row.currency,
-      default: row.isDefault,
-      balance: row.balance,
-      freeSpinWallet: null,
-    })) satisfies Fund
-  })
-
   return {
     register,
     signIn,
@@ -546,11 +404,10 @@ const make = Effect.gen(function* () {
     resetPassword,
     confirmAccount,
     resendConfirmation,
-    profile,
-    fund,
   } satisfies UsersShape
 })
 
 export class Users extends Context.Service<Users, UsersShape>()("casino/server/Users") {
+  /** Needs UsersRepo, AppConfig, RateLimiter, Geo, Captcha, Passwords, Sessions, Mailer and PromoMail. */
   static readonly layer = Layer.effect(Users, make)
 }

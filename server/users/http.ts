@@ -1,18 +1,15 @@
 /**
- * HTTP handlers of the user-service and of the profile-service reads (services/user-service.ts,
- * services/profile-service.ts). They read the request (client IP, session cookie, clickId cookie),
- * call `Users`, and set or clear the session cookie. The layers need only AppConfig, SqlClient,
- * RateLimiter and Geo: the account services are provided here.
+ * HTTP handlers of the user-service (services/api/user-service.ts). They read the request (client
+ * IP, session cookie, clickId cookie), call `Users`, and set or clear the session cookie.
  */
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
-import { Unauthenticated } from "../../services/errors.ts"
 import { Captcha } from "../captcha/Captcha.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
-import { Mailer } from "../mail/Mailer.ts"
+import { requireSession } from "./auth.ts"
 import {
   CLICK_ID_COOKIE,
   clearSessionCookie,
@@ -22,26 +19,10 @@ import {
   setSessionCookie,
 } from "./cookies.ts"
 import { emailStatus } from "./emailStatus.ts"
-import { Passwords } from "./Passwords.ts"
 import { Sessions } from "./Sessions.ts"
-import { type RequestMeta, UnauthenticatedMessage, Users } from "./Users.ts"
+import { type RequestMeta, Users } from "./Users.ts"
 
-/** Users with everything it needs except AppConfig, SqlClient, RateLimiter and Geo. */
-export const AccountsLive = Users.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Captcha.layer, Mailer.layer, Passwords.layer)),
-)
-
-const requireSession = (sessions: Sessions["Service"], request: HttpServerRequest.HttpServerRequest) =>
-  sessions.resolve(readCookie(request, SESSION_COOKIE)).pipe(
-    Effect.flatMap(
-      Option.match({
-        onNone: () => Effect.fail(new Unauthenticated({ message: UnauthenticatedMessage })),
-        onSome: Effect.succeed,
-      }),
-    ),
-  )
-
-const UserHandlers = HttpApiBuilder.group(
+export const UserHandlers = HttpApiBuilder.group(
   CasinoApi,
   "user",
   Effect.fn(function* (handlers) {
@@ -96,25 +77,3 @@ const UserHandlers = HttpApiBuilder.group(
     })
   }),
 )
-
-const ProfileHandlers = HttpApiBuilder.group(
-  CasinoApi,
-  "profile",
-  Effect.fn(function* (handlers) {
-    const users = yield* Users
-    const sessions = yield* Sessions
-    return handlers.handleAll({
-      getProfile: Effect.fn("http.profile.getProfile")(function* ({ request }) {
-        const session = yield* requireSession(sessions, request)
-        return yield* users.profile(session.user.id)
-      }),
-      getFund: Effect.fn("http.profile.getFund")(function* ({ request }) {
-        const session = yield* requireSession(sessions, request)
-        return yield* users.fund(session.user.id)
-      }),
-    })
-  }),
-)
-
-export const UserHandlersLive = UserHandlers.pipe(Layer.provide(AccountsLive))
-export const ProfileHandlersLive = ProfileHandlers.pipe(Layer.provide(AccountsLive))

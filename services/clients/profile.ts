@@ -4,8 +4,34 @@
  */
 import type { ProfileServiceApi } from "../api/profile-service.ts"
 import { type ClientTable, makeClient } from "../client.ts"
-import { Unauthenticated } from "../errors.ts"
-import { Fund, Profile } from "../profile-service.ts"
+import {
+  DocumentLocked,
+  DocumentTooLarge,
+  DocumentUnsupported,
+  ExclusionNotShortened,
+  ProfileFieldLocked,
+  RateLimited,
+  SessionNotFound,
+  Unauthenticated,
+  UnsubscribeLinkInvalid,
+  ValidationFailed,
+} from "../errors.ts"
+import {
+  Fund,
+  PlayerSessions,
+  Profile,
+  ReceiveEmailPayload,
+  ReceiveEmailResult,
+  ResponsibleGaming,
+  SelfExcludePayload,
+  SelfExclusion,
+  SessionParams,
+  UnsubscribeParams,
+  UnsubscribeResult,
+  UpdateProfilePayload,
+  UpdateResponsibleGamingPayload,
+  VerificationDocument,
+} from "../profile-service.ts"
 
 export const profileTable: ClientTable<typeof ProfileServiceApi> = {
   getProfile: {
@@ -14,11 +40,110 @@ export const profileTable: ClientTable<typeof ProfileServiceApi> = {
     success: { 200: [Profile] },
     errors: { 401: [Unauthenticated] },
   },
+  updateProfile: {
+    method: "PUT",
+    path: "/profile-service/api/v1/profile",
+    payload: UpdateProfilePayload,
+    success: { 200: [Profile] },
+    errors: { 400: [ValidationFailed], 401: [Unauthenticated], 409: [ProfileFieldLocked] },
+  },
   getFund: {
     method: "GET",
     path: "/profile-service/api/v1/profile/currency",
     success: { 200: [Fund] },
     errors: { 401: [Unauthenticated] },
+  },
+  setReceiveEmail: {
+    method: "PUT",
+    path: "/profile-service/api/v1/profile/receive-email",
+    payload: ReceiveEmailPayload,
+    success: { 200: [ReceiveEmailResult] },
+    errors: { 401: [Unauthenticated] },
+  },
+  unsubscribe: {
+    method: "DELETE",
+    path: "/profile-service/api/v1/profile/unsubscribe/:id",
+    params: UnsubscribeParams,
+    success: { 200: [UnsubscribeResult] },
+    errors: { 404: [UnsubscribeLinkInvalid] },
+  },
+  unsubscribeOneClick: {
+    method: "POST",
+    path: "/profile-service/api/v1/profile/unsubscribe/:id",
+    params: UnsubscribeParams,
+    success: { 200: [UnsubscribeResult] },
+    errors: { 404: [UnsubscribeLinkInvalid] },
+  },
+  getIdVerification: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/id-verification",
+    success: { 200: [VerificationDocument] },
+    errors: { 401: [Unauthenticated] },
+  },
+  uploadIdVerification: {
+    method: "POST",
+    path: "/profile-service/api/v1/profile/id-verification",
+    payload: "multipart",
+    success: { 200: [VerificationDocument] },
+    errors: {
+      401: [Unauthenticated],
+      409: [DocumentLocked],
+      413: [DocumentTooLarge],
+      415: [DocumentUnsupported],
+      429: [RateLimited],
+    },
+  },
+  getBillVerification: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/bill-verification",
+    success: { 200: [VerificationDocument] },
+    errors: { 401: [Unauthenticated] },
+  },
+  uploadBillVerification: {
+    method: "POST",
+    path: "/profile-service/api/v1/profile/bill-verification",
+    payload: "multipart",
+    success: { 200: [VerificationDocument] },
+    errors: {
+      401: [Unauthenticated],
+      409: [DocumentLocked],
+      413: [DocumentTooLarge],
+      415: [DocumentUnsupported],
+      429: [RateLimited],
+    },
+  },
+  listSessions: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/session",
+    success: { 200: [PlayerSessions] },
+    errors: { 401: [Unauthenticated] },
+  },
+  revokeSession: {
+    method: "DELETE",
+    path: "/profile-service/api/v1/profile/session/:id",
+    params: SessionParams,
+    success: { 204: null },
+    errors: { 401: [Unauthenticated], 404: [SessionNotFound] },
+  },
+  selfExclude: {
+    method: "PUT",
+    path: "/profile-service/api/v1/profile/self-exclude",
+    payload: SelfExcludePayload,
+    success: { 200: [SelfExclusion] },
+    errors: { 401: [Unauthenticated], 409: [ExclusionNotShortened] },
+  },
+  getResponsibleGaming: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/responsible-gaming",
+    success: { 200: [ResponsibleGaming] },
+    errors: { 401: [Unauthenticated] },
+  },
+  updateResponsibleGaming: {
+    method: "PUT",
+    path: "/profile-service/api/v1/profile/responsible-gaming",
+    payload: UpdateResponsibleGamingPayload,
+    success: { 200: [ResponsibleGaming] },
+    errors: { 400: [ValidationFailed], 401: [Unauthenticated] },
   },
 }
 

@@ -38,11 +38,21 @@ const FORBIDDEN: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string
     what: "the live-mode inspector (loaded only with ?statecharts=live)",
   },
   // Loaded when first needed (docs/performance.md): the account flows, their views, radix, toasts.
+  { pattern: /^machines\/account\//, what: "an account flow" },
+  { pattern: /^ui\/account\//, what: "an account flow's view" },
+  // The profile area (issue 8) is a lazy route; the reality check loads on sign-in.
+  { pattern: /^machines\/profile\//, what: "a profile-area machine (or the reality check)" },
+  { pattern: /^ui\/profile\//, what: "a profile-area view" },
+  { pattern: /(^|\/)node_modules\/libphonenumber-js\//, what: "libphonenumber-js (the profile form)" },
   {
-    pattern: /^machines\/(login|register|forgotPassword|resetPassword|confirmEmail)\.machine\.ts$/,
-    what: "an account flow",
+    pattern: /^services\/(session-calls|profile-form|profile-rules|responsible-gaming|documents)\.ts$/,
+    what: "calls and rules loaded on first need",
   },
-  { pattern: /^ui\/flows\//, what: "an account flow's view" },
+  // The session's calls load with the boot (docs/performance.md): their tables and schemas too.
+  {
+    pattern: /^services\/(clients\/(profile|user)|profile-service|user-service)\.ts$/,
+    what: "the user and profile contract tables or schemas",
+  },
   { pattern: /^ui\/shell\/ModalLayer\.tsx$/, what: "the modal layer" },
   { pattern: /(^|\/)node_modules\/@radix-ui\//, what: "radix (the modal layer)" },
   { pattern: /(^|\/)node_modules\/sonner\//, what: "sonner (the toaster)" },

@@ -165,6 +165,89 @@ for (const viewport of VIEWPORTS) {
       await expectAccessible(page, testInfo, "confirm email invalid link")
     })
 
+    test("profile area (issue 8): general, verification and sessions tabs, their errors and dialog", async ({
+      page,
+      browser,
+      world,
+    }, testInfo) => {
+      const player = await newPlayer(world, "a11y-profile")
+      // A second device, so the sessions tab offers a revocation.
+      const other = await browser.newContext({ baseURL: world.baseUrl })
+      await signInPage(await other.newPage(), world, player.email, player.password)
+      await other.close()
+      await signInPage(page, world, player.email, player.password)
+
+      await page.goto("/profile")
+      const form = page.getByRole("form", { name: "Profile" })
+      await expect(form.getByLabel("Email")).toBeVisible()
+      await expect(form.getByRole("switch")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile general")
+      await form.getByLabel("Phone").fill("12")
+      await form.getByRole("button", { name: "Save" }).click()
+      await expect(form.getByRole("alert").first()).toBeVisible()
+      await expectAccessible(page, testInfo, "profile general errors")
+
+      await page.goto("/profile/verification")
+      await expect(page.getByText("Not uploaded").first()).toBeVisible()
+      await expectAccessible(page, testInfo, "profile verification")
+      await page
+        .getByRole("region", { name: "Identity document" })
+        .getByLabel(/Choose a file/)
+        .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") })
+      await expect(page.getByRole("alert").first()).toBeVisible()
+      await expectAccessible(page, testInfo, "profile verification error")
+
+      await page.goto("/profile/sessions")
+      await expect(page.getByText("This device")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile sessions")
+      await page
+        .getByRole("button", { name: /^Sign out .*\(/ })
+        .first()
+        .click()
+      await expect(page.getByRole("alertdialog")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile sessions revoke dialog")
+    })
+
+    test("profile area (issue 8): security, responsible gaming and promo tabs, errors and dialog", async ({
+      page,
+      world,
+    }, testInfo) => {
+      const player = await newPlayer(world, "a11y-profile-2")
+      await signInPage(page, world, player.email, player.password)
+      await page.goto("/profile/security")
+      const security = page.getByRole("form", { name: "Change password" })
+      await expect(security).toBeVisible()
+      await expectAccessible(page, testInfo, "profile security")
+      await security.getByRole("button", { name: "Change password" }).click()
+      await expect(security.getByRole("alert").first()).toBeVisible()
+      await expectAccessible(page, testInfo, "profile security errors")
+
+      await page.goto("/profile/responsible-gaming")
+      await expect(page.getByRole("form", { name: "Limits" })).toBeVisible()
+      await expectAccessible(page, testInfo, "profile responsible gaming")
+      await page.getByRole("button", { name: "1 week" }).click()
+      await expect(page.getByRole("alertdialog")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile self-exclusion dialog")
+      await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click()
+
+      await page.goto("/profile/promo")
+      await expect(page.getByRole("switch")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile promo")
+    })
+
+    test("profile area for a visitor, and the unsubscribe page of a link that is not valid", async ({
+      page,
+    }, testInfo) => {
+      await page.goto("/profile")
+      await expect(page.getByRole("form", { name: "Log in" })).toBeVisible()
+      await page.getByRole("form", { name: "Log in" }).press("Escape")
+      await expect(page.getByText("Log in to see your account.")).toBeVisible()
+      await expectAccessible(page, testInfo, "profile visitor")
+      await page.goto("/unsubscribe/not-a-real-link")
+      await expect(page.getByRole("alert")).toContainText("This unsubscribe link is not valid")
+      await expectAccessible(page, testInfo, "unsubscribe invalid link")
+    })
+
     test("terms", async ({ page }, testInfo) => {
       await page.goto("/terms")
       await expect(page.getByRole("heading", { level: 1, name: "Terms and Conditions" })).toBeVisible()

@@ -133,6 +133,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Workers inherit the runner's environment: this is how the tests find the server.
   process.env[E2E_ENV.baseUrl] = baseUrl
   process.env[E2E_ENV.outboxDir] = outboxDir
+  process.env[E2E_ENV.dataDir] = dataDir
   if (database !== undefined) process.env[E2E_ENV.databaseUrl] = database.url
 
   return async () => {

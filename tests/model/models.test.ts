@@ -1,5 +1,5 @@
 /**
- * Generated path tests for every machines/*.model.ts (found automatically: a new machine needs no
+ * Generated path tests for every <machine>.model.ts under machines/ (found automatically: a new machine needs no
  * edit here). Each path is replayed on a real actor — invoked actors never settle, the clock is
  * simulated — and after every event the actor must be exactly where the pure traversal said: same
  * state value, status, active state nodes, projected context, and the same transitions fired.
@@ -9,7 +9,7 @@
  * `MACHINES=login,register` limits the run to those machines (`npm run test:paths -- login register`).
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, relative } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import {
   coverageIndexMarkdown,
@@ -89,8 +89,8 @@ it("finds the machine models", () => {
   expect(loaded.length).toBeGreaterThan(0)
 })
 
-for (const { flow, model } of loaded) {
-  describe(`${model.name} (machines/${flow}.model.ts)`, () => {
+for (const { flow, file, model } of loaded) {
+  describe(`${model.name} (${relative(repoRoot, file)})`, () => {
     const paths = generatePaths(model)
     const report = coverageOf(model, paths)
     runs.push({ flow, model, paths, report })

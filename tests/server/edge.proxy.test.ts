@@ -164,6 +164,7 @@ const limits = (errorLogMax: number) => ({
   forgotPerEmail: { max: 3, windowSeconds: 3600 },
   resendPerUser: { max: 3, windowSeconds: 3600 },
   errorLogPerIp: { max: errorLogMax, windowSeconds: 600 },
+  documentUploadPerUser: { max: 20, windowSeconds: 3600 },
 })
 
 describeBackends("TRUST_PROXY on the real server", ({ start }) => {

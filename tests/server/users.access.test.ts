@@ -407,6 +407,8 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
           dateOfBirth: Date.UTC(1990, 0, 2) / 1000,
           receiveEmailPromo: true,
         },
+        // The registration's session is the current one: no sign-in before it.
+        lastLogin: null,
       })
     })
 

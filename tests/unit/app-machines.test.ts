@@ -6,6 +6,10 @@ import { Cause, Effect, Exit } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import type { ActorRefFrom } from "xstate"
 import { createActor, createMachine, fromPromise, waitFor } from "xstate"
+import type { loginMachine } from "../../machines/account/login.machine.ts"
+import type { registerMachine } from "../../machines/account/register.machine.ts"
+import { resendConfirmationMachine } from "../../machines/account/resendConfirmation.machine.ts"
+import type { resetPasswordMachine } from "../../machines/account/resetPassword.machine.ts"
 import { type Account, authMachine } from "../../machines/auth.machine.ts"
 import { currencyDropdownMachine } from "../../machines/currencyDropdown.machine.ts"
 import type { FlowOutput } from "../../machines/flow.ts"
@@ -15,11 +19,7 @@ import {
   fixtureSiteConfig,
   fixtureUser,
 } from "../../machines/flowFixtures.ts"
-import type { loginMachine } from "../../machines/login.machine.ts"
 import { type AccountFlow, modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
-import type { registerMachine } from "../../machines/register.machine.ts"
-import { resendConfirmationMachine } from "../../machines/resendConfirmation.machine.ts"
-import type { resetPasswordMachine } from "../../machines/resetPassword.machine.ts"
 import { type BootData, ClientIpFailed, loadBoot, shellMachine } from "../../machines/shell.machine.ts"
 import type { CapturedError } from "../../services/captured-error.ts"
 import { Unauthenticated } from "../../services/errors.ts"
@@ -88,7 +88,7 @@ describe("auth machine", () => {
     expect(load.calls).toHaveLength(1)
     load.calls[0]?.resolve(account)
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(auth.getSnapshot().context.fund?.[0]?.balance).toBe("1250")
   })
 
@@ -119,7 +119,7 @@ describe("auth machine", () => {
     auth.send({ type: "SIGN_OUT" })
     signOut.calls[0]?.reject(new Error("offline"))
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(log).toContain("toast Signout did not work!")
   })
 
@@ -138,7 +138,7 @@ describe("auth machine", () => {
     await flush()
     load.calls[0]?.reject(new Error("500"))
     await flush()
-    expect(auth.getSnapshot().matches({ authenticated: "ready" })).toBe(true)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(log).toContain("toast Get fund did not work")
   })
 })

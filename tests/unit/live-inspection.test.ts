@@ -7,8 +7,8 @@
 import fc from "fast-check"
 import { describe, expect, expectTypeOf, it } from "vitest"
 import { createActor, setup } from "xstate"
+import { loginMachine } from "../../machines/account/login.machine.ts"
 import { fixtureUser, flowInput, signedInStatus } from "../../machines/flowFixtures.ts"
-import { loginMachine } from "../../machines/login.machine.ts"
 import type { AuthStatus, SignInPayload } from "../../services/user-service.ts"
 import {
   createLiveInspector,
@@ -28,7 +28,7 @@ import {
   STOPPED_ACTOR_LIMIT,
 } from "../../statecharts/live-model.ts"
 import type { LiveMessage } from "../../statecharts/types.ts"
-import { controlled, settle, toastRecorder } from "./flows.doubles.ts"
+import { controlled, settle, toastRecorder } from "./account/doubles.ts"
 
 type Snapshot = Extract<LiveMessage, { type: "snapshot" }>
 

@@ -4,11 +4,11 @@
  * (an unhandled invoke error would put the actor — and the React view on it — into an error state),
  * and every guard is named (inline guards cannot be shown, reused or tested on their own).
  */
-import { readdirSync } from "node:fs"
+import { basename } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { AnyStateNode } from "xstate"
 import { getStateNodes } from "xstate/graph"
-import { loadModels, machinesDir } from "../../statecharts/discover.ts"
+import { filesEndingWith, loadModels } from "../../statecharts/discover.ts"
 
 const models = await loadModels()
 
@@ -23,9 +23,10 @@ const guardNames = (guard: unknown): Array<string> => {
 
 describe("every machine", () => {
   it("has a model beside it", () => {
-    const machineFiles = readdirSync(machinesDir).filter((f) => f.endsWith(".machine.ts"))
+    const machineFiles = filesEndingWith(".machine.ts").map((f) => basename(f, ".machine.ts"))
     const modelled = new Set(models.map((m) => m.flow))
-    expect(machineFiles.map((f) => f.replace(".machine.ts", "")).filter((f) => !modelled.has(f))).toEqual([])
+    expect(machineFiles.length).toBeGreaterThan(models.length / 2)
+    expect(machineFiles.filter((f) => !modelled.has(f))).toEqual([])
   })
 
   for (const { model } of models) {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { and, createMachine, not } from "xstate"
-import { model as loginModel } from "../../machines/login.model.ts"
+import { model as loginModel } from "../../machines/account/login.model.ts"
 import {
   coverageIndexMarkdown,
   e2eCoverageMarkdown,

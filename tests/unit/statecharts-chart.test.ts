@@ -105,14 +105,17 @@ describe("chartOf on the real machines", () => {
 
   it("auth: a named delay shows its name and its resolved duration; entry/exit/invoke are read", () => {
     const chart = chartFor("auth")
-    const stale = byKey(chart, "auth.authenticated.ready|xstate.after.queryStale.auth.authenticated.ready|0")
+    const stale = byKey(
+      chart,
+      "auth.authenticated.account.ready|xstate.after.queryStale.auth.authenticated.account.ready|0",
+    )
     expect(stale.eventLabel).toBe("after queryStale (5 min)")
     const signingOut = allStates(chart).find((s) => s.id === "auth.signingOut")
     expect(signingOut?.entry).toEqual(["navigateHome", "showLoading"])
     expect(signingOut?.exit).toEqual(["hideLoading"])
     expect(signingOut?.invokes).toEqual([{ id: "signOut", src: "signOut" }])
     // The raise/cancel pair that implements `after` is machinery, not the author's entry/exit.
-    const ready = allStates(chart).find((s) => s.id === "auth.authenticated.ready")
+    const ready = allStates(chart).find((s) => s.id === "auth.authenticated.account.ready")
     expect(ready?.entry).toEqual([])
     expect(ready?.exit).toEqual([])
     expect(byKey(chart, "auth.authenticated|SIGNED_IN|0")).toMatchObject({

@@ -7,11 +7,14 @@ export const Link = ({
   children,
   className,
   reloadIfSame,
+  current,
 }: {
   to: string
   children: ReactNode
   className?: string
   reloadIfSame?: boolean
+  /** The page this link names is the one shown (`aria-current="page"`). */
+  current?: boolean
 }) => {
   const shell = useShellActor()
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -20,7 +23,7 @@ export const Link = ({
     shell.send({ type: "NAVIGATE", path: to, ...(reloadIfSame ? { reloadIfSame } : {}) })
   }
   return (
-    <a href={to} onClick={onClick} className={className}>
+    <a href={to} onClick={onClick} className={className} aria-current={current ? "page" : undefined}>
       {children}
     </a>
   )

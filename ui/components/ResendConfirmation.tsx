@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from "@xstate/react"
-import { resendConfirmationMachine } from "../../machines/resendConfirmation.machine.ts"
+import { resendConfirmationMachine } from "../../machines/account/resendConfirmation.machine.ts"
 
 /** "Resend the link" — one use per page session (the machine makes it inactive afterwards). */
 export const ResendConfirmation = () => {

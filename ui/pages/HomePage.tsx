@@ -15,7 +15,7 @@ const ResendConfirmation = lazy(() =>
 const Wallets = ({ currencies }: { currencies: Currencies }) => {
   const auth = useAuthActor()
   const fund = useSelector(auth, (s) => s.context.fund)
-  const loading = useSelector(auth, (s) => s.matches({ authenticated: "loadingAccount" }))
+  const loading = useSelector(auth, (s) => s.matches({ authenticated: { account: "loadingAccount" } }))
   if (loading && !fund) return <p className="muted">Loading your wallets…</p>
   if (!fund) return null
   return (

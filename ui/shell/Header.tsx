@@ -36,7 +36,7 @@ export const Header = () => {
         <span className="header__logo" aria-hidden="true">
           ♠
         </span>
-        {productName}
+        <span className="header__brand-name">{productName}</span>
       </Link>
       <nav className="header__actions" aria-label="Account">
         {status === "anonymous" ? (
@@ -63,7 +63,13 @@ export const Header = () => {
         ) : status === "authenticated" ? (
           <>
             <Balance />
-            <span className="header__user">{name}</span>
+            <Link to="/profile" className="header__account">
+              <span className="header__avatar" aria-hidden="true">
+                {name.slice(0, 1)}
+              </span>
+              <span className="visually-hidden">Your account: </span>
+              <span className="header__user">{name}</span>
+            </Link>
             <button
               type="button"
               className="button button--ghost"

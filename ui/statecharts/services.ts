@@ -1,6 +1,6 @@
 /**
  * What the /statecharts route provides to the visualizer machine: the machine catalog (every
- * machines/*.model.ts, found by the bundler — a new machine shows up with no edit here), a chart
+ * <machine>.model.ts under machines/, found by the bundler — a new machine shows up with no edit here), a chart
  * (chart data, elkjs layout, the generated paths and their coverage, the exports), the live channel
  * from player tabs, and the DOM effects (address bar, downloads).
  */
@@ -38,7 +38,7 @@ export class ChartUnavailable extends Schema.TaggedError<ChartUnavailable>()("Ch
 }) {}
 
 // Lazy: each model is its own import, so the catalog costs only what the machines already cost.
-const modelModules = import.meta.glob("../../machines/*.model.ts")
+const modelModules = import.meta.glob("../../machines/**/*.model.ts")
 
 interface LoadedModel {
   readonly flow: string
@@ -52,7 +52,7 @@ const loadModel = (file: string, load: () => Promise<unknown>) =>
   })
 
 const loadModels = Effect.forEach(
-  Object.entries(modelModules).sort(([a], [b]) => a.localeCompare(b)),
+  Object.entries(modelModules).sort(([a], [b]) => flowOfFile(a).localeCompare(flowOfFile(b))),
   ([file, load]) => loadModel(file, load),
   { concurrency: "unbounded" },
 ).pipe(Effect.cached)

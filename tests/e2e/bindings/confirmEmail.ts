@@ -1,11 +1,11 @@
 /**
- * Binding of machines/confirmEmail.model.ts to the page (ui/flows/ConfirmEmailView.tsx) and the
+ * Binding of machines/account/confirmEmail.model.ts to the page (ui/account/ConfirmEmailView.tsx) and the
  * real server. Each path opens the real confirmation link mailed to a new player; a dead link is a
  * token already used; the continue timer is the browser's real one.
  */
 import { expect, type Page } from "@playwright/test"
-import { confirmEmailTexts } from "../../../machines/confirmEmail.machine.ts"
-import { model } from "../../../machines/confirmEmail.model.ts"
+import { confirmEmailTexts } from "../../../machines/account/confirmEmail.machine.ts"
+import { model } from "../../../machines/account/confirmEmail.model.ts"
 import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"

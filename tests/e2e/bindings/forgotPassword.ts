@@ -1,10 +1,10 @@
 /**
- * Binding of machines/forgotPassword.model.ts to the page (ui/flows/ForgotPasswordView.tsx) and the
+ * Binding of machines/account/forgotPassword.model.ts to the page (ui/account/ForgotPasswordView.tsx) and the
  * real server. The address typed is a real player's; a sent link must arrive in the outbox.
  */
 
 import { expect, type Locator, type Page } from "@playwright/test"
-import { model } from "../../../machines/forgotPassword.model.ts"
+import { model } from "../../../machines/account/forgotPassword.model.ts"
 import { AccountMessages } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import { tokenLink } from "../support/mail.ts"

@@ -1,13 +1,13 @@
 /**
- * Binding of machines/login.model.ts to the page (ui/flows/LoginView.tsx) and the real server.
+ * Binding of machines/account/login.model.ts to the page (ui/account/LoginView.tsx) and the real server.
  * Every path signs in with a real player registered through the API; the sign-in outcomes are
  * arranged on the server (account missing, locked, cooling off), or on the way to it (a request
  * from a restricted country, a captcha the server refuses, a network failure).
  */
 import { expect, type Locator, type Page } from "@playwright/test"
 import type { EventObject } from "xstate"
+import { model } from "../../../machines/account/login.model.ts"
 import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
-import { model } from "../../../machines/login.model.ts"
 import { AccountMessages, isBlockedDomain } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"

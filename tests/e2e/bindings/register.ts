@@ -1,12 +1,12 @@
 /**
- * Binding of machines/register.model.ts to the page (ui/flows/RegisterView.tsx) and the real
+ * Binding of machines/account/register.model.ts to the page (ui/account/RegisterView.tsx) and the real
  * server. Each path registers a fresh address (a throw-away domain when the path meets the
  * DISPOSABLE answer); a taken address is taken for real first; the other refusals are arranged on
  * the way to the server (a request from a restricted country, a field the server must refuse).
  */
 import { expect, type Locator, type Page } from "@playwright/test"
+import { model } from "../../../machines/account/register.model.ts"
 import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
-import { model } from "../../../machines/register.model.ts"
 import { isBlockedDomain } from "../../../services/account-rules.ts"
 import { Constants } from "../../../services/rules.ts"
 import { registerPlayer } from "../support/api.ts"

@@ -1,13 +1,13 @@
 /**
- * Binding of machines/resetPassword.model.ts to the page (ui/flows/ResetPasswordView.tsx) and the
+ * Binding of machines/account/resetPassword.model.ts to the page (ui/account/ResetPasswordView.tsx) and the
  * real server. Each path opens a real reset link: a player is registered, asks for a reset through
  * the API, and the link is taken from the outbox. Outcomes are arranged on the server: the reused
  * password is the player's current one, a dead link is a token already used.
  */
 
 import { expect, type Locator, type Page } from "@playwright/test"
-import { resetLinkInvalidMessage } from "../../../machines/resetPassword.machine.ts"
-import { model } from "../../../machines/resetPassword.model.ts"
+import { resetLinkInvalidMessage } from "../../../machines/account/resetPassword.machine.ts"
+import { model } from "../../../machines/account/resetPassword.model.ts"
 import { AccountMessages } from "../../../services/account-rules.ts"
 import { type NewPlayer, postJson, signInStatus } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"

@@ -8,6 +8,8 @@ export const E2E_ENV = {
   baseUrl: "E2E_BASE_URL",
   outboxDir: "E2E_OUTBOX_DIR",
   databaseUrl: "E2E_DATABASE_URL",
+  /** The server's DATA_DIR: the operator command reaches an embedded database through it. */
+  dataDir: "E2E_DATA_DIR",
 } as const
 
 export const requiredEnv = (name: string): string => {

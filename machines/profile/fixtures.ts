@@ -1,0 +1,105 @@
+/**
+ * Realistic data for the profile domain's models (machines/profile/*.model.ts) and actor tests
+ * (tests/unit/profile): a profile half filled in, the country-code list, documents, sessions and
+ * responsible-gaming settings as the contract describes them.
+ */
+import type { CountryCodes } from "../../services/cdn.ts"
+import type {
+  PlayerSession,
+  Profile,
+  ResponsibleGaming,
+  VerificationDocument,
+} from "../../services/profile-service.ts"
+import { fixtureAccount } from "../flowFixtures.ts"
+
+/** A fresh registration: e-mail unconfirmed, names from the registration, nothing else. */
+export const fixtureProfile: Profile = fixtureAccount.profile
+
+/** The same player with a confirmed e-mail and everything filled in (every field read-only). */
+export const completeProfile: Profile = {
+  ...fixtureProfile,
+  confirmed: true,
+  receiveEmailPromo: true,
+  userDetails: {
+    phone: { phoneNumber: "21234567", dialingCode: "356" },
+    address: "12 Republic Street",
+    address2: null,
+    nickName: "ada",
+    zipCode: "VLT1117",
+    country: "MT",
+    city: "Valletta",
+    state: "Valletta",
+    gender: "FEMALE",
+    dateOfBirth: 315_532_800,
+    receiveEmailPromo: true,
+  },
+  lastLogin: { at: "2026-11-22T18:04:00Z", ip: "81.2.69.142", country: "United Kingdom" },
+}
+
+export const fixtureCountries: CountryCodes = [
+  { name: "Germany", code: "DE", dialingCode: "49" },
+  { name: "Malta", code: "MT", dialingCode: "356" },
+  { name: "United Kingdom", code: "GB", dialingCode: "44" },
+]
+
+export const noDocument = (kind: VerificationDocument["kind"]): VerificationDocument => ({
+  kind,
+  status: "NONE",
+  reason: null,
+  fileName: null,
+  contentType: null,
+  size: null,
+  uploadedAt: null,
+  reviewedAt: null,
+  history: [],
+})
+
+export const pendingDocument = (kind: VerificationDocument["kind"]): VerificationDocument => ({
+  ...noDocument(kind),
+  status: "PENDING",
+  fileName: kind === "ID" ? "passport.jpg" : "bill.pdf",
+  contentType: kind === "ID" ? "image/jpeg" : "application/pdf",
+  size: 180_000,
+  uploadedAt: "2026-11-23T09:00:00Z",
+  history: [
+    {
+      id: `${kind}-1`,
+      status: "PENDING",
+      reason: null,
+      fileName: kind === "ID" ? "passport.jpg" : "bill.pdf",
+      uploadedAt: "2026-11-23T09:00:00Z",
+      reviewedAt: null,
+    },
+  ],
+})
+
+export const fixtureSessions: ReadonlyArray<PlayerSession> = [
+  {
+    id: "s-current",
+    browser: "Chrome 131 on Linux",
+    ip: "127.0.0.1",
+    country: "Malta",
+    createdAt: "2026-11-23T08:00:00Z",
+    lastSeenAt: "2026-11-23T09:30:00Z",
+    current: true,
+  },
+  {
+    id: "s-phone",
+    browser: "Safari 18 on iOS",
+    ip: "81.2.69.142",
+    country: "United Kingdom",
+    createdAt: "2026-11-20T19:12:00Z",
+    lastSeenAt: "2026-11-22T21:40:00Z",
+    current: false,
+  },
+]
+
+const noLimit = { amount: null, pending: null, used: "0", remaining: null }
+
+export const fixtureResponsibleGaming: ResponsibleGaming = {
+  currency: "EUR",
+  depositLimits: { daily: noLimit, weekly: noLimit, monthly: noLimit },
+  remainingDeposit: null,
+  realityCheckMinutes: null,
+  selfExclusion: null,
+}

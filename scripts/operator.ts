@@ -1,0 +1,350 @@
+/**
+ * `npm run operator -- <command>`: what an operator does until the back office exists, through
+ * the same service the back office will call (server/kyc/Kyc.ts) — never hand-written SQL. Every
+ * decision is written to the operator audit with the operator's name. See docs/operations.md.
+ *
+ *   kyc pending                                      documents waiting for review
+ *   kyc show    --email E                            a player's documents and their history
+ *   kyc approve --email E --kind id|bill             approve the pending document
+ *   kyc reject  --email E --kind id|bill --reason R  reject it; the player sees the reason
+ *   audit [--limit N]                                the latest operator actions
+ *
+ * Options: --as NAME (who acts; default cli:<user>@<host>), --json (machine-readable output),
+ * --server URL (go through that server's operator endpoint).
+ *
+ * Where it works: with DATABASE_URL it opens PostgreSQL directly (any number of servers may be
+ * running). Without it the database is the embedded PGlite in DATA_DIR, which only one process may
+ * open: when a server holds it, the command goes through that server's operator endpoint (its
+ * address from `${DATA_DIR}/operator-endpoint.json`, the secret from OPERATOR_SECRET or
+ * `${DATA_DIR}/operator-secret`); when none does, it opens the folder itself.
+ *
+ * Exit codes: 0 done, 1 refused (unknown player, nothing pending, no reason…), 2 usage or setup error.
+ */
+
+import { readFileSync } from "node:fs"
+import { hostname, userInfo } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { Effect, Exit, Layer, References } from "effect"
+import { AppConfig, ConfigError, loadConfig, operatorSecretFile } from "../server/config.ts"
+import { makeDbLayer } from "../server/db/client.ts"
+import { migrate } from "../server/db/migrate.ts"
+import { Kyc, type KycReviewRefused } from "../server/kyc/Kyc.ts"
+import { OperatorAudit } from "../server/operator/Audit.ts"
+import { readOperatorEndpoint } from "../server/operator/endpointFile.ts"
+import { OPERATOR_PREFIX } from "../server/operator/http.ts"
+import { RateLimiter } from "../server/security/RateLimiter.ts"
+
+const usage = `usage: npm run operator -- <command> [options]
+
+  kyc pending                                       documents waiting for review
+  kyc show    --email E                             a player's documents and their history
+  kyc approve --email E --kind id|bill              approve the pending document
+  kyc reject  --email E --kind id|bill --reason R   reject it (the player sees the reason)
+  audit [--limit N]                                 the latest operator actions
+
+options: --as NAME   who acts (default cli:<user>@<host>)
+         --json      machine-readable output
+         --server U  go through the operator endpoint of the server at U
+See docs/operations.md.`
+
+class UsageError extends Error {}
+
+type Command =
+  | { readonly _tag: "pending" }
+  | { readonly _tag: "show"; readonly email: string }
+  | { readonly _tag: "approve"; readonly email: string; readonly kind: "ID" | "BILL" }
+  | { readonly _tag: "reject"; readonly email: string; readonly kind: "ID" | "BILL"; readonly reason: string }
+  | { readonly _tag: "audit"; readonly limit: number }
+
+interface Options {
+  readonly command: Command
+  readonly actor: string
+  readonly json: boolean
+  readonly server: string | undefined
+}
+
+const parse = (argv: ReadonlyArray<string>): Options => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      email: { type: "string" },
+      kind: { type: "string" },
+      reason: { type: "string" },
+      limit: { type: "string" },
+      as: { type: "string" },
+      json: { type: "boolean", default: false },
+      server: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  })
+  if (values.help === true) throw new UsageError("")
+  const need = (name: "email" | "reason", value: string | undefined): string => {
+    if (value === undefined || value.trim() === "") throw new UsageError(`--${name} is required`)
+    return value
+  }
+  const kind = (): "ID" | "BILL" => {
+    const k = values.kind?.toLowerCase()
+    if (k === "id") return "ID"
+    if (k === "bill") return "BILL"
+    throw new UsageError("--kind must be id (identity document) or bill (proof of address)")
+  }
+  const [group, verb, ...rest] = positionals
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`)
+  let command: Command
+  if (group === "kyc" && verb === "pending") command = { _tag: "pending" }
+  else if (group === "kyc" && verb === "show") command = { _tag: "show", email: need("email", values.email) }
+  else if (group === "kyc" && verb === "approve")
+    command = { _tag: "approve", email: need("email", values.email), kind: kind() }
+  else if (group === "kyc" && verb === "reject")
+    command = {
+      _tag: "reject",
+      email: need("email", values.email),
+      kind: kind(),
+      reason: need("reason", values.reason),
+    }
+  else if (group === "audit" && verb === undefined) {
+    const limit = Number(values.limit ?? "20")
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000)
+      throw new UsageError("--limit must be 1 … 1000")
+    command = { _tag: "audit", limit }
+  } else throw new UsageError(group === undefined ? "" : `unknown command: ${positionals.join(" ")}`)
+  const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
+  if (actor.length > 100 || /[\p{Cc}\p{Cs}]/u.test(actor))
+    throw new UsageError("--as: 1 to 100 printable characters")
+  return { command, actor, json: values.json === true, server: values.server }
+}
+
+// ── Output ──────────────────────────────────────────────────────────────────────────────────
+interface Refused {
+  readonly refused: true
+  readonly error: string
+  readonly message: string
+}
+
+const isRefused = (value: unknown): value is Refused =>
+  typeof value === "object" && value !== null && "refused" in value && value.refused === true
+
+const print = (options: Options, result: unknown): void => {
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+    return
+  }
+  if (isRefused(result)) {
+    process.stderr.write(`refused (${result.error}): ${result.message}\n`)
+    return
+  }
+  const c = options.command
+  const r = result as Record<string, unknown>
+  switch (c._tag) {
+    case "pending": {
+      const docs = (r.documents ?? []) as ReadonlyArray<Record<string, unknown>>
+      if (docs.length === 0) process.stdout.write("No document is waiting for review.\n")
+      for (const d of docs) {
+        process.stdout.write(
+          `${String(d.uploadedAt)}  ${String(d.kind).padEnd(4)}  ${String(d.email)}  ${String(d.fileName)} ` +
+            `(${String(d.contentType)}, ${String(d.size)} bytes, sha256 ${String(d.sha256)})\n`,
+        )
+      }
+      return
+    }
+    case "approve":
+    case "reject":
+      process.stdout.write(
+        `${String(r.status)}: ${String(r.kind)} document of ${String(r.email)} (${String(r.id)})` +
+          `${r.reason === null || r.reason === undefined ? "" : ` — reason: ${String(r.reason)}`}\n`,
+      )
+      return
+    case "audit": {
+      const entries = (r.entries ?? []) as ReadonlyArray<Record<string, unknown>>
+      if (entries.length === 0) process.stdout.write("No operator action yet.\n")
+      for (const e of entries) {
+        process.stdout.write(
+          `${String(e.at)}  ${String(e.actor)}  ${String(e.action)}  ${String(e.subject ?? "-")}  ${JSON.stringify(e.details)}\n`,
+        )
+      }
+      return
+    }
+    case "show":
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+  }
+}
+
+// ── Direct: open the database and call the service ──────────────────────────────────────────
+const runDirect = async (options: Options): Promise<unknown> => {
+  const config = loadConfig(process.env)
+  const services = Kyc.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer)),
+    Layer.provideMerge(Layer.effectDiscard(migrate())),
+    Layer.provideMerge(makeDbLayer(config)),
+    Layer.provideMerge(AppConfig.layerFrom(config)),
+  )
+  const refused = (e: KycReviewRefused): Refused => ({ refused: true, error: e.reason, message: e.message })
+  const program = Effect.gen(function* () {
+    const kyc = yield* Kyc
+    const audit = yield* OperatorAudit
+    const c = options.command
+    switch (c._tag) {
+      case "pending":
+        return { documents: yield* kyc.pending() }
+      case "show":
+        return yield* kyc
+          .documentsOf(c.email)
+          .pipe(Effect.catchTag("KycReviewRefused", (e) => Effect.succeed(refused(e))))
+      case "approve":
+        return yield* kyc
+          .approve({ email: c.email, kind: c.kind, actor: options.actor })
+          .pipe(Effect.catchTag("KycReviewRefused", (e) => Effect.succeed(refused(e))))
+      case "reject":
+        return yield* kyc
+          .reject({ email: c.email, kind: c.kind, reason: c.reason, actor: options.actor })
+          .pipe(Effect.catchTag("KycReviewRefused", (e) => Effect.succeed(refused(e))))
+      case "audit": {
+        const rows = yield* audit.latest(c.limit).pipe(Effect.orDie)
+        return { entries: rows.map((row) => ({ ...row, at: row.at.toISOString() })) }
+      }
+    }
+  })
+  // Logs (e.g. "applied migrations") stay out of the command's output unless they are warnings.
+  const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+  const exit = await Effect.runPromiseExit(
+    program.pipe(Effect.provide(services), Effect.provide(quiet), Effect.scoped),
+  )
+  if (Exit.isSuccess(exit)) return exit.value
+  throw new SetupError(`the command failed: ${String(exit.cause)}`)
+}
+
+// ── Through a running server ────────────────────────────────────────────────────────────────
+class SetupError extends Error {}
+
+const runViaServer = async (options: Options, base: string, secret: string): Promise<unknown> => {
+  const c = options.command
+  const headers = {
+    authorization: `Bearer ${secret}`,
+    "x-operator": options.actor,
+    "content-type": "application/json",
+  }
+  const url = (path: string) => `${base.replace(/\/+$/, "")}${OPERATOR_PREFIX}${path}`
+  let res: Response
+  try {
+    switch (c._tag) {
+      case "pending":
+        res = await fetch(url("/kyc/pending"), { headers })
+        break
+      case "show":
+        res = await fetch(url(`/kyc/documents?email=${encodeURIComponent(c.email)}`), { headers })
+        break
+      case "approve":
+        res = await fetch(url("/kyc/approve"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ email: c.email, kind: c.kind }),
+        })
+        break
+      case "reject":
+        res = await fetch(url("/kyc/reject"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ email: c.email, kind: c.kind, reason: c.reason }),
+        })
+        break
+      case "audit":
+        res = await fetch(url(`/audit?limit=${c.limit}`), { headers })
+        break
+    }
+  } catch (error) {
+    throw new SetupError(
+      `cannot reach the server at ${base}: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  const body = (await res.json()) as Record<string, unknown>
+  if (res.ok) return body
+  if (res.status === 401 || res.status === 400) {
+    throw new SetupError(`the server refused the operator request (${res.status}): ${String(body.message)}`)
+  }
+  return { refused: true, error: String(body.error), message: String(body.message) } satisfies Refused
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+const operatorSecret = (dataDir: string): string => {
+  const fromEnv = process.env.OPERATOR_SECRET?.trim()
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
+  try {
+    return readFileSync(operatorSecretFile(dataDir), "utf8").trim()
+  } catch {
+    throw new SetupError(
+      `no operator secret: set OPERATOR_SECRET or run from the server's DATA_DIR (${operatorSecretFile(dataDir)})`,
+    )
+  }
+}
+
+/** The pid holding the embedded database of `dataDir`, when that process is alive. */
+const pgliteHolder = (dataDir: string): number | undefined => {
+  try {
+    const pid = Number.parseInt(readFileSync(join(dataDir, "pglite.lock"), "utf8"), 10)
+    return Number.isInteger(pid) && pid !== process.pid && isAlive(pid) ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const main = async (): Promise<number> => {
+  let options: Options
+  try {
+    options = parse(process.argv.slice(2))
+  } catch (error) {
+    if (error instanceof UsageError) {
+      if (error.message !== "") process.stderr.write(`operator: ${error.message}\n\n`)
+      process.stderr.write(`${usage}\n`)
+      return 2
+    }
+    throw error
+  }
+  const dataDir = process.env.DATA_DIR?.trim() || ".data"
+  let result: unknown
+  try {
+    if (options.server !== undefined) {
+      result = await runViaServer(options, options.server, operatorSecret(dataDir))
+    } else if (process.env.DATABASE_URL?.trim()) {
+      result = await runDirect(options)
+    } else {
+      const holder = pgliteHolder(dataDir)
+      if (holder === undefined) result = await runDirect(options)
+      else {
+        const endpoint = readOperatorEndpoint(dataDir)
+        if (endpoint === undefined || endpoint.pid !== holder) {
+          throw new SetupError(
+            `the embedded database in ${dataDir}/pglite is in use by process ${holder}, which publishes no ` +
+              "operator endpoint; stop it, pass --server URL, or use PostgreSQL (DATABASE_URL)",
+          )
+        }
+        result = await runViaServer(options, endpoint.url, operatorSecret(dataDir))
+      }
+    }
+  } catch (error) {
+    if (error instanceof SetupError || error instanceof ConfigError) {
+      process.stderr.write(`operator: ${error.message}\n`)
+      return 2
+    }
+    throw error
+  }
+  print(options, result)
+  return isRefused(result) ? 1 : 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`operator: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(2)
+  },
+)

@@ -1,0 +1,51 @@
+/**
+ * The operator audit trail (`operator_audit`): who did what, when, to which player. Every back-office
+ * action (today: approving or rejecting verification documents) writes one row in the same
+ * transaction as the action itself, so an action without its audit row cannot exist.
+ */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+
+export interface AuditEntry {
+  /** Who: the operator's name as the command or the back office states it (e.g. "cli:ana@host"). */
+  readonly actor: string
+  /** What, e.g. "kyc.approve". */
+  readonly action: string
+  readonly userId: string | null
+  /** The object acted on, e.g. a document id. */
+  readonly subject: string | null
+  readonly details: Readonly<Record<string, string | number | boolean | null>>
+}
+
+export interface AuditRow extends AuditEntry {
+  readonly id: string
+  readonly at: Date
+}
+
+export interface OperatorAuditShape {
+  readonly record: (entry: AuditEntry) => Effect.Effect<void, SqlError.SqlError>
+  /** The latest entries, newest first. */
+  readonly latest: (limit: number) => Effect.Effect<ReadonlyArray<AuditRow>, SqlError.SqlError>
+}
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const record = (entry: AuditEntry) =>
+    sql`
+      INSERT INTO operator_audit (actor, action, user_id, subject, details)
+      VALUES (${entry.actor}, ${entry.action}, ${entry.userId}, ${entry.subject},
+              ${JSON.stringify(entry.details)}::jsonb)
+    `.pipe(Effect.asVoid)
+  const latest = (limit: number) =>
+    sql<AuditRow>`
+      SELECT id::text AS id, at, actor, action, user_id AS "userId", subject, details
+      FROM operator_audit ORDER BY id DESC LIMIT ${limit}
+    `
+  return { record, latest } satisfies OperatorAuditShape
+})
+
+export class OperatorAudit extends Context.Service<OperatorAudit, OperatorAuditShape>()(
+  "casino/server/OperatorAudit",
+) {
+  static readonly layer = Layer.effect(OperatorAudit, make)
+}
