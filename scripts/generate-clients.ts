@@ -34,6 +34,7 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
   { file: "ip-service.ts", load: () => import("../services/ip-service.ts") },
   { file: "profile-service.ts", load: () => import("../services/profile-service.ts") },
   { file: "error-logger.ts", load: () => import("../services/error-logger.ts") },
+  { file: "wallet-service.ts", load: () => import("../services/wallet-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */
@@ -42,6 +43,7 @@ const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => 
   { file: "api/ip-service.ts", load: () => import("../services/api/ip-service.ts") },
   { file: "api/profile-service.ts", load: () => import("../services/api/profile-service.ts") },
   { file: "api/error-logger.ts", load: () => import("../services/api/error-logger.ts") },
+  { file: "api/wallet-service.ts", load: () => import("../services/api/wallet-service.ts") },
 ]
 
 interface Named {

@@ -8,12 +8,16 @@ import { ErrorLoggerApi } from "./api/error-logger.ts"
 import { IpServiceApi } from "./api/ip-service.ts"
 import { ProfileServiceApi } from "./api/profile-service.ts"
 import { UserServiceApi } from "./api/user-service.ts"
+import { AnalyticsApi, PaymentsApi, WalletServiceApi } from "./api/wallet-service.ts"
 
 export class CasinoApi extends HttpApi.make("casino")
   .add(UserServiceApi)
   .add(IpServiceApi)
   .add(ProfileServiceApi)
   .add(ErrorLoggerApi)
+  .add(WalletServiceApi)
+  .add(PaymentsApi)
+  .add(AnalyticsApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino API",

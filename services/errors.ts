@@ -151,3 +151,64 @@ export class UnsubscribeLinkInvalid extends Schema.TaggedError<UnsubscribeLinkIn
   { message: Schema.String },
   { httpApiStatus: 404 },
 ) {}
+
+// ── money in (issue 9) ──────────────────────────────────────────────────────────────────────────
+
+/** A currency the casino does not offer (or not for this call: a crypto code on a fiat method). */
+export class CurrencyNotSupported extends Schema.TaggedError<CurrencyNotSupported>()(
+  "CurrencyNotSupported",
+  { message: Schema.String, currency: Schema.String },
+  { httpApiStatus: 400 },
+) {}
+
+/** Adding a wallet the player already has. */
+export class WalletExists extends Schema.TaggedError<WalletExists>()(
+  "WalletExists",
+  { message: Schema.String, currency: Schema.String },
+  { httpApiStatus: 409 },
+) {}
+
+/** Making a currency the default (or depositing in it) without a wallet in it. */
+export class WalletNotFound extends Schema.TaggedError<WalletNotFound>()(
+  "WalletNotFound",
+  { message: Schema.String, currency: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** A deposit below the currency's minDeposit, or below the 10 EUR gateway gate. Amounts in minor units. */
+export class DepositBelowMinimum extends Schema.TaggedError<DepositBelowMinimum>()(
+  "DepositBelowMinimum",
+  { message: Schema.String, minimum: Schema.String, currency: Schema.String },
+  { httpApiStatus: 422 },
+) {}
+
+/** A deposit above what the player's own deposit limit still allows; `remaining` in EUR cents. */
+export class DepositLimitExceeded extends Schema.TaggedError<DepositLimitExceeded>()(
+  "DepositLimitExceeded",
+  { message: Schema.String, remaining: Schema.String },
+  { httpApiStatus: 422 },
+) {}
+
+/** The method needs profile fields the player has not filled in yet (spec section 5). */
+export class ProfileIncomplete extends Schema.TaggedError<ProfileIncomplete>()(
+  "ProfileIncomplete",
+  { message: Schema.String, fields: Schema.Array(Schema.String) },
+  { httpApiStatus: 409 },
+) {}
+
+/**
+ * The gateway refused to start this payment (down, amount or country rules) or is not enabled for
+ * this player: the cascade marks it 'Failed to process' and tries the next one.
+ */
+export class GatewayUnavailable extends Schema.TaggedError<GatewayUnavailable>()(
+  "GatewayUnavailable",
+  { message: Schema.String, gateway: Schema.String },
+  { httpApiStatus: 502 },
+) {}
+
+/** A signed-in player with an active self-exclusion cannot pay in (sign-in refuses them anyway). */
+export class PaymentsBlocked extends Schema.TaggedError<PaymentsBlocked>()(
+  "PaymentsBlocked",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}

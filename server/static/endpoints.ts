@@ -44,20 +44,6 @@ const P = "/profile-service/api/v1"
 const G = "/game-aggregator-service/api/v1"
 const { walletPayments, games, bonuses } = capabilities
 
-/** Gateways of `POST /profile-service/api/v1/profile/{gateway}/deposit` (spec section 7). */
-const depositGateways = [
-  "brpay",
-  "paypound",
-  "paystudio",
-  "payweb",
-  "ikajo",
-  "pgpaytech",
-  "devcode",
-  "kluwp",
-  "ems",
-  "mifinity",
-] as const
-
 const row = (method: Method, path: `/${string}`, capability: Capability): NotBuiltEndpoint => ({
   method,
   path,
@@ -71,14 +57,11 @@ const row = (method: Method, path: `/${string}`, capability: Capability): NotBui
 export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("POST", "/user-service/api/v1/promotion/coupon", bonuses),
 
-  row("GET", `${P}/rate/limit/:currency`, walletPayments),
   row("GET", `${P}/profile/promotion-eligible`, bonuses),
   row("DELETE", `${P}/profile/promotion-eligible`, bonuses),
   row("GET", `${P}/profile/promotion`, bonuses),
   row("POST", `${P}/profile/promotion`, bonuses),
   row("DELETE", `${P}/profile/promotion`, bonuses),
-  row("POST", `${P}/profile/currency`, walletPayments),
-  row("PUT", `${P}/profile/currency`, walletPayments),
   row("GET", `${P}/history/bet`, games),
   row("GET", `${P}/history/bet/provider`, games),
   row("GET", `${P}/profile/favoriteGame`, games),
@@ -87,18 +70,10 @@ export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("GET", `${P}/profile/loyalty-level`, bonuses),
   row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
   row("GET", `${P}/profile/withdrawable`, walletPayments),
-  row("GET", `${P}/profile/payment/total-deposits`, walletPayments),
-  row("GET", `${P}/profile/payment/gateways`, walletPayments),
-  row("GET", `${P}/profile/fiat/:type`, walletPayments),
   row("GET", `${P}/profile/crypto/:type`, walletPayments),
-  row("POST", `${P}/profile/skrill/deposit`, walletPayments),
   row("POST", `${P}/profile/skrill/withdraw`, walletPayments),
   row("POST", `${P}/profile/crypto/withdraw`, walletPayments),
   row("POST", `${P}/profile/crypto/deposit`, walletPayments),
-  ...depositGateways.map((gateway) => row("POST", `${P}/profile/${gateway}/deposit`, walletPayments)),
-  row("POST", `${P}/profile/jeton/Checkout/deposit`, walletPayments),
-  row("POST", `${P}/profile/jeton/QR/deposit`, walletPayments),
-  row("POST", `${P}/profile/jeton/cash/deposit`, walletPayments),
 
   row("POST", `${G}/game`, games),
   row("GET", `${G}/games-and-categories/:currency`, games),
