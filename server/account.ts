@@ -2,7 +2,7 @@
  * The player's account services wired together: users (access), sessions, profile and promo mail,
  * verification documents (kyc) and responsible gaming, with their repositories. What they need from
  * outside: SqlClient, AppConfig, RateLimiter and Geo (built by server/app.ts before the routes).
- * `DepositTotals` is the port deposits will fill; until they exist it answers 0 (DepositTotals.ts).
+ * `DepositTotals` reads the completed deposits of server/payments (DepositTotals.ts).
  */
 import { Layer } from "effect"
 import { Captcha } from "./captcha/Captcha.ts"
@@ -27,7 +27,7 @@ const Base = Layer.mergeAll(
   UsersRepo.layer,
   ProfileRepo.layer,
   OperatorAudit.layer,
-  DepositTotals.layerNoDeposits,
+  DepositTotals.layer,
 )
 
 const Middle = Layer.mergeAll(Kyc.layer, PromoMail.layer).pipe(Layer.provideMerge(Base))

@@ -14,6 +14,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
 import { CasinoApi } from "../services/api.ts"
 import { AccountServicesLive } from "./account.ts"
+import { AnalyticsHandlers } from "./analytics/http.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -21,12 +22,19 @@ import { makeDbLayer } from "./db/client.ts"
 import { migrate } from "./db/migrate.ts"
 import { seed } from "./db/seed.ts"
 import { ErrorLoggerHandlersLive } from "./errorlog/http.ts"
+import { eventEndpoints, eventRoutes } from "./events/http.ts"
+import { PlayerEvents } from "./events/PlayerEvents.ts"
 import { Geo } from "./geo/Geo.ts"
 import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
+import { Ledger } from "./ledger/Ledger.ts"
 import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
 import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
+import { Deposits } from "./payments/Deposits.ts"
+import { DepositsRepo } from "./payments/DepositsRepo.ts"
+import { Gateways } from "./payments/Gateways.ts"
+import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
@@ -38,6 +46,10 @@ import { staticRoutes } from "./static/http.ts"
 import { UserHandlers } from "./users/http.ts"
 import type { Sessions } from "./users/Sessions.ts"
 import type { Users } from "./users/Users.ts"
+import { WalletHandlers } from "./wallet/http.ts"
+import { ratesOperatorEndpoints, ratesOperatorRoutes } from "./wallet/operatorHttp.ts"
+import { Rates } from "./wallet/Rates.ts"
+import { Wallets } from "./wallet/Wallets.ts"
 
 export { type Capability, capabilities, notImplemented } from "./static/endpoints.ts"
 
@@ -72,9 +84,27 @@ export const makeAppLayer = (config: AppConfigShape) => {
   )
   // The account services (users, sessions, profile, kyc, responsible gaming) on top of Infra; kept
   // in the server's context so `RunningServer.run` (tests, tools) reaches the same instances.
-  const Services = AccountServicesLive.pipe(Layer.provideMerge(Infra))
+  const Account = AccountServicesLive.pipe(Layer.provideMerge(Infra))
+  // Money in (issue 9): the ledger, wallets and rates, gateways, deposits and the push stream.
+  const MoneyBase = Layer.mergeAll(
+    Ledger.layer,
+    Rates.layer,
+    Wallets.layer,
+    Gateways.layer,
+    PlayerEvents.layer,
+    DepositsRepo.layer,
+  ).pipe(Layer.provideMerge(Account))
+  const Services = Deposits.layer.pipe(Layer.provideMerge(MoneyBase))
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([UserHandlers, ProfileHandlers, IpHandlersLive, ErrorLoggerHandlersLive]),
+    Layer.provide([
+      UserHandlers,
+      ProfileHandlers,
+      IpHandlersLive,
+      ErrorLoggerHandlersLive,
+      WalletHandlers,
+      PaymentsHandlers,
+      AnalyticsHandlers,
+    ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
     path: "/docs",
@@ -84,6 +114,9 @@ export const makeAppLayer = (config: AppConfigShape) => {
     { method: "GET", path: `${config.cdnBasePath}/*` },
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
+    ...ratesOperatorEndpoints,
+    ...paymentEndpoints,
+    ...eventEndpoints,
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -91,6 +124,9 @@ export const makeAppLayer = (config: AppConfigShape) => {
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     operatorRoutes,
+    ratesOperatorRoutes,
+    paymentRoutes,
+    eventRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
@@ -132,6 +168,12 @@ export type ServerServices =
   | Profile
   | Kyc
   | ResponsibleGaming
+  | Ledger
+  | Rates
+  | Wallets
+  | Gateways
+  | PlayerEvents
+  | Deposits
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {

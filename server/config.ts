@@ -73,7 +73,65 @@ export interface AppConfigShape {
   readonly rateLimitScale: number
   /** Effective limits: defaults (or RATE_LIMITS JSON) with `max` already multiplied by `rateLimitScale`. */
   readonly rateLimits: RateLimits
+  /** Deposit starts per player (30 per 10 minutes, × RATE_LIMIT_SCALE). */
+  readonly depositStartLimit: RateLimit
+  /** Analytics events per IP (120 per minute, × RATE_LIMIT_SCALE). */
+  readonly analyticsLimit: RateLimit
+  /** The card gateways the cascade offers, in order (PAYMENT_CARD_CASCADE). */
+  readonly paymentCardCascade: ReadonlyArray<string>
+  /** The card gateway not offered to visitors from the US (PAYMENT_US_EXCLUDED; empty = none). */
+  readonly paymentUsExcluded: string | undefined
+  /** PAYMENT_GATEWAYS: JSON array overriding gateways one by one (docs/payments-protocol.md). */
+  readonly paymentGateways: ReadonlyArray<GatewayOverride>
+  /** How the server reaches itself (notify URLs, the built-in sandbox): INTERNAL_URL, else loopback. */
+  readonly internalUrl: string
+  /** SANDBOX_SECRET; undefined ⇒ generated once into the database (table sandbox_settings). */
+  readonly sandboxSecret: string | undefined
+  /** SANDBOX_PAYMENTS=off: no built-in sandbox (production). */
+  readonly sandboxPayments: boolean
+  /** A deposit still `initiated` after this many minutes is expired (DEPOSIT_EXPIRY_MINUTES). */
+  readonly depositExpiryMinutes: number
+  /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
+  readonly webhookToleranceSeconds: number
 }
+
+export interface GatewayOverride {
+  readonly code: string
+  readonly family: "hosted-card" | "skrill" | "jeton" | "mifinity"
+  readonly baseUrl: string
+  readonly merchantId: string
+  readonly apiKey: string
+  readonly webhookSecret: string
+}
+
+const GatewayOverrides = Schema.fromJsonString(
+  Schema.Array(
+    Schema.Struct({
+      code: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{2,30}$/)),
+      family: Schema.Literals(["hosted-card", "skrill", "jeton", "mifinity"]),
+      baseUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
+      merchantId: Schema.String.check(Schema.isMinLength(1)),
+      apiKey: Schema.String.check(Schema.isMinLength(1)),
+      webhookSecret: Schema.String.check(Schema.isMinLength(16)),
+    }),
+  ),
+)
+const decodeGatewayOverrides = Schema.decodeUnknownExit(GatewayOverrides)
+
+/** The card gateways known to the casino (the contract's list), for validating the cascade. */
+export const knownCardGateways = [
+  "brpay",
+  "paypound",
+  "paystudio",
+  "payweb",
+  "ikajo",
+  "pgpaytech",
+  "devcode",
+  "kluwp",
+  "ems",
+] as const
+export const defaultCardCascade = ["paystudio", "payweb", "brpay", "ikajo", "ems"] as const
+export const defaultUsExcluded = "brpay"
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("casino/server/AppConfig") {
   static layerFrom(shape: AppConfigShape): Layer.Layer<AppConfig> {
@@ -318,6 +376,44 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const trustProxyRaw = str(env, "TRUST_PROXY")
   const trustProxy = parseTrustProxy(trustProxyRaw)
   if ("error" in trustProxy) return fail("TRUST_PROXY", trustProxyRaw ?? "", trustProxy.error)
+  const cascadeRaw = str(env, "PAYMENT_CARD_CASCADE")
+  const paymentCardCascade =
+    cascadeRaw === undefined ? [...defaultCardCascade] : list(cascadeRaw.toLowerCase())
+  for (const g of paymentCardCascade) {
+    if (!(knownCardGateways as ReadonlyArray<string>).includes(g))
+      fail("PAYMENT_CARD_CASCADE", cascadeRaw ?? "", `card gateways among ${knownCardGateways.join(", ")}`)
+  }
+  const usExcludedRaw = env.PAYMENT_US_EXCLUDED
+  const paymentUsExcluded =
+    usExcludedRaw === undefined ? defaultUsExcluded : usExcludedRaw.trim().toLowerCase() || undefined
+  if (
+    paymentUsExcluded !== undefined &&
+    !(knownCardGateways as ReadonlyArray<string>).includes(paymentUsExcluded)
+  )
+    fail("PAYMENT_US_EXCLUDED", paymentUsExcluded, `one of ${knownCardGateways.join(", ")} or empty`)
+  const gatewaysRaw = str(env, "PAYMENT_GATEWAYS")
+  let paymentGateways: ReadonlyArray<GatewayOverride> = []
+  if (gatewaysRaw !== undefined) {
+    const decoded = decodeGatewayOverrides(gatewaysRaw)
+    if (Exit.isFailure(decoded))
+      return fail(
+        "PAYMENT_GATEWAYS",
+        "(hidden)",
+        "a JSON array of { code, family, baseUrl, merchantId, apiKey, webhookSecret (16+ chars) }",
+      )
+    paymentGateways = decoded.value
+  }
+  const internalRaw = str(env, "INTERNAL_URL") ?? `http://127.0.0.1:${port}`
+  originOf("INTERNAL_URL", internalRaw)
+  const sandboxSecret = str(env, "SANDBOX_SECRET")
+  if (sandboxSecret !== undefined && sandboxSecret.length < 32)
+    fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
+  const sandboxRaw = str(env, "SANDBOX_PAYMENTS")
+  let sandboxPayments = true
+  if (sandboxRaw !== undefined) {
+    if (sandboxRaw.toLowerCase() === "off") sandboxPayments = false
+    else if (sandboxRaw.toLowerCase() !== "on") fail("SANDBOX_PAYMENTS", sandboxRaw, '"on" or "off"')
+  }
   const config: AppConfigShape = {
     port,
     host,
@@ -349,6 +445,16 @@ export const loadConfig = (env: Env): AppConfigShape => {
     confirmTokenTtlHours: int(env, "CONFIRM_TOKEN_TTL_HOURS", 48, 1, 24 * 90),
     rateLimitScale,
     rateLimits: scaleRateLimits(parseRateLimits(str(env, "RATE_LIMITS")), rateLimitScale),
+    depositStartLimit: scaleLimit({ max: 30, windowSeconds: 600 }, rateLimitScale),
+    analyticsLimit: scaleLimit({ max: 120, windowSeconds: 60 }, rateLimitScale),
+    paymentCardCascade,
+    paymentUsExcluded,
+    paymentGateways,
+    internalUrl: internalRaw.replace(/\/+$/, ""),
+    sandboxSecret,
+    sandboxPayments,
+    depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
+    webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
   }
   return config
 }

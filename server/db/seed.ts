@@ -10,6 +10,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { getCountries, getCountryCallingCode } from "libphonenumber-js/max"
+import { fromEuros, parseDecimal } from "../../services/money-rules.ts"
 
 export interface SeedCurrency {
   readonly code: string
@@ -38,6 +39,58 @@ export const seedCurrencies: ReadonlyArray<SeedCurrency> = [
   { code: "USDT", name: "Tether", symbol: "₮", type: "CRYPTO", subunitsToUnit: "1000000" },
 ]
 
+/**
+ * First rates of each currency (EUR per whole unit), fixed plausible values — not market data: an
+ * operator keeps them current (`npm run operator -- rates set EUR …`, docs/ledger.md). Seeded only
+ * when a currency has no rate yet, never overwritten. Minimums are derived from EUR equivalents:
+ * deposit 10 EUR, promotion 20 EUR, withdrawal 10 EUR, converted at the seed rate and rounded UP
+ * to the currency's minor unit (never below the euro figure).
+ */
+export const seedEurRates: Readonly<Record<string, string>> = {
+  EUR: "1",
+  USD: "0.92",
+  CAD: "0.68",
+  NOK: "0.086",
+  BRL: "0.18",
+  AUD: "0.6",
+  NZD: "0.55",
+  PLN: "0.23",
+  JPY: "0.0062",
+  BTC: "60000",
+  ETH: "3000",
+  LTC: "70",
+  DOG: "0.12",
+  USDT: "0.92",
+}
+
+export const seedMinimumsEur = { deposit: 10n, promotion: 20n, withdraw: 10n } as const
+
+export interface SeedRate {
+  readonly currency: string
+  readonly eurRate: string
+  readonly minDeposit: bigint
+  readonly minPromotion: bigint
+  readonly minWithdraw: bigint
+}
+
+export const seedRates = (): ReadonlyArray<SeedRate> =>
+  seedCurrencies.flatMap((c) => {
+    const text = seedEurRates[c.code]
+    const rate = text === undefined ? null : parseDecimal(text)
+    if (text === undefined || rate === null) return []
+    const units = BigInt(c.subunitsToUnit)
+    const min = (euros: bigint) => fromEuros(euros, rate, units) ?? 0n
+    return [
+      {
+        currency: c.code,
+        eurRate: text,
+        minDeposit: min(seedMinimumsEur.deposit),
+        minPromotion: min(seedMinimumsEur.promotion),
+        minWithdraw: min(seedMinimumsEur.withdraw),
+      },
+    ]
+  })
+
 export interface SeedCountry {
   readonly code: string
   readonly name: string
@@ -65,6 +118,14 @@ export const seed = Effect.gen(function* () {
           INSERT INTO currencies (code, name, symbol, type, subunits_to_unit, sort_order)
           VALUES (${c.code}, ${c.name}, ${c.symbol}, ${c.type}, ${c.subunitsToUnit}::numeric, ${order})
           ON CONFLICT (code) DO NOTHING
+        `
+      }
+      for (const r of seedRates()) {
+        yield* sql`
+          INSERT INTO currency_rates (currency, eur_rate, min_deposit, min_promotion, min_withdraw)
+          VALUES (${r.currency}, ${r.eurRate}::numeric, ${r.minDeposit.toString()}::numeric,
+                  ${r.minPromotion.toString()}::numeric, ${r.minWithdraw.toString()}::numeric)
+          ON CONFLICT (currency) DO NOTHING
         `
       }
       const [first, ...rest] = seedCountries().map(

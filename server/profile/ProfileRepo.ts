@@ -1,7 +1,7 @@
 /**
  * The SQL of the profile module: the profile columns of `users` (read, read locked, one UPDATE),
  * the country list check, the promo flag, the welcome-offer claim, unsubscribe links (only their
- * SHA-256) and the wallet list. Every function fails only with `SqlError`.
+ * SHA-256) and the wallet list (balances from the ledger: a wallet's id is its ledger account's). Every function fails only with `SqlError`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -120,9 +120,10 @@ const make = Effect.gen(function* () {
 
   const fund = (userId: string) =>
     sql<FundRow>`
-      SELECT currency, is_default AS "isDefault", balance::text AS balance
-      FROM wallets WHERE user_id = ${userId}
-      ORDER BY is_default DESC, currency
+      SELECT w.currency, w.is_default AS "isDefault", a.balance::text AS balance
+      FROM wallets w JOIN ledger_accounts a ON a.id = w.id
+      WHERE w.user_id = ${userId}
+      ORDER BY w.is_default DESC, w.currency
     `
 
   return {

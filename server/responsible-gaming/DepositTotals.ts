@@ -5,10 +5,12 @@
  * Rolling windows (not calendar days/weeks/months): a limit then means the same thing at every
  * moment, and a player cannot deposit a full daily limit at 23:59 and again at 00:01.
  *
- * The deposit capability (the next issue) replaces `layerNoDeposits` with an implementation that
- * sums the player's successful deposits converted to EUR cents; the shape stays.
+ * `layer` sums the player's COMPLETED deposits (server/payments, table `deposits`) in EUR cents at
+ * the rate of the moment each was started, by the time it was credited. `layerNoDeposits` stays
+ * for tests that drive responsible gaming alone.
  */
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import type { LimitPeriod } from "../../services/profile-rules.ts"
 
 export type DepositedByWindow = Readonly<Record<LimitPeriod, bigint>>
@@ -34,4 +36,31 @@ export class DepositTotals extends Context.Service<DepositTotals, DepositTotalsS
   static readonly layerNoDeposits = Layer.succeed(DepositTotals, {
     deposited: () => Effect.succeed({ daily: 0n, weekly: 0n, monthly: 0n }),
   })
+
+  /** Completed deposits in each rolling window (one query, database clock). */
+  static readonly layer = Layer.effect(
+    DepositTotals,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return {
+        deposited: (userId: string) =>
+          sql<{ readonly daily: string; readonly weekly: string; readonly monthly: string }>`
+            SELECT
+              coalesce(sum(amount_eur_cents) FILTER (WHERE completed_at > now() - make_interval(hours => ${windowHours.daily}::int)), 0)::text AS daily,
+              coalesce(sum(amount_eur_cents) FILTER (WHERE completed_at > now() - make_interval(hours => ${windowHours.weekly}::int)), 0)::text AS weekly,
+              coalesce(sum(amount_eur_cents) FILTER (WHERE completed_at > now() - make_interval(hours => ${windowHours.monthly}::int)), 0)::text AS monthly
+            FROM deposits
+            WHERE user_id = ${userId} AND status = 'completed'
+              AND completed_at > now() - make_interval(hours => ${windowHours.monthly}::int)
+          `.pipe(
+            Effect.map((rows) => ({
+              daily: BigInt(rows[0]?.daily ?? "0"),
+              weekly: BigInt(rows[0]?.weekly ?? "0"),
+              monthly: BigInt(rows[0]?.monthly ?? "0"),
+            })),
+            Effect.orDie,
+          ),
+      } satisfies DepositTotalsShape
+    }),
+  )
 }

@@ -1,0 +1,83 @@
+/**
+ * Pushes to a player's open pages (`GET /api/events`, server-sent events of `PlayerEvent`).
+ *
+ * Several server processes serve the same players, so an event raised in one process (a webhook
+ * credited there) must reach a page streaming from another: on PostgreSQL every process LISTENs on
+ * the channel `player_events` and `publish` is a NOTIFY (payload `{ userId, event }`); each process
+ * fans notifications out to its own streams through an in-process PubSub.
+ *
+ * On the embedded PGlite there is one process by construction (one per data folder) and a single
+ * pooled connection, which a LISTEN would hold forever: there `publish` goes straight to the
+ * in-process PubSub. Pushes are hints — the client also polls the fund (spec: every 15 s) — so an
+ * event lost in a crash between the commit and the NOTIFY costs at most one poll interval.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, PubSub, Schema, Stream } from "effect"
+import { PlayerEvent } from "../../services/wallet-service.ts"
+import { AppConfig } from "../config.ts"
+
+export const CHANNEL = "player_events"
+
+const Envelope = Schema.Struct({ userId: Schema.String, event: PlayerEvent })
+type Envelope = typeof Envelope.Type
+const decodeEnvelope = Schema.decodeUnknownOption(Schema.fromJsonString(Envelope))
+
+export interface PlayerEventsShape {
+  readonly publish: (userId: string, event: PlayerEvent) => Effect.Effect<void>
+  /** The events of one player, from the moment the stream starts. */
+  readonly stream: (userId: string) => Stream.Stream<PlayerEvent>
+  /** Whether delivery crosses processes (PostgreSQL LISTEN/NOTIFY) or stays in this one (PGlite). */
+  readonly mode: "notify" | "in-process"
+}
+
+export class PlayerEvents extends Context.Service<PlayerEvents, PlayerEventsShape>()(
+  "casino/server/PlayerEvents",
+) {
+  static readonly layer = Layer.effect(
+    PlayerEvents,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const pg = yield* PgClient.PgClient
+      const hub = yield* PubSub.unbounded<Envelope>()
+      const crossProcess = config.databaseUrl !== undefined
+
+      if (crossProcess) {
+        // One listener per process, for the server's lifetime; a lost connection is retried.
+        yield* Effect.gen(function* () {
+          const queue = yield* pg.listen(CHANNEL)
+          yield* Stream.fromQueue(queue).pipe(
+            Stream.runForEach((n) => {
+              const decoded = decodeEnvelope(n.payload)
+              return decoded._tag === "Some" ? PubSub.publish(hub, decoded.value) : Effect.void
+            }),
+          )
+        }).pipe(
+          Effect.scoped,
+          Effect.catchCause((cause) =>
+            Effect.logWarning("player events listener stopped; restarting", cause),
+          ),
+          Effect.andThen(Effect.sleep("1 second")),
+          Effect.forever,
+          Effect.forkScoped,
+        )
+      }
+
+      const publish = (userId: string, event: PlayerEvent) => {
+        const envelope: Envelope = { userId, event }
+        return crossProcess
+          ? pg
+              .notify(CHANNEL, JSON.stringify(envelope))
+              .pipe(Effect.catchCause((cause) => Effect.logWarning("player event NOTIFY failed", cause)))
+          : PubSub.publish(hub, envelope).pipe(Effect.asVoid)
+      }
+
+      const stream = (userId: string) =>
+        Stream.fromPubSub(hub).pipe(
+          Stream.filter((e) => e.userId === userId),
+          Stream.map((e) => e.event),
+        )
+
+      return { publish, stream, mode: crossProcess ? "notify" : "in-process" } satisfies PlayerEventsShape
+    }),
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * `GET /api/events`: the signed-in player's push stream (server-sent events). Each `PlayerEvent` is
+ * an SSE event named by its `type` with the JSON as `data`; a comment line every 25 s keeps proxies
+ * from closing an idle stream. 401 JSON without a session. Not compressed (the edge never
+ * compresses `text/event-stream`) and never cached.
+ */
+import { Duration, Effect, Layer, Stream } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { requireSession } from "../users/auth.ts"
+import { Sessions } from "../users/Sessions.ts"
+import { PlayerEvents } from "./PlayerEvents.ts"
+
+export const EVENTS_PATH = "/api/events"
+export const HEARTBEAT = Duration.seconds(25)
+
+export const eventRoutes = Layer.unwrap(
+  Effect.gen(function* () {
+    const sessions = yield* Sessions
+    const events = yield* PlayerEvents
+    const handler = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const session = yield* requireSession(sessions, request).pipe(Effect.result)
+      if (session._tag === "Failure")
+        return HttpServerResponse.jsonUnsafe(
+          { _tag: "Unauthenticated", message: session.failure.message },
+          { status: 401, headers: { "cache-control": "no-store" } },
+        )
+      const pushes = events
+        .stream(session.success.user.id)
+        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
+      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
+      // The first chunk opens the stream at once (the browser's EventSource fires `open`).
+      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
+        Stream.encodeText,
+      )
+      return HttpServerResponse.stream(body, {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
+      })
+    })
+    return HttpRouter.add("GET", EVENTS_PATH, handler)
+  }),
+)
+
+export const eventEndpoints = [{ method: "GET", path: EVENTS_PATH }] as const

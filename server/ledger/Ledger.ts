@@ -1,0 +1,193 @@
+/**
+ * The ledger: the ONLY code that changes a balance (docs/ledger.md).
+ *
+ * A posting is one SQL transaction (a savepoint when the caller already runs one, so a webhook's
+ * bookkeeping and its credit commit together):
+ *   1. the entries must be non-zero and sum to 0 per currency, each in its account's currency;
+ *   2. the touched accounts are locked `FOR UPDATE` in ascending id order (one global order: two
+ *      postings can never wait on each other in a cycle);
+ *   3. the transaction row is inserted under its UNIQUE idempotency key. A key that exists already
+ *      is a replay: with the same fingerprint (SHA-256 of kind + entries) it answers the first
+ *      posting's id and writes nothing; with another fingerprint it is `LedgerConflict` (logged);
+ *   4. entries are inserted and balances updated; a player's balance can never go below 0
+ *      (`InsufficientFunds`, and the table's CHECK as the last guard).
+ */
+import { createHash } from "node:crypto"
+import { Context, Effect, Layer, Schema } from "effect"
+import type { SqlError } from "effect/sql"
+import { type AccountKind, type AccountRow, LedgerRepo } from "./LedgerRepo.ts"
+
+export interface PostingEntry {
+  readonly accountId: string
+  readonly currency: string
+  /** Signed minor units: + raises the account's balance, - lowers it. */
+  readonly amount: bigint
+}
+
+export interface Posting {
+  /** What happened, e.g. "deposit". */
+  readonly kind: string
+  /** One per business event, e.g. `deposit:<deposit id>`. */
+  readonly idempotencyKey: string
+  readonly entries: ReadonlyArray<PostingEntry>
+  /** Context kept with the transaction (not part of the fingerprint: replays may differ here). */
+  readonly metadata?: Readonly<Record<string, string | number | boolean | null>>
+}
+
+export interface Posted {
+  readonly transactionId: string
+  /** True when the key had been posted before with the same content: nothing was written now. */
+  readonly replayed: boolean
+  /** Balances after the posting, per account id (current balances for a replay). */
+  readonly balances: ReadonlyMap<string, bigint>
+}
+
+/** The same idempotency key posted with different content. */
+export class LedgerConflict extends Schema.TaggedError<LedgerConflict>()("LedgerConflict", {
+  idempotencyKey: Schema.String,
+  message: Schema.String,
+}) {}
+
+/** The posting would take a player's balance below 0. */
+export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("InsufficientFunds", {
+  accountId: Schema.String,
+  message: Schema.String,
+}) {}
+
+/** A posting that cannot be booked as given (a programming error of the caller). */
+export class InvalidPosting extends Schema.TaggedError<InvalidPosting>()("InvalidPosting", {
+  message: Schema.String,
+}) {}
+
+export type PostError = LedgerConflict | InsufficientFunds | InvalidPosting
+
+export interface LedgerShape {
+  readonly post: (posting: Posting) => Effect.Effect<Posted, PostError | SqlError.SqlError>
+  readonly playerAccount: (
+    userId: string,
+    currency: string,
+  ) => Effect.Effect<AccountRow | undefined, SqlError.SqlError>
+  readonly systemAccount: (
+    kind: Exclude<AccountKind, "player_cash">,
+    code: string,
+    currency: string,
+  ) => Effect.Effect<AccountRow, SqlError.SqlError>
+}
+
+/** SHA-256 of what a posting does: its kind and its entries in a canonical order. */
+export const fingerprintOf = (posting: Posting): string => {
+  const entries = [...posting.entries]
+    .map((e) => [e.accountId, e.currency, e.amount.toString()] as const)
+    .sort((a, b) => (a.join("|") < b.join("|") ? -1 : a.join("|") > b.join("|") ? 1 : 0))
+  return createHash("sha256")
+    .update(JSON.stringify({ kind: posting.kind, entries }))
+    .digest("hex")
+}
+
+/** Why the posting is malformed, or undefined when its entries balance. */
+export const postingProblem = (posting: Posting): string | undefined => {
+  if (posting.entries.length < 2) return "a posting needs at least two entries"
+  if (posting.idempotencyKey.length === 0 || posting.idempotencyKey.length > 200)
+    return "the idempotency key must be 1 to 200 characters"
+  const sums = new Map<string, bigint>()
+  const seen = new Set<string>()
+  for (const e of posting.entries) {
+    if (e.amount === 0n) return "an entry of 0"
+    if (seen.has(e.accountId)) return `account ${e.accountId} appears twice`
+    seen.add(e.accountId)
+    sums.set(e.currency, (sums.get(e.currency) ?? 0n) + e.amount)
+  }
+  for (const [currency, sum] of sums) if (sum !== 0n) return `entries in ${currency} sum to ${sum}, not 0`
+  return undefined
+}
+
+const make = Effect.gen(function* () {
+  const repo = yield* LedgerRepo
+
+  const currentBalances = (ids: ReadonlyArray<string>) =>
+    repo
+      .lockAccounts(ids)
+      .pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, BigInt(r.balance)] as const))))
+
+  /** The answer to a key posted before: the first posting, or a conflict. */
+  const replay = (posting: Posting, fingerprint: string, existing: { id: string; fingerprint: string }) =>
+    Effect.gen(function* () {
+      if (existing.fingerprint !== fingerprint) {
+        yield* Effect.logWarning(
+          `ledger: idempotency key ${posting.idempotencyKey} replayed with different content (refused)`,
+        )
+        return yield* new LedgerConflict({
+          idempotencyKey: posting.idempotencyKey,
+          message: "This idempotency key was posted before with different entries.",
+        })
+      }
+      return {
+        transactionId: existing.id,
+        replayed: true,
+        balances: yield* currentBalances(posting.entries.map((e) => e.accountId)),
+      } satisfies Posted
+    })
+
+  const post = Effect.fn("Ledger.post")(function* (posting: Posting) {
+    const problem = postingProblem(posting)
+    if (problem !== undefined) return yield* new InvalidPosting({ message: problem })
+    const fingerprint = fingerprintOf(posting)
+    return yield* repo.transaction(
+      Effect.gen(function* () {
+        // Fast path for replays: no lock taken when the key is known.
+        const known = yield* repo.findTransaction(posting.idempotencyKey)
+        if (known !== undefined) return yield* replay(posting, fingerprint, known)
+        const ids = [...new Set(posting.entries.map((e) => e.accountId))].sort()
+        const accounts = yield* repo.lockAccounts(ids)
+        const byId = new Map(accounts.map((a) => [a.id, a] as const))
+        for (const e of posting.entries) {
+          const account = byId.get(e.accountId)
+          if (account === undefined)
+            return yield* new InvalidPosting({ message: `no ledger account ${e.accountId}` })
+          if (account.currency !== e.currency)
+            return yield* new InvalidPosting({
+              message: `account ${e.accountId} holds ${account.currency}, not ${e.currency}`,
+            })
+          if (account.kind === "player_cash" && BigInt(account.balance) + e.amount < 0n)
+            return yield* new InsufficientFunds({
+              accountId: e.accountId,
+              message: "The balance is too low for this posting.",
+            })
+        }
+        const inserted = yield* repo.insertTransaction({
+          kind: posting.kind,
+          idempotencyKey: posting.idempotencyKey,
+          fingerprint,
+          metadata: posting.metadata ?? {},
+        })
+        // Another process posted the same key between our look-up and our insert (it held the
+        // locks first; we waited, and its row is committed now).
+        if (inserted === undefined) {
+          const winner = yield* repo.findTransaction(posting.idempotencyKey)
+          if (winner === undefined)
+            return yield* Effect.die(
+              new Error(`ledger: key ${posting.idempotencyKey} conflicted but is absent`),
+            )
+          return yield* replay(posting, fingerprint, winner)
+        }
+        yield* repo.insertEntries(inserted.id, posting.entries)
+        const balances = new Map<string, bigint>()
+        for (const id of ids) {
+          const delta = posting.entries.filter((e) => e.accountId === id).reduce((s, e) => s + e.amount, 0n)
+          balances.set(id, BigInt(yield* repo.addToBalance(id, delta)))
+        }
+        return { transactionId: inserted.id, replayed: false, balances } satisfies Posted
+      }),
+    )
+  })
+
+  return {
+    post,
+    playerAccount: repo.playerAccount,
+    systemAccount: repo.systemAccount,
+  } satisfies LedgerShape
+})
+
+export class Ledger extends Context.Service<Ledger, LedgerShape>()("casino/server/Ledger") {
+  static readonly layer = Layer.effect(Ledger, make).pipe(Layer.provide(LedgerRepo.layer))
+}

@@ -1,0 +1,245 @@
+/**
+ * The casino's side of the payment providers (docs/payments-protocol.md): ONE adapter interface,
+ * one implementation per protocol family (hosted-card, skrill, jeton, mifinity), each calling the
+ * provider's merchant API over HTTP (`Authorization: Bearer <apiKey>`, JSON, amounts in minor units
+ * as decimal strings), and the webhook signature check every family shares in the sandbox
+ * (`X-Sandbox-Signature: t=<unix s>,v1=<hex HMAC-SHA256(webhookSecret, t + "." + rawBody)>`).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { Effect, Schema } from "effect"
+import type { Family, Gateway } from "./Gateways.ts"
+
+export interface Customer {
+  readonly id: string
+  readonly email: string
+  readonly firstName: string | null
+  readonly lastName: string | null
+  readonly country: string | null
+  readonly city: string | null
+  readonly address: string | null
+  readonly zipCode: string | null
+  readonly phone: string | null
+}
+
+export interface InitiateRequest {
+  /** The casino's deposit id. */
+  readonly reference: string
+  readonly amount: bigint
+  readonly currency: string
+  readonly customer: Customer
+  readonly returnUrl: string
+  readonly notifyUrl: string
+  readonly language: string
+  /** Jeton: CHECKOUT | QR | JETON_CASH. */
+  readonly jetonMethod?: "CHECKOUT" | "QR" | "JETON_CASH"
+  /** Skrill: narrows the payment page. */
+  readonly paymentMethods?: string | null
+}
+
+export interface Initiated {
+  readonly providerReference: string
+  readonly redirectUrl: string | null
+  readonly qr: string | null
+  readonly initializationToken: string | null
+}
+
+/** The provider would not start this payment (down, amount or country rules, bad answer…). */
+export class ProviderRefused extends Schema.TaggedError<ProviderRefused>()("ProviderRefused", {
+  gateway: Schema.String,
+  status: Schema.Number,
+  message: Schema.String,
+}) {}
+
+export interface PaymentProvider {
+  readonly family: Family
+  readonly initiate: (gateway: Gateway, request: InitiateRequest) => Effect.Effect<Initiated, ProviderRefused>
+}
+
+const requestTimeoutMs = 10_000
+
+/** POSTs JSON to the provider; a 201 body, or ProviderRefused for anything else (logged). */
+const callProvider = (gateway: Gateway, path: string, body: unknown) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const res = await fetch(`${gateway.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
+      })
+      const text = await res.text()
+      let json: unknown
+      try {
+        json = text === "" ? null : JSON.parse(text)
+      } catch {
+        json = null
+      }
+      return { status: res.status, json }
+    },
+    catch: (cause) =>
+      new ProviderRefused({
+        gateway: gateway.code,
+        status: 0,
+        message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+      }),
+  }).pipe(
+    Effect.flatMap(({ status, json }) => {
+      if (status === 201 && typeof json === "object" && json !== null) return Effect.succeed(json)
+      const message =
+        typeof json === "object" && json !== null && "message" in json && typeof json.message === "string"
+          ? json.message
+          : `HTTP ${status}`
+      return Effect.fail(new ProviderRefused({ gateway: gateway.code, status, message }))
+    }),
+    Effect.tapError((e) =>
+      Effect.logWarning(`payment provider ${e.gateway} refused ${path}: ${e.status} ${e.message}`),
+    ),
+  )
+
+const decodeWith =
+  <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, gateway: Gateway) =>
+  (json: unknown) =>
+    Schema.decodeUnknownEffect(schema)(json).pipe(
+      Effect.mapError(
+        (e) =>
+          new ProviderRefused({
+            gateway: gateway.code,
+            status: 201,
+            message: `unexpected answer: ${e.message}`,
+          }),
+      ),
+    )
+
+const common = (r: InitiateRequest) => ({
+  reference: r.reference,
+  amount: r.amount.toString(),
+  currency: r.currency,
+  customer: r.customer,
+  returnUrl: r.returnUrl,
+  notifyUrl: r.notifyUrl,
+  language: r.language,
+})
+
+const HostedCardAnswer = Schema.Struct({ paymentId: Schema.String, redirectUrl: Schema.String })
+const SkrillAnswer = Schema.Struct({ sessionId: Schema.String, redirectUrl: Schema.String })
+const JetonAnswer = Schema.Struct({
+  paymentId: Schema.String,
+  checkoutUrl: Schema.String,
+  qr: Schema.NullOr(Schema.String),
+})
+const MifinityAnswer = Schema.Struct({ initializationToken: Schema.String })
+
+export const hostedCard: PaymentProvider = {
+  family: "hosted-card",
+  initiate: (gateway, r) =>
+    callProvider(gateway, `/card/${gateway.code}/payments`, common(r)).pipe(
+      Effect.flatMap(decodeWith(HostedCardAnswer, gateway)),
+      Effect.map((a) => ({
+        providerReference: a.paymentId,
+        redirectUrl: a.redirectUrl,
+        qr: null,
+        initializationToken: null,
+      })),
+    ),
+}
+
+export const skrill: PaymentProvider = {
+  family: "skrill",
+  initiate: (gateway, r) =>
+    callProvider(gateway, "/skrill/sessions", {
+      ...common(r),
+      paymentMethods: r.paymentMethods ?? null,
+    }).pipe(
+      Effect.flatMap(decodeWith(SkrillAnswer, gateway)),
+      Effect.map((a) => ({
+        providerReference: a.sessionId,
+        redirectUrl: a.redirectUrl,
+        qr: null,
+        initializationToken: null,
+      })),
+    ),
+}
+
+export const jeton: PaymentProvider = {
+  family: "jeton",
+  initiate: (gateway, r) =>
+    callProvider(gateway, "/jeton/payments", { ...common(r), method: r.jetonMethod ?? "CHECKOUT" }).pipe(
+      Effect.flatMap(decodeWith(JetonAnswer, gateway)),
+      Effect.map((a) => ({
+        providerReference: a.paymentId,
+        redirectUrl: a.checkoutUrl,
+        qr: a.qr,
+        initializationToken: null,
+      })),
+    ),
+}
+
+/** MiFinity's widget is framed at `{PUBLIC_URL}/sandbox-pay/mifinity/widget?token=…` (the sandbox's page). */
+export const mifinity = (publicUrl: string): PaymentProvider => ({
+  family: "mifinity",
+  initiate: (gateway, r) =>
+    callProvider(gateway, "/mifinity/init-iframe", common(r)).pipe(
+      Effect.flatMap(decodeWith(MifinityAnswer, gateway)),
+      Effect.map((a) => ({
+        providerReference: a.initializationToken,
+        redirectUrl: `${publicUrl}/sandbox-pay/mifinity/widget?token=${encodeURIComponent(a.initializationToken)}`,
+        qr: null,
+        initializationToken: a.initializationToken,
+      })),
+    ),
+})
+
+export const providerFor = (family: Family, publicUrl: string): PaymentProvider => {
+  switch (family) {
+    case "hosted-card":
+      return hostedCard
+    case "skrill":
+      return skrill
+    case "jeton":
+      return jeton
+    case "mifinity":
+      return mifinity(publicUrl)
+  }
+}
+
+// ── webhook signatures ──────────────────────────────────────────────────────────────────────────
+
+export const SIGNATURE_HEADER = "x-sandbox-signature"
+
+export const signWebhook = (secret: string, timestamp: number, rawBody: string): string =>
+  `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")}`
+
+export type SignatureProblem = "missing" | "malformed" | "stale" | "mismatch"
+
+/**
+ * Why a signature header is not acceptable for `rawBody` at `nowSeconds`, or undefined when it is.
+ * Several `v1=` values are allowed (a provider rotating its secret signs with both).
+ */
+export const signatureProblem = (
+  secret: string,
+  header: string | undefined,
+  rawBody: string,
+  nowSeconds: number,
+  toleranceSeconds: number,
+): SignatureProblem | undefined => {
+  if (header === undefined || header.trim() === "") return "missing"
+  let timestamp: number | undefined
+  const signatures: Array<string> = []
+  for (const part of header.split(",")) {
+    const [key, value] = part.trim().split("=", 2)
+    if (key === "t" && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value)
+    else if (key === "v1" && value !== undefined && /^[0-9a-f]{64}$/i.test(value))
+      signatures.push(value.toLowerCase())
+  }
+  if (timestamp === undefined || signatures.length === 0) return "malformed"
+  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return "stale"
+  const expected = Buffer.from(
+    createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex"),
+    "utf8",
+  )
+  const ok = signatures.some((s) => {
+    const given = Buffer.from(s, "utf8")
+    return given.length === expected.length && timingSafeEqual(given, expected)
+  })
+  return ok ? undefined : "mismatch"
+}
