@@ -22,7 +22,7 @@ export const completeProfile = {
   city: "Valletta",
   state: "Valletta",
   address: "1 Republic Street",
-  zipCode: "VLT 1117",
+  zipCode: "VLT1117",
   phoneNumber: "21234567",
   dialingCode: "356",
 }
@@ -122,4 +122,86 @@ export const balanceOf = async (server: TestServer, userId: string, currency = "
     [userId, currency],
   )
   return rows[0]?.balance ?? "missing"
+}
+
+// ── A small fake provider speaking docs/payments-protocol.md ────────────────────────────────────
+
+export interface FakeProvider {
+  readonly url: string
+  /** PAYMENT_GATEWAYS entries pointing every gateway at this fake. */
+  readonly gatewaysEnv: string
+  readonly apiKey: string
+  readonly webhookSecret: string
+  /** Requests received: path and JSON body. */
+  readonly requests: Array<{ path: string; body: Record<string, unknown>; authorization: string | undefined }>
+  /** Gateway codes that refuse initiation (503). */
+  readonly down: Set<string>
+  readonly close: () => Promise<void>
+}
+
+export const startFakeProvider = async (): Promise<FakeProvider> => {
+  const { createServer } = await import("node:http")
+  const apiKey = "fake-api-key-0123456789"
+  const webhookSecret = "fake-webhook-secret-0123456789"
+  const requests: FakeProvider["requests"] = []
+  const down = new Set<string>()
+  let counter = 0
+  const server = createServer((req, res) => {
+    let raw = ""
+    req.on("data", (c: Buffer) => {
+      raw += c.toString("utf8")
+    })
+    req.on("end", () => {
+      const path = req.url ?? ""
+      const body = (raw === "" ? {} : JSON.parse(raw)) as Record<string, unknown>
+      requests.push({ path, body, authorization: req.headers.authorization })
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" })
+        res.end(JSON.stringify(json))
+      }
+      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: "unauthorized" })
+      counter += 1
+      const id = `p${counter}`
+      const card = /^\/card\/([a-z]+)\/payments$/.exec(path)
+      if (card !== null) {
+        const code = card[1] ?? ""
+        if (down.has(code)) return send(503, { error: "unavailable", message: `${code} is down` })
+        return send(201, { paymentId: id, redirectUrl: `http://fake/card/${code}/pay/${id}` })
+      }
+      if (path === "/skrill/sessions")
+        return send(201, { sessionId: id, redirectUrl: `http://fake/skrill/app/${id}` })
+      if (path === "/jeton/payments")
+        return send(201, {
+          paymentId: id,
+          checkoutUrl: `http://fake/jeton/pay/${id}`,
+          qr: body.method === "QR" ? `jeton:${id}` : null,
+        })
+      if (path === "/mifinity/init-iframe") return send(201, { initializationToken: `tok_${id}` })
+      return send(404, { error: "not found" })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
+  const url = `http://127.0.0.1:${port}`
+  const codes: ReadonlyArray<readonly [string, string]> = [
+    ...["brpay", "paypound", "paystudio", "payweb", "ikajo", "pgpaytech", "devcode", "kluwp", "ems"].map(
+      (c) => [c, "hosted-card"] as const,
+    ),
+    ["skrill", "skrill"],
+    ["jeton", "jeton"],
+    ["mifinity", "mifinity"],
+  ]
+  const gatewaysEnv = JSON.stringify(
+    codes.map(([code, family]) => ({ code, family, baseUrl: url, merchantId: code, apiKey, webhookSecret })),
+  )
+  return {
+    url,
+    gatewaysEnv,
+    apiKey,
+    webhookSecret,
+    requests,
+    down,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }

@@ -52,7 +52,7 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       expect(cookie).not.toMatch(/Secure/i)
 
       const wallets = await server.query<{ currency: string; is_default: boolean; balance: string }>(
-        "SELECT w.currency, w.is_default, w.balance::text AS balance FROM wallets w JOIN users u ON u.id = w.user_id WHERE u.email = $1",
+        "SELECT w.currency, w.is_default, a.balance::text AS balance FROM wallets w JOIN users u ON u.id = w.user_id JOIN ledger_accounts a ON a.id = w.id WHERE u.email = $1",
         [email],
       )
       expect(wallets).toEqual([{ currency: "BTC", is_default: true, balance: "0" }])
@@ -416,12 +416,14 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       const b = browser()
       const email = uniqueEmail("fund")
       await register(b, email, { currency: "ETH" })
+      // Balances live in the ledger (a wallet's id is its ledger account's): set them there directly.
       await server.query(
-        `UPDATE wallets SET balance = 123456789012345678901234567890 WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
+        "INSERT INTO wallets (user_id, currency, is_default) SELECT id, 'EUR', false FROM users WHERE email = $1",
         [email],
       )
       await server.query(
-        "INSERT INTO wallets (user_id, currency, is_default, balance) SELECT id, 'EUR', false, 1050 FROM users WHERE email = $1",
+        `UPDATE ledger_accounts SET balance = CASE currency WHEN 'ETH' THEN 123456789012345678901234567890 ELSE 1050 END
+         WHERE kind = 'player_cash' AND user_id = (SELECT id FROM users WHERE email = $1)`,
         [email],
       )
       const res = await b.get(`${PROFILE}/profile/currency`)
