@@ -29,6 +29,7 @@ import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpoi
 import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
+import { paymentSandboxLayer } from "./providers/payment-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -91,6 +92,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     operatorRoutes,
+    paymentSandboxLayer,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
 export interface RateLimit {
@@ -73,6 +74,15 @@ export interface AppConfigShape {
   readonly rateLimitScale: number
   /** Effective limits: defaults (or RATE_LIMITS JSON) with `max` already multiplied by `rateLimitScale`. */
   readonly rateLimits: RateLimits
+  /**
+   * The built-in sandbox payment provider under /sandbox-pay/ (SANDBOX_PAYMENTS): on by default,
+   * OFF by default with NODE_ENV=production (a sandbox approves any test card).
+   */
+  readonly sandboxPayments: boolean
+  /** SANDBOX_SECRET (≥ 32 chars); undefined ⇒ generated once into the table `sandbox_settings`. */
+  readonly sandboxSecret: string | undefined
+  /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
+  readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("casino/server/AppConfig") {
@@ -318,6 +328,13 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const trustProxyRaw = str(env, "TRUST_PROXY")
   const trustProxy = parseTrustProxy(trustProxyRaw)
   if ("error" in trustProxy) return fail("TRUST_PROXY", trustProxyRaw ?? "", trustProxy.error)
+  const sandboxSecret = str(env, "SANDBOX_SECRET")
+  if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
+    fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
+  }
+  const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
+  const sandboxRules = parseGatewayRules(sandboxRulesRaw)
+  if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
   const config: AppConfigShape = {
     port,
     host,
@@ -349,6 +366,9 @@ export const loadConfig = (env: Env): AppConfigShape => {
     confirmTokenTtlHours: int(env, "CONFIRM_TOKEN_TTL_HOURS", 48, 1, 24 * 90),
     rateLimitScale,
     rateLimits: scaleRateLimits(parseRateLimits(str(env, "RATE_LIMITS")), rateLimitScale),
+    sandboxPayments: bool(env, "SANDBOX_PAYMENTS", nodeEnv !== "production"),
+    sandboxSecret,
+    sandboxGatewayRules: sandboxRules.value,
   }
   return config
 }
