@@ -142,7 +142,6 @@ describe("gateway rules", () => {
       "x:country=USA",
       "x:max-eur=-1",
       "x:max-eur=1.234",
-      "x:up;x:down",
     ]) {
       const parsed = parseGatewayRules(bad)
       expect(parsed.ok, bad).toBe(false)
