@@ -105,7 +105,9 @@ const script = `
     status(form, "")
     let body
     try {
-      const res = await fetch(form.action, { method: "POST", body: data, headers: { accept: "application/json" }, credentials: "same-origin" })
+      const sub = event.submitter
+      const target = sub && sub.hasAttribute("formaction") ? sub.formAction : form.action
+      const res = await fetch(target, { method: "POST", body: data, headers: { accept: "application/json" }, credentials: "same-origin" })
       body = await res.json()
     } catch {
       for (const b of buttons) b.disabled = false

@@ -299,6 +299,8 @@ const walletSignIn = Effect.gen(function* () {
   if (p.status !== "created") return yield* respond(p, alreadyDecided(p), render)
   if (p.method === "QR")
     return yield* respond(p, { _tag: "Errors", errors: {}, message: "Pay with the app." }, render)
+  if (form.action === "cancel")
+    return yield* respond(p, yield* decide(p, "cancelled", cancelledReason), render)
   const errors: Record<string, string> = {}
   if (email === "") errors.email = "Enter your e-mail."
   else if (email.length > 254 || !emailPattern.test(email)) errors.email = "Enter a valid e-mail."
