@@ -179,3 +179,23 @@ describe("gateway rules", () => {
     expect(formatAmount("3000", "JPY")).toBe("3000 JPY")
   })
 })
+
+describe("sandbox configuration", () => {
+  const base = { CAPTCHA_SECRET: "x".repeat(32), DATA_DIR: "/nonexistent-sandbox-config-test" }
+  it("validates SANDBOX_SECRET and SANDBOX_GATEWAY_RULES; off by default in production", async () => {
+    const { loadConfig } = await import("../../server/config.ts")
+    expect(() => loadConfig({ ...base, SANDBOX_SECRET: "short" })).toThrow(/SANDBOX_SECRET/)
+    expect(() => loadConfig({ ...base, SANDBOX_GATEWAY_RULES: "brpay:sideways" })).toThrow(
+      /SANDBOX_GATEWAY_RULES/,
+    )
+    expect(() => loadConfig({ ...base, SANDBOX_PAYMENTS: "maybe" })).toThrow(/SANDBOX_PAYMENTS/)
+    expect(loadConfig(base).sandboxPayments).toBe(true)
+    expect(loadConfig({ ...base, NODE_ENV: "production" }).sandboxPayments).toBe(false)
+    expect(loadConfig({ ...base, NODE_ENV: "production", SANDBOX_PAYMENTS: "on" }).sandboxPayments).toBe(true)
+    expect(
+      formatRules(
+        loadConfig({ ...base, SANDBOX_GATEWAY_RULES: "brpay:down" }).sandboxGatewayRules.get("brpay") ?? [],
+      ),
+    ).toBe("down")
+  })
+})
