@@ -37,6 +37,7 @@ import { Gateways } from "./payments/Gateways.ts"
 import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
+import { paymentSandboxLayer } from "./providers/payment-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -127,6 +128,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ratesOperatorRoutes,
     paymentRoutes,
     eventRoutes,
+    paymentSandboxLayer,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),

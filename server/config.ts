@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
 export interface RateLimit {
@@ -85,14 +86,19 @@ export interface AppConfigShape {
   readonly paymentGateways: ReadonlyArray<GatewayOverride>
   /** How the server reaches itself (notify URLs, the built-in sandbox): INTERNAL_URL, else loopback. */
   readonly internalUrl: string
-  /** SANDBOX_SECRET; undefined ⇒ generated once into the database (table sandbox_settings). */
-  readonly sandboxSecret: string | undefined
-  /** SANDBOX_PAYMENTS=off: no built-in sandbox (production). */
-  readonly sandboxPayments: boolean
   /** A deposit still `initiated` after this many minutes is expired (DEPOSIT_EXPIRY_MINUTES). */
   readonly depositExpiryMinutes: number
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
+  /**
+   * The built-in sandbox payment provider under /sandbox-pay/ (SANDBOX_PAYMENTS): on by default,
+   * OFF by default with NODE_ENV=production (a sandbox approves any test card).
+   */
+  readonly sandboxPayments: boolean
+  /** SANDBOX_SECRET (≥ 32 chars); undefined ⇒ generated once into the table `sandbox_settings`. */
+  readonly sandboxSecret: string | undefined
+  /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
+  readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
 }
 
 export interface GatewayOverride {
@@ -406,14 +412,12 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const internalRaw = str(env, "INTERNAL_URL") ?? `http://127.0.0.1:${port}`
   originOf("INTERNAL_URL", internalRaw)
   const sandboxSecret = str(env, "SANDBOX_SECRET")
-  if (sandboxSecret !== undefined && sandboxSecret.length < 32)
+  if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
     fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
-  const sandboxRaw = str(env, "SANDBOX_PAYMENTS")
-  let sandboxPayments = true
-  if (sandboxRaw !== undefined) {
-    if (sandboxRaw.toLowerCase() === "off") sandboxPayments = false
-    else if (sandboxRaw.toLowerCase() !== "on") fail("SANDBOX_PAYMENTS", sandboxRaw, '"on" or "off"')
   }
+  const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
+  const sandboxRules = parseGatewayRules(sandboxRulesRaw)
+  if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
   const config: AppConfigShape = {
     port,
     host,
@@ -451,10 +455,11 @@ export const loadConfig = (env: Env): AppConfigShape => {
     paymentUsExcluded,
     paymentGateways,
     internalUrl: internalRaw.replace(/\/+$/, ""),
-    sandboxSecret,
-    sandboxPayments,
     depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
+    sandboxPayments: bool(env, "SANDBOX_PAYMENTS", nodeEnv !== "production"),
+    sandboxSecret,
+    sandboxGatewayRules: sandboxRules.value,
   }
   return config
 }

@@ -10,7 +10,7 @@
 import { Context, Effect, Layer } from "effect"
 import { cardGateways } from "../../services/wallet-service.ts"
 import { AppConfig, type GatewayOverride } from "../config.ts"
-import { deriveSandboxCredentials, sandboxSecret } from "./sandboxCredentials.ts"
+import { sandboxCredentials, sandboxSecret } from "./sandboxCredentials.ts"
 
 export type Family = GatewayOverride["family"]
 export type Gateway = GatewayOverride
@@ -56,7 +56,7 @@ export class Gateways extends Context.Service<Gateways, GatewaysShape>()("casino
             family,
             baseUrl: `${config.internalUrl}/sandbox-pay`,
             merchantId: code,
-            ...deriveSandboxCredentials(secret, code),
+            ...sandboxCredentials(secret, code),
           },
         )
       }

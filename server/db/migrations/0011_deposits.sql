@@ -41,10 +41,3 @@ CREATE TABLE payment_webhook_events (
   received_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (provider, event_id)
 );
-
--- The sandbox provider's settings (its secret, docs/payments-protocol.md). The sandbox's own
--- migrations may create it too: IF NOT EXISTS keeps either order working.
-CREATE TABLE IF NOT EXISTS sandbox_settings (
-  key    text PRIMARY KEY,
-  value  text NOT NULL
-);
