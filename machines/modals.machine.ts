@@ -19,6 +19,7 @@ import {
 } from "xstate"
 import { toCapturedError } from "../services/captured-error.ts"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
+import type { Fund, Profile } from "../services/profile-service.ts"
 import type { SessionUser } from "../services/user-service.ts"
 import type { confirmEmailMachine } from "./account/confirmEmail.machine.ts"
 import type { forgotPasswordMachine } from "./account/forgotPassword.machine.ts"
@@ -27,6 +28,10 @@ import type { registerMachine } from "./account/register.machine.ts"
 import type { resetPasswordMachine } from "./account/resetPassword.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import { lazyLogic } from "./lazy.ts"
+import type { currencyMachine } from "./wallet/currency.machine.ts"
+import type { depositMachine } from "./wallet/deposit.machine.ts"
+import type { iframeMachine } from "./wallet/iframe.machine.ts"
+import type { WalletOutput } from "./wallet/support.ts"
 
 /** The account flows, each its own chunk (`import()`), keyed by the actor name the host invokes. */
 export const accountFlows = {
@@ -47,7 +52,30 @@ export const accountFlows = {
   ),
 } as const
 
-export type AccountFlow = keyof typeof accountFlows
+/**
+ * The money flows (issue 9): the currency, deposit and iframe modals, each its own chunk. The deposit
+ * also brings the profile form (its completion step); they are prefetched when a pointer reaches the
+ * header's Deposit button or balance, not when idle (most visits never pay in).
+ */
+export const walletFlows = {
+  currencyFlow: lazyLogic<typeof currencyMachine>("currency", () =>
+    import("./wallet/currency.machine.ts").then((m) => m.currencyMachine),
+  ),
+  depositFlow: lazyLogic<typeof depositMachine>("deposit", () =>
+    import("./wallet/deposit.machine.ts").then((m) => m.depositMachine),
+  ),
+  iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () =>
+    import("./wallet/iframe.machine.ts").then((m) => m.iframeMachine),
+  ),
+} as const
+
+export type AccountFlow = keyof typeof accountFlows | keyof typeof walletFlows
+
+const flows = { ...accountFlows, ...walletFlows }
+
+/** Downloads the money flows (a pointer reached Deposit or the balance). */
+export const prefetchWalletFlows = (): Promise<unknown> =>
+  Promise.all(Object.values(walletFlows).map((flow) => flow.load()))
 
 /** Downloads every account flow (the app calls it when the browser is idle after the first screen). */
 export const prefetchFlows = (): Promise<unknown> =>
@@ -78,11 +106,19 @@ export interface ModalContent {
   readonly url: string | null
 }
 
+/** What the money modals start from: the session's profile and wallets, and the frame to show. */
+export interface WalletContent {
+  readonly profile: Profile | null
+  readonly fund: Fund | null
+  readonly frame: { readonly url: string; readonly depositId: string; readonly currency: string } | null
+}
+
 export interface ModalsContext {
   readonly siteConfig: SiteConfig
   readonly currencies: Currencies
   readonly request: ModalRequest | null
   readonly content: ModalContent
+  readonly wallet: WalletContent
 }
 
 export type ModalsEvent =
@@ -98,11 +134,16 @@ export type ModalsEvent =
   | { readonly type: "CLOSE" }
   | { readonly type: "SHOW_LOADING" }
   | { readonly type: "HIDE_LOADING" }
+  | { readonly type: "OPEN_DEPOSIT"; readonly profile: Profile | null; readonly fund: Fund | null }
+  | { readonly type: "OPEN_CURRENCY"; readonly fund: Fund | null }
+  /** From the deposit's profile-completion step: the session's copy of the profile is stale. */
+  | { readonly type: "ACCOUNT_CHANGED" }
 
 export type ShellRequest =
   | { readonly type: "SIGNED_IN"; readonly user: SessionUser }
   | { readonly type: "AUTH_RECHECK" }
   | { readonly type: "NAVIGATE"; readonly path: string }
+  | { readonly type: "ACCOUNT_CHANGED" }
 
 /**
  * What the shell must do after a flow finished, in order. Spec: after a successful registration the
@@ -171,6 +212,58 @@ const loadFlow = (flow: AccountFlow) =>
   }) as const
 
 const emptyContent: ModalContent = { token: null, url: null }
+const noWallet: WalletContent = { profile: null, fund: null, frame: null }
+
+/** What the shell must do when a money flow ended (the frame's hand-over is the host's own). */
+export const shellRequestsForWallet = (output: WalletOutput): ReadonlyArray<ShellRequest> =>
+  output.type === "sessionEnded"
+    ? [{ type: "AUTH_RECHECK" }]
+    : output.type === "frame"
+      ? []
+      : [{ type: "ACCOUNT_CHANGED" }]
+
+const walletDone = {
+  target: "#modals.closed",
+  actions: {
+    type: "routeWallet",
+    params: ({ event }: { event: DoneActorEvent<WalletOutput> }) => ({ output: event.output }),
+  },
+} as const
+
+/** The deposit hands over to the iframe modal with the page its call answered. */
+const frameHandOver = {
+  guard: {
+    type: "opensFrame",
+    params: ({ event }: { event: DoneActorEvent<WalletOutput> }) => ({ output: event.output }),
+  },
+  target: "#modals.iframe",
+  actions: assign({
+    wallet: ({ context, event }: { context: ModalsContext; event: DoneActorEvent<WalletOutput> }) => ({
+      ...context.wallet,
+      frame: event.output.type === "frame" ? event.output : null,
+    }),
+  }),
+} as const
+
+/** A money flow's invoke: its end routed to the shell, a crash reported; the modal closes. */
+const walletInvoke = <const Id extends string, const Src extends keyof typeof walletFlows>(
+  id: Id,
+  src: Src,
+  input: (context: ModalsContext) => unknown,
+) =>
+  ({
+    id,
+    src,
+    input: ({ context }: { context: ModalsContext }) => input(context),
+    onDone: src === "depositFlow" ? [frameHandOver, walletDone] : walletDone,
+    onError: {
+      target: "#modals.closed",
+      actions: {
+        type: "reportCrash",
+        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
+      },
+    },
+  }) as const
 
 const flowInput = ({ context }: { context: ModalsContext }): FlowInput => ({
   siteConfig: context.siteConfig,
@@ -185,14 +278,18 @@ export const modalsMachine = setup({
     events: {} as ModalsEvent,
   },
   actors: {
-    loadFlow: fromPromise<void, AccountFlow>(({ input }) => accountFlows[input].load()),
+    loadFlow: fromPromise<void, AccountFlow>(({ input }) => flows[input].load()),
     loginFlow: accountFlows.loginFlow.logic,
     registerFlow: accountFlows.registerFlow.logic,
     forgotPasswordFlow: accountFlows.forgotPasswordFlow.logic,
     resetPasswordFlow: accountFlows.resetPasswordFlow.logic,
     confirmEmailFlow: accountFlows.confirmEmailFlow.logic,
+    currencyFlow: walletFlows.currencyFlow.logic,
+    depositFlow: walletFlows.depositFlow.logic,
+    iframeFlow: walletFlows.iframeFlow.logic,
   },
   guards: {
+    opensFrame: (_, params: { output: WalletOutput }) => params.output.type === "frame",
     requestsResetPassword: ({ context }) => context.request?.modal === "reset-password",
     requestsConfirmEmail: ({ context }) => context.request?.modal === "confirm-email",
   },
@@ -206,7 +303,11 @@ export const modalsMachine = setup({
       type: "UNEXPECTED_ERROR",
       error: toCapturedError(params.error),
     })),
-    clearContent: assign({ content: emptyContent }),
+    routeWallet: enqueueActions(({ enqueue }, params: { output: WalletOutput }) => {
+      for (const request of shellRequestsForWallet(params.output)) enqueue.sendParent(request)
+    }),
+    accountChanged: sendParent({ type: "ACCOUNT_CHANGED" }),
+    clearContent: assign({ content: emptyContent, wallet: noWallet }),
   },
 }).createMachine({
   id: "modals",
@@ -215,6 +316,7 @@ export const modalsMachine = setup({
     currencies: input.currencies,
     request: input.request,
     content: input.request ? { token: input.request.token, url: null } : emptyContent,
+    wallet: noWallet,
   }),
   initial: "opening",
   on: {
@@ -239,6 +341,15 @@ export const modalsMachine = setup({
       }),
     },
     SHOW_LOADING: ".loading",
+    OPEN_DEPOSIT: {
+      target: ".deposit",
+      actions: assign({ wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null }) }),
+    },
+    OPEN_CURRENCY: {
+      target: ".currency",
+      actions: assign({ wallet: ({ event }) => ({ profile: null, fund: event.fund, frame: null }) }),
+    },
+    ACCOUNT_CHANGED: { actions: "accountChanged" },
   },
   states: {
     /** Decides the first modal: the one an e-mail link asked for, or none. */
@@ -329,6 +440,47 @@ export const modalsMachine = setup({
     },
     video: {
       on: { CLOSE: "closed", CLOSE_VIDEO: "closed" },
+    },
+    currency: {
+      initial: "loading",
+      on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("currencyFlow") },
+        active: {
+          invoke: walletInvoke("currency", "currencyFlow", (c) => ({
+            currencies: c.currencies,
+            fund: c.wallet.fund,
+          })),
+        },
+      },
+    },
+    deposit: {
+      initial: "loading",
+      on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("depositFlow") },
+        active: {
+          invoke: walletInvoke("deposit", "depositFlow", (c) => ({
+            currencies: c.currencies,
+            profile: c.wallet.profile,
+            currency:
+              (c.wallet.fund?.find((f) => f.default) ?? c.wallet.fund?.[0])?.currency ??
+              c.siteConfig.defaultCurrency,
+            language: c.siteConfig.languages[0] ?? "en",
+          })),
+        },
+      },
+    },
+    /** The payment page; closing it by hand also has the session read its fund again. */
+    iframe: {
+      initial: "loading",
+      on: { CLOSE: { target: "closed", actions: "accountChanged" } },
+      states: {
+        loading: { invoke: loadFlow("iframeFlow") },
+        active: {
+          invoke: walletInvoke("iframe", "iframeFlow", (c) => c.wallet.frame),
+        },
+      },
     },
     loading: {
       on: { HIDE_LOADING: "closed", SHOW_LOADING: {} },
