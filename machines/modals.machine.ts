@@ -230,40 +230,13 @@ const walletDone = {
   },
 } as const
 
-/** The deposit hands over to the iframe modal with the page its call answered. */
-const frameHandOver = {
-  guard: {
-    type: "opensFrame",
-    params: ({ event }: { event: DoneActorEvent<WalletOutput> }) => ({ output: event.output }),
+const walletCrash = {
+  target: "#modals.closed",
+  actions: {
+    type: "reportCrash",
+    params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
   },
-  target: "#modals.iframe",
-  actions: assign({
-    wallet: ({ context, event }: { context: ModalsContext; event: DoneActorEvent<WalletOutput> }) => ({
-      ...context.wallet,
-      frame: event.output.type === "frame" ? event.output : null,
-    }),
-  }),
 } as const
-
-/** A money flow's invoke: its end routed to the shell, a crash reported; the modal closes. */
-const walletInvoke = <const Id extends string, const Src extends keyof typeof walletFlows>(
-  id: Id,
-  src: Src,
-  input: (context: ModalsContext) => unknown,
-) =>
-  ({
-    id,
-    src,
-    input: ({ context }: { context: ModalsContext }) => input(context),
-    onDone: src === "depositFlow" ? [frameHandOver, walletDone] : walletDone,
-    onError: {
-      target: "#modals.closed",
-      actions: {
-        type: "reportCrash",
-        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
-      },
-    },
-  }) as const
 
 const flowInput = ({ context }: { context: ModalsContext }): FlowInput => ({
   siteConfig: context.siteConfig,
@@ -447,10 +420,13 @@ export const modalsMachine = setup({
       states: {
         loading: { invoke: loadFlow("currencyFlow") },
         active: {
-          invoke: walletInvoke("currency", "currencyFlow", (c) => ({
-            currencies: c.currencies,
-            fund: c.wallet.fund,
-          })),
+          invoke: {
+            id: "currency",
+            src: "currencyFlow",
+            input: ({ context }) => ({ currencies: context.currencies, fund: context.wallet.fund }),
+            onDone: walletDone,
+            onError: walletCrash,
+          },
         },
       },
     },
@@ -460,14 +436,33 @@ export const modalsMachine = setup({
       states: {
         loading: { invoke: loadFlow("depositFlow") },
         active: {
-          invoke: walletInvoke("deposit", "depositFlow", (c) => ({
-            currencies: c.currencies,
-            profile: c.wallet.profile,
-            currency:
-              (c.wallet.fund?.find((f) => f.default) ?? c.wallet.fund?.[0])?.currency ??
-              c.siteConfig.defaultCurrency,
-            language: c.siteConfig.languages[0] ?? "en",
-          })),
+          invoke: {
+            id: "deposit",
+            src: "depositFlow",
+            input: ({ context }) => ({
+              currencies: context.currencies,
+              profile: context.wallet.profile,
+              currency:
+                (context.wallet.fund?.find((f) => f.default) ?? context.wallet.fund?.[0])?.currency ??
+                context.siteConfig.defaultCurrency,
+              language: context.siteConfig.languages[0] ?? "en",
+            }),
+            onDone: [
+              // The deposit hands over to the iframe modal with the page its call answered.
+              {
+                guard: { type: "opensFrame", params: ({ event }) => ({ output: event.output }) },
+                target: "#modals.iframe",
+                actions: assign({
+                  wallet: ({ context, event }) => ({
+                    ...context.wallet,
+                    frame: event.output.type === "frame" ? event.output : null,
+                  }),
+                }),
+              },
+              walletDone,
+            ],
+            onError: walletCrash,
+          },
         },
       },
     },
@@ -478,7 +473,15 @@ export const modalsMachine = setup({
       states: {
         loading: { invoke: loadFlow("iframeFlow") },
         active: {
-          invoke: walletInvoke("iframe", "iframeFlow", (c) => c.wallet.frame),
+          invoke: {
+            id: "iframe",
+            src: "iframeFlow",
+            // The deposit's hand-over always sets the frame; an empty page is what an absent one shows.
+            input: ({ context }) =>
+              context.wallet.frame ?? { url: "about:blank", depositId: "", currency: "" },
+            onDone: walletDone,
+            onError: walletCrash,
+          },
         },
       },
     },

@@ -131,11 +131,12 @@ export interface DepositBasics {
 /** Which of the basics failed, for the spec's message of each. */
 export class BasicsFailed extends Error {
   readonly _tag = "BasicsFailed"
-  constructor(
-    readonly part: "fund" | "totals",
-    override readonly cause: unknown,
-  ) {
+  readonly part: "fund" | "totals"
+  override readonly cause: unknown
+  constructor(part: "fund" | "totals", cause: unknown) {
     super(part === "fund" ? MoneyMessages.fundFailed : MoneyMessages.totalDepositsFailed)
+    this.part = part
+    this.cause = cause
   }
 }
 

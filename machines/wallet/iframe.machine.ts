@@ -62,33 +62,6 @@ export const pushResult = (context: IframeContext, event: PlayerEvent): FrameRes
     : "open"
 }
 
-const pushTransitions = {
-  PUSH: [
-    {
-      guard: {
-        type: "pushSays" as const,
-        params: ({ event }: { event: { event: PlayerEvent } }) => ({
-          event: event.event,
-          result: "credited" as const,
-        }),
-      },
-      target: "#iframe.closed",
-      actions: assign({ result: "credited" as const }),
-    },
-    {
-      guard: {
-        type: "pushSays" as const,
-        params: ({ event }: { event: { event: PlayerEvent } }) => ({
-          event: event.event,
-          result: "declined" as const,
-        }),
-      },
-      target: "#iframe.closed",
-      actions: assign({ result: "declined" as const }),
-    },
-  ],
-}
-
 export const iframeMachine = setup({
   types: {
     input: {} as IframeInput,
@@ -131,12 +104,26 @@ export const iframeMachine = setup({
   id: "iframe",
   context: ({ input }) => ({ ...input, baseline: null, result: "open" }),
   initial: "open",
+  // In `open` and `settling` alike (`closed` is final): the push says how the deposit ended.
+  on: {
+    PUSH: [
+      {
+        guard: { type: "pushSays", params: ({ event }) => ({ event: event.event, result: "credited" }) },
+        target: ".closed",
+        actions: "credited",
+      },
+      {
+        guard: { type: "pushSays", params: ({ event }) => ({ event: event.event, result: "declined" }) },
+        target: ".closed",
+        actions: assign({ result: "declined" }),
+      },
+    ],
+  },
   output: ({ context }) => ({ type: "closed", credited: context.result === "credited" }),
   states: {
     open: {
       type: "parallel",
       invoke: { id: "pushEvents", src: "pushEvents" },
-      on: pushTransitions,
       after: { autoClose: "closed" },
       states: {
         frame: {
@@ -191,7 +178,6 @@ export const iframeMachine = setup({
           },
         },
       ],
-      on: pushTransitions,
       after: { settle: "closed" },
     },
     closed: {

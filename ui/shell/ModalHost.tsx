@@ -6,7 +6,7 @@
  */
 import { useSelector } from "@xstate/react"
 import { lazy, Suspense } from "react"
-import { prefetchFlows } from "../../machines/modals.machine.ts"
+import { prefetchFlows, prefetchWalletFlows } from "../../machines/modals.machine.ts"
 import { type ModalsActor, useModalsActor } from "../app/actors.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 
@@ -18,6 +18,9 @@ export type OpenModal =
   | "forgotPassword"
   | "resetPassword"
   | "confirmEmail"
+  | "currency"
+  | "deposit"
+  | "iframe"
   | "loading"
 
 export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): OpenModal => {
@@ -28,6 +31,9 @@ export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): Ope
     "forgotPassword",
     "resetPassword",
     "confirmEmail",
+    "currency",
+    "deposit",
+    "iframe",
     "video",
     "loading",
   ] as const) {
@@ -53,6 +59,12 @@ const loadModalLayer = (): Promise<typeof import("./ModalLayer.tsx")> => {
 export const prefetchModalLayer = (): void => {
   loadModalLayer().catch(() => undefined)
   prefetchFlows().catch(() => undefined)
+}
+
+/** Warms the modal layer and the money flows (a pointer reached Deposit or the balance). */
+export const prefetchWalletModals = (): void => {
+  loadModalLayer().catch(() => undefined)
+  prefetchWalletFlows().catch(() => undefined)
 }
 
 const LazyModalLayer = lazy(() => loadModalLayer().then((m) => ({ default: m.ModalLayer })))
