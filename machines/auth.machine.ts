@@ -74,18 +74,12 @@ export const authMachine = setup({
     realityCheck: realityCheck.logic,
     /** A wallet's balance or a deposit changed on the server: the fund is read again (issue 9). */
     pushEvents: fromCallback<AuthEvent>(({ sendBack }) => {
-      let stop: (() => void) | null = null
-      let stopped = false
-      loadPlayerEvents().then(
-        (m) => {
-          if (!stopped) stop = m.subscribePlayerEvents(() => sendBack({ type: "FUND_CHANGED" }))
-        },
-        () => undefined, // no push this session: the fund still refreshes when stale
+      // No push this session when the module fails to load: the fund still refreshes when stale.
+      const stop = loadPlayerEvents().then(
+        (m) => m.subscribePlayerEvents(() => sendBack({ type: "FUND_CHANGED" })),
+        () => undefined,
       )
-      return () => {
-        stopped = true
-        stop?.()
-      }
+      return () => void stop.then((unsubscribe) => unsubscribe?.())
     }),
   },
   delays: {

@@ -27,7 +27,7 @@ import type { loginMachine } from "./account/login.machine.ts"
 import type { registerMachine } from "./account/register.machine.ts"
 import type { resetPasswordMachine } from "./account/resetPassword.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
-import { lazyLogic } from "./lazy.ts"
+import { lazyLogic, lazyModule } from "./lazy.ts"
 import type { currencyMachine } from "./wallet/currency.machine.ts"
 import type { depositMachine } from "./wallet/deposit.machine.ts"
 import type { iframeMachine } from "./wallet/iframe.machine.ts"
@@ -53,33 +53,31 @@ export const accountFlows = {
 } as const
 
 /**
- * The money flows (issue 9): the currency, deposit and iframe modals, each its own chunk. The deposit
- * also brings the profile form (its completion step); they are prefetched when a pointer reaches the
- * header's Deposit button or balance, not when idle (most visits never pay in).
+ * The money flows (issue 9): the currency, deposit and iframe modals, one chunk (machines/wallet/flows.ts)
+ * that also brings the profile form (the deposit's completion step); prefetched like the account flows.
  */
+const loadWalletFlows = lazyModule(() => import("./wallet/flows.ts"))
+
 export const walletFlows = {
   currencyFlow: lazyLogic<typeof currencyMachine>("currency", () =>
-    import("./wallet/currency.machine.ts").then((m) => m.currencyMachine),
+    loadWalletFlows().then((m) => m.currencyMachine),
   ),
   depositFlow: lazyLogic<typeof depositMachine>("deposit", () =>
-    import("./wallet/deposit.machine.ts").then((m) => m.depositMachine),
+    loadWalletFlows().then((m) => m.depositMachine),
   ),
-  iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () =>
-    import("./wallet/iframe.machine.ts").then((m) => m.iframeMachine),
-  ),
+  iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () => loadWalletFlows().then((m) => m.iframeMachine)),
 } as const
 
 export type AccountFlow = keyof typeof accountFlows | keyof typeof walletFlows
 
 const flows = { ...accountFlows, ...walletFlows }
 
-/** Downloads the money flows (a pointer reached Deposit or the balance). */
-export const prefetchWalletFlows = (): Promise<unknown> =>
-  Promise.all(Object.values(walletFlows).map((flow) => flow.load()))
-
-/** Downloads every account flow (the app calls it when the browser is idle after the first screen). */
+/**
+ * Downloads every flow, the account and the money ones (the app calls it when the browser is idle
+ * after the first screen, and when a pointer reaches a button that opens one).
+ */
 export const prefetchFlows = (): Promise<unknown> =>
-  Promise.all(Object.values(accountFlows).map((flow) => flow.load()))
+  Promise.all(Object.values(flows).map((flow) => flow.load()))
 
 /** A modal an e-mail link asks for: `/?modal=reset-password&token=…` or `/?modal=confirm-email&token=…`. */
 export type ModalRequest =
@@ -149,8 +147,15 @@ export type ShellRequest =
  * What the shell must do after a flow finished, in order. Spec: after a successful registration the
  * player goes to /; forgot-password needs nothing.
  */
-export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest> => {
+export const shellRequestsFor = (output: FlowOutput | WalletOutput): ReadonlyArray<ShellRequest> => {
   switch (output.type) {
+    case "sessionEnded":
+      return [{ type: "AUTH_RECHECK" }]
+    case "fundChanged":
+    case "closed":
+      return [{ type: "ACCOUNT_CHANGED" }]
+    case "frame":
+      return []
     case "signedIn":
       return [{ type: "SIGNED_IN", user: output.user }]
     case "registered":
@@ -165,6 +170,15 @@ export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest
       return []
   }
 }
+
+/** A flow (or its download) that failed in a way it does not handle itself: reported, the modal closes. */
+const closeOnCrash = {
+  target: "#modals.closed",
+  actions: {
+    type: "reportCrash",
+    params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
+  },
+} as const
 
 /**
  * Every account modal invokes its flow the same way: the flow's input from the host's context, its
@@ -183,13 +197,7 @@ const flowInvoke = <const Id extends string, const Src extends AccountFlow>(id: 
         params: ({ event }: { event: DoneActorEvent<FlowOutput> }) => ({ output: event.output }),
       },
     },
-    onError: {
-      target: "#modals.closed",
-      actions: {
-        type: "reportCrash",
-        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
-      },
-    },
+    onError: closeOnCrash,
   }) as const
 
 /**
@@ -202,39 +210,17 @@ const loadFlow = (flow: AccountFlow) =>
     src: "loadFlow",
     input: flow,
     onDone: "active",
-    onError: {
-      target: "#modals.closed",
-      actions: {
-        type: "reportCrash",
-        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
-      },
-    },
+    onError: closeOnCrash,
   }) as const
 
 const emptyContent: ModalContent = { token: null, url: null }
 const noWallet: WalletContent = { profile: null, fund: null, frame: null }
 
-/** What the shell must do when a money flow ended (the frame's hand-over is the host's own). */
-export const shellRequestsForWallet = (output: WalletOutput): ReadonlyArray<ShellRequest> =>
-  output.type === "sessionEnded"
-    ? [{ type: "AUTH_RECHECK" }]
-    : output.type === "frame"
-      ? []
-      : [{ type: "ACCOUNT_CHANGED" }]
-
 const walletDone = {
   target: "#modals.closed",
   actions: {
-    type: "routeWallet",
+    type: "routeOutcome",
     params: ({ event }: { event: DoneActorEvent<WalletOutput> }) => ({ output: event.output }),
-  },
-} as const
-
-const walletCrash = {
-  target: "#modals.closed",
-  actions: {
-    type: "reportCrash",
-    params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
   },
 } as const
 
@@ -268,7 +254,7 @@ export const modalsMachine = setup({
   },
   actions: {
     /** Routes a finished flow's outcome to the shell (session update, re-check, navigation). */
-    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput }) => {
+    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput | WalletOutput }) => {
       for (const request of shellRequestsFor(params.output)) enqueue.sendParent(request)
     }),
     /** A flow that crashed (not a typed failure — those are handled inside the flow) is unexpected. */
@@ -276,9 +262,6 @@ export const modalsMachine = setup({
       type: "UNEXPECTED_ERROR",
       error: toCapturedError(params.error),
     })),
-    routeWallet: enqueueActions(({ enqueue }, params: { output: WalletOutput }) => {
-      for (const request of shellRequestsForWallet(params.output)) enqueue.sendParent(request)
-    }),
     accountChanged: sendParent({ type: "ACCOUNT_CHANGED" }),
     clearContent: assign({ content: emptyContent, wallet: noWallet }),
   },
@@ -320,7 +303,7 @@ export const modalsMachine = setup({
     },
     OPEN_CURRENCY: {
       target: ".currency",
-      actions: assign({ wallet: ({ event }) => ({ profile: null, fund: event.fund, frame: null }) }),
+      actions: assign({ wallet: ({ event }) => ({ ...noWallet, fund: event.fund }) }),
     },
     ACCOUNT_CHANGED: { actions: "accountChanged" },
   },
@@ -425,7 +408,7 @@ export const modalsMachine = setup({
             src: "currencyFlow",
             input: ({ context }) => ({ currencies: context.currencies, fund: context.wallet.fund }),
             onDone: walletDone,
-            onError: walletCrash,
+            onError: closeOnCrash,
           },
         },
       },
@@ -441,11 +424,9 @@ export const modalsMachine = setup({
             src: "depositFlow",
             input: ({ context }) => ({
               currencies: context.currencies,
+              siteConfig: context.siteConfig,
               profile: context.wallet.profile,
-              currency:
-                (context.wallet.fund?.find((f) => f.default) ?? context.wallet.fund?.[0])?.currency ??
-                context.siteConfig.defaultCurrency,
-              language: context.siteConfig.languages[0] ?? "en",
+              fund: context.wallet.fund,
             }),
             onDone: [
               // The deposit hands over to the iframe modal with the page its call answered.
@@ -461,7 +442,7 @@ export const modalsMachine = setup({
               },
               walletDone,
             ],
-            onError: walletCrash,
+            onError: closeOnCrash,
           },
         },
       },
@@ -480,7 +461,7 @@ export const modalsMachine = setup({
             input: ({ context }) =>
               context.wallet.frame ?? { url: "about:blank", depositId: "", currency: "" },
             onDone: walletDone,
-            onError: walletCrash,
+            onError: closeOnCrash,
           },
         },
       },

@@ -12,7 +12,6 @@ export const model = defineModel({
     actions: {
       routeOutcome: () => {},
       reportCrash: () => {},
-      routeWallet: () => {},
       accountChanged: () => {},
     },
   }),

@@ -5,7 +5,7 @@
  * leaves. The browser's EventSource reconnects by itself after a drop; an event that does not decode
  * is ignored (the 15 s fund poll remains the fallback).
  */
-import { Option, Schema } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { PlayerEvent } from "./wallet-service.ts"
 
 export const PLAYER_EVENTS_PATH = "/api/events"
@@ -15,16 +15,28 @@ type Listener = (event: PlayerEvent) => void
 const listeners = new Set<Listener>()
 let source: EventSource | null = null
 
-const decode = Schema.decodeUnknownOption(Schema.fromJsonString(PlayerEvent))
+// Decoded with the Effect and Schema functions the first screen already carries (services/client.ts):
+// every Effect module any chunk uses is part of the first download (vite.config.ts, the core group).
+const decode = Schema.decodeUnknownEffect(PlayerEvent)
 
 /** The event a message's `data` carries, or null when it is not one of the contract's. */
-export const parsePlayerEvent = (data: unknown): PlayerEvent | null =>
-  typeof data === "string" ? Option.getOrNull(decode(data)) : null
+export const parsePlayerEvent = async (data: unknown): Promise<PlayerEvent | null> => {
+  if (typeof data !== "string") return null
+  let json: unknown
+  try {
+    json = JSON.parse(data)
+  } catch {
+    return null
+  }
+  const exit = await Effect.runPromiseExit(decode(json))
+  return Exit.isSuccess(exit) ? exit.value : null
+}
 
 const deliver = (message: MessageEvent): void => {
-  const event = parsePlayerEvent(message.data)
-  if (event === null) return
-  for (const listener of listeners) listener(event)
+  void parsePlayerEvent(message.data).then((event) => {
+    if (event === null) return
+    for (const listener of listeners) listener(event)
+  })
 }
 
 /** Listens to the player's events until the returned function is called. */

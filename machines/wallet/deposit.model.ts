@@ -14,7 +14,7 @@ import {
   Unauthenticated,
 } from "../../services/errors.ts"
 import { MoneyMessages, meetsMinimum, passesGatewayGate } from "../../services/money-rules.ts"
-import { fixtureCurrencies, transportError } from "../flowFixtures.ts"
+import { fixtureCurrencies, fixtureSiteConfig, transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { completeProfile, fixtureProfile } from "../profile/fixtures.ts"
 import { BasicsFailed, depositMachine, missingFor } from "./deposit.machine.ts"
@@ -30,7 +30,12 @@ export const model = defineModel({
   machine: depositMachine.provide({
     actions: { saveConfig: () => {}, trackMethod: () => {}, announceChange: () => {} },
   }),
-  input: { currencies: fixtureCurrencies, profile: fixtureProfile, currency: "EUR", language: "en" },
+  input: {
+    currencies: fixtureCurrencies,
+    siteConfig: fixtureSiteConfig,
+    profile: fixtureProfile,
+    fund: fixtureFund,
+  },
   // Offered only where they matter, in one order (the basics before the minimums, typing once both
   // loaded), so the graph stays small; every transition is still reached.
   events: (snapshot) => {

@@ -64,7 +64,8 @@ export const pushResult = (context: IframeContext, event: PlayerEvent): FrameRes
 
 export const iframeMachine = setup({
   types: {
-    input: {} as IframeInput,
+    // null only if the host had no frame to show (a bug): the frame then shows an empty page.
+    input: {} as IframeInput | null,
     context: {} as IframeContext,
     events: {} as IframeEvent,
     output: {} as WalletOutput,
@@ -102,7 +103,11 @@ export const iframeMachine = setup({
   },
 }).createMachine({
   id: "iframe",
-  context: ({ input }) => ({ ...input, baseline: null, result: "open" }),
+  context: ({ input }) => ({
+    ...(input ?? { url: "about:blank", depositId: "", currency: "" }),
+    baseline: null,
+    result: "open",
+  }),
   initial: "open",
   // In `open` and `settling` alike (`closed` is final): the push says how the deposit ended.
   on: {

@@ -3,7 +3,7 @@ import { currencyDisplayName } from "../../services/rules.ts"
 import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
-import { prefetchModalLayer, prefetchWalletModals } from "./ModalHost.tsx"
+import { prefetchModalLayer } from "./ModalHost.tsx"
 
 /** The default wallet's balance; a button opening the wallets (currency) modal. */
 const Balance = () => {
@@ -18,8 +18,8 @@ const Balance = () => {
     <button
       type="button"
       className="header__balance"
-      onPointerEnter={prefetchWalletModals}
-      onFocus={prefetchWalletModals}
+      onPointerEnter={prefetchModalLayer}
+      onFocus={prefetchModalLayer}
       onClick={() => modals.send({ type: "OPEN_CURRENCY", fund })}
     >
       <span className="visually-hidden">Balance: </span>
@@ -74,8 +74,8 @@ export const Header = () => {
             <button
               type="button"
               className="button button--primary"
-              onPointerEnter={prefetchWalletModals}
-              onFocus={prefetchWalletModals}
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
               onClick={() => {
                 const { profile, fund } = auth.getSnapshot().context
                 modals.send({ type: "OPEN_DEPOSIT", profile, fund })

@@ -6,7 +6,7 @@
  */
 import { useSelector } from "@xstate/react"
 import { lazy, Suspense } from "react"
-import { prefetchFlows, prefetchWalletFlows } from "../../machines/modals.machine.ts"
+import { prefetchFlows } from "../../machines/modals.machine.ts"
 import { type ModalsActor, useModalsActor } from "../app/actors.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 
@@ -59,12 +59,6 @@ const loadModalLayer = (): Promise<typeof import("./ModalLayer.tsx")> => {
 export const prefetchModalLayer = (): void => {
   loadModalLayer().catch(() => undefined)
   prefetchFlows().catch(() => undefined)
-}
-
-/** Warms the modal layer and the money flows (a pointer reached Deposit or the balance). */
-export const prefetchWalletModals = (): void => {
-  loadModalLayer().catch(() => undefined)
-  prefetchWalletFlows().catch(() => undefined)
 }
 
 const LazyModalLayer = lazy(() => loadModalLayer().then((m) => ({ default: m.ModalLayer })))
