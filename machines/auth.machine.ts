@@ -8,9 +8,8 @@
  * device signed out from another one notices at once; and the reality check runs beside the account
  * (its own machine, downloaded on sign-in), whose "sign out" ends the session like the header's.
  */
-import { assign, fromPromise, sendParent, sendTo, setup } from "xstate"
+import { assign, fromCallback, fromPromise, sendParent, sendTo, setup } from "xstate"
 import { fromLazyEffect } from "../services/bridge.ts"
-import { Unauthenticated } from "../services/errors.ts"
 import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
 import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
@@ -35,6 +34,8 @@ export type AuthEvent =
   | { readonly type: "SIGN_OUT" }
   /** The page became visible again (the entry point's visibilitychange, through the shell). */
   | { readonly type: "PAGE_VISIBLE" }
+  /** The server pushed a balance or deposit change (services/player-events.ts). */
+  | { readonly type: "FUND_CHANGED" }
 
 /**
  * The session's calls are their own chunk (services/session-calls.ts): the first screen does not
@@ -47,8 +48,16 @@ export const realityCheck = lazyLogic<typeof realityCheckMachine>("reality-check
   import("./profile/realityCheck.machine.ts").then((m) => m.realityCheckMachine),
 )
 
-/** Whether a failed account load means the session is gone (then the player is anonymous again). */
-export const isSessionGone = (error: unknown): boolean => error instanceof Unauthenticated
+/**
+ * Whether a failed account load means the session is gone (then the player is anonymous again): the
+ * contract's `Unauthenticated`, recognised by its tag so the first screen does not carry every error
+ * class of the contract (services/errors.ts) for this one check.
+ */
+export const isSessionGone = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "Unauthenticated"
+
+/** The server's push events (services/player-events.ts, its own chunk): loaded once signed in. */
+export const loadPlayerEvents = lazyModule(() => import("../services/player-events.ts"))
 
 const signedOut = { user: null, profile: null, fund: null } as const
 
@@ -63,6 +72,15 @@ export const authMachine = setup({
     signOut: fromLazyEffect(() => loadSessionCalls().then((m) => m.signOut)),
     loadRealityCheck: fromPromise(() => realityCheck.load()),
     realityCheck: realityCheck.logic,
+    /** A wallet's balance or a deposit changed on the server: the fund is read again (issue 9). */
+    pushEvents: fromCallback<AuthEvent>(({ sendBack }) => {
+      // No push this session when the module fails to load: the fund still refreshes when stale.
+      const stop = loadPlayerEvents().then(
+        (m) => m.subscribePlayerEvents(() => sendBack({ type: "FUND_CHANGED" })),
+        () => undefined,
+      )
+      return () => void stop.then((unsubscribe) => unsubscribe?.())
+    }),
   },
   delays: {
     queryStale: Constants.queryStaleMs,
@@ -127,6 +145,7 @@ export const authMachine = setup({
     },
     authenticated: {
       type: "parallel",
+      invoke: { id: "pushEvents", src: "pushEvents" },
       on: {
         SIGNED_IN: {
           target: "authenticated",
@@ -144,6 +163,8 @@ export const authMachine = setup({
           initial: "loadingAccount",
           states: {
             loadingAccount: {
+              // A change pushed while loading: read again, so the answer is not older than the push.
+              on: { FUND_CHANGED: { target: "loadingAccount", reenter: true } },
               invoke: {
                 id: "loadAccount",
                 src: "loadAccount",
@@ -169,7 +190,7 @@ export const authMachine = setup({
             },
             ready: {
               after: { queryStale: "loadingAccount" },
-              on: { REFRESH: "loadingAccount", PAGE_VISIBLE: "verifying" },
+              on: { REFRESH: "loadingAccount", FUND_CHANGED: "loadingAccount", PAGE_VISIBLE: "verifying" },
             },
             /** Back on the page: still signed in here? (The session may have been revoked elsewhere.) */
             verifying: {

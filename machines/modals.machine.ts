@@ -19,6 +19,7 @@ import {
 } from "xstate"
 import { toCapturedError } from "../services/captured-error.ts"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
+import type { Fund, Profile } from "../services/profile-service.ts"
 import type { SessionUser } from "../services/user-service.ts"
 import type { confirmEmailMachine } from "./account/confirmEmail.machine.ts"
 import type { forgotPasswordMachine } from "./account/forgotPassword.machine.ts"
@@ -26,7 +27,11 @@ import type { loginMachine } from "./account/login.machine.ts"
 import type { registerMachine } from "./account/register.machine.ts"
 import type { resetPasswordMachine } from "./account/resetPassword.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
-import { lazyLogic } from "./lazy.ts"
+import { lazyLogic, lazyModule } from "./lazy.ts"
+import type { currencyMachine } from "./wallet/currency.machine.ts"
+import type { depositMachine } from "./wallet/deposit.machine.ts"
+import type { iframeMachine } from "./wallet/iframe.machine.ts"
+import type { WalletOutput } from "./wallet/support.ts"
 
 /** The account flows, each its own chunk (`import()`), keyed by the actor name the host invokes. */
 export const accountFlows = {
@@ -47,11 +52,32 @@ export const accountFlows = {
   ),
 } as const
 
-export type AccountFlow = keyof typeof accountFlows
+/**
+ * The money flows (issue 9): the currency, deposit and iframe modals, one chunk (machines/wallet/flows.ts)
+ * that also brings the profile form (the deposit's completion step); prefetched like the account flows.
+ */
+const loadWalletFlows = lazyModule(() => import("./wallet/flows.ts"))
 
-/** Downloads every account flow (the app calls it when the browser is idle after the first screen). */
+export const walletFlows = {
+  currencyFlow: lazyLogic<typeof currencyMachine>("currency", () =>
+    loadWalletFlows().then((m) => m.currencyMachine),
+  ),
+  depositFlow: lazyLogic<typeof depositMachine>("deposit", () =>
+    loadWalletFlows().then((m) => m.depositMachine),
+  ),
+  iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () => loadWalletFlows().then((m) => m.iframeMachine)),
+} as const
+
+export type AccountFlow = keyof typeof accountFlows | keyof typeof walletFlows
+
+const flows = { ...accountFlows, ...walletFlows }
+
+/**
+ * Downloads every flow, the account and the money ones (the app calls it when the browser is idle
+ * after the first screen, and when a pointer reaches a button that opens one).
+ */
 export const prefetchFlows = (): Promise<unknown> =>
-  Promise.all(Object.values(accountFlows).map((flow) => flow.load()))
+  Promise.all(Object.values(flows).map((flow) => flow.load()))
 
 /** A modal an e-mail link asks for: `/?modal=reset-password&token=…` or `/?modal=confirm-email&token=…`. */
 export type ModalRequest =
@@ -78,11 +104,19 @@ export interface ModalContent {
   readonly url: string | null
 }
 
+/** What the money modals start from: the session's profile and wallets, and the frame to show. */
+export interface WalletContent {
+  readonly profile: Profile | null
+  readonly fund: Fund | null
+  readonly frame: { readonly url: string; readonly depositId: string; readonly currency: string } | null
+}
+
 export interface ModalsContext {
   readonly siteConfig: SiteConfig
   readonly currencies: Currencies
   readonly request: ModalRequest | null
   readonly content: ModalContent
+  readonly wallet: WalletContent
 }
 
 export type ModalsEvent =
@@ -98,18 +132,30 @@ export type ModalsEvent =
   | { readonly type: "CLOSE" }
   | { readonly type: "SHOW_LOADING" }
   | { readonly type: "HIDE_LOADING" }
+  | { readonly type: "OPEN_DEPOSIT"; readonly profile: Profile | null; readonly fund: Fund | null }
+  | { readonly type: "OPEN_CURRENCY"; readonly fund: Fund | null }
+  /** From the deposit's profile-completion step: the session's copy of the profile is stale. */
+  | { readonly type: "ACCOUNT_CHANGED" }
 
 export type ShellRequest =
   | { readonly type: "SIGNED_IN"; readonly user: SessionUser }
   | { readonly type: "AUTH_RECHECK" }
   | { readonly type: "NAVIGATE"; readonly path: string }
+  | { readonly type: "ACCOUNT_CHANGED" }
 
 /**
  * What the shell must do after a flow finished, in order. Spec: after a successful registration the
  * player goes to /; forgot-password needs nothing.
  */
-export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest> => {
+export const shellRequestsFor = (output: FlowOutput | WalletOutput): ReadonlyArray<ShellRequest> => {
   switch (output.type) {
+    case "sessionEnded":
+      return [{ type: "AUTH_RECHECK" }]
+    case "fundChanged":
+    case "closed":
+      return [{ type: "ACCOUNT_CHANGED" }]
+    case "frame":
+      return []
     case "signedIn":
       return [{ type: "SIGNED_IN", user: output.user }]
     case "registered":
@@ -124,6 +170,15 @@ export const shellRequestsFor = (output: FlowOutput): ReadonlyArray<ShellRequest
       return []
   }
 }
+
+/** A flow (or its download) that failed in a way it does not handle itself: reported, the modal closes. */
+const closeOnCrash = {
+  target: "#modals.closed",
+  actions: {
+    type: "reportCrash",
+    params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
+  },
+} as const
 
 /**
  * Every account modal invokes its flow the same way: the flow's input from the host's context, its
@@ -142,13 +197,7 @@ const flowInvoke = <const Id extends string, const Src extends AccountFlow>(id: 
         params: ({ event }: { event: DoneActorEvent<FlowOutput> }) => ({ output: event.output }),
       },
     },
-    onError: {
-      target: "#modals.closed",
-      actions: {
-        type: "reportCrash",
-        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
-      },
-    },
+    onError: closeOnCrash,
   }) as const
 
 /**
@@ -161,16 +210,19 @@ const loadFlow = (flow: AccountFlow) =>
     src: "loadFlow",
     input: flow,
     onDone: "active",
-    onError: {
-      target: "#modals.closed",
-      actions: {
-        type: "reportCrash",
-        params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error }),
-      },
-    },
+    onError: closeOnCrash,
   }) as const
 
 const emptyContent: ModalContent = { token: null, url: null }
+const noWallet: WalletContent = { profile: null, fund: null, frame: null }
+
+const walletDone = {
+  target: "#modals.closed",
+  actions: {
+    type: "routeOutcome",
+    params: ({ event }: { event: DoneActorEvent<WalletOutput> }) => ({ output: event.output }),
+  },
+} as const
 
 const flowInput = ({ context }: { context: ModalsContext }): FlowInput => ({
   siteConfig: context.siteConfig,
@@ -185,20 +237,24 @@ export const modalsMachine = setup({
     events: {} as ModalsEvent,
   },
   actors: {
-    loadFlow: fromPromise<void, AccountFlow>(({ input }) => accountFlows[input].load()),
+    loadFlow: fromPromise<void, AccountFlow>(({ input }) => flows[input].load()),
     loginFlow: accountFlows.loginFlow.logic,
     registerFlow: accountFlows.registerFlow.logic,
     forgotPasswordFlow: accountFlows.forgotPasswordFlow.logic,
     resetPasswordFlow: accountFlows.resetPasswordFlow.logic,
     confirmEmailFlow: accountFlows.confirmEmailFlow.logic,
+    currencyFlow: walletFlows.currencyFlow.logic,
+    depositFlow: walletFlows.depositFlow.logic,
+    iframeFlow: walletFlows.iframeFlow.logic,
   },
   guards: {
+    opensFrame: (_, params: { output: WalletOutput }) => params.output.type === "frame",
     requestsResetPassword: ({ context }) => context.request?.modal === "reset-password",
     requestsConfirmEmail: ({ context }) => context.request?.modal === "confirm-email",
   },
   actions: {
     /** Routes a finished flow's outcome to the shell (session update, re-check, navigation). */
-    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput }) => {
+    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput | WalletOutput }) => {
       for (const request of shellRequestsFor(params.output)) enqueue.sendParent(request)
     }),
     /** A flow that crashed (not a typed failure — those are handled inside the flow) is unexpected. */
@@ -206,7 +262,8 @@ export const modalsMachine = setup({
       type: "UNEXPECTED_ERROR",
       error: toCapturedError(params.error),
     })),
-    clearContent: assign({ content: emptyContent }),
+    accountChanged: sendParent({ type: "ACCOUNT_CHANGED" }),
+    clearContent: assign({ content: emptyContent, wallet: noWallet }),
   },
 }).createMachine({
   id: "modals",
@@ -215,6 +272,7 @@ export const modalsMachine = setup({
     currencies: input.currencies,
     request: input.request,
     content: input.request ? { token: input.request.token, url: null } : emptyContent,
+    wallet: noWallet,
   }),
   initial: "opening",
   on: {
@@ -239,6 +297,15 @@ export const modalsMachine = setup({
       }),
     },
     SHOW_LOADING: ".loading",
+    OPEN_DEPOSIT: {
+      target: ".deposit",
+      actions: assign({ wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null }) }),
+    },
+    OPEN_CURRENCY: {
+      target: ".currency",
+      actions: assign({ wallet: ({ event }) => ({ ...noWallet, fund: event.fund }) }),
+    },
+    ACCOUNT_CHANGED: { actions: "accountChanged" },
   },
   states: {
     /** Decides the first modal: the one an e-mail link asked for, or none. */
@@ -329,6 +396,75 @@ export const modalsMachine = setup({
     },
     video: {
       on: { CLOSE: "closed", CLOSE_VIDEO: "closed" },
+    },
+    currency: {
+      initial: "loading",
+      on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("currencyFlow") },
+        active: {
+          invoke: {
+            id: "currency",
+            src: "currencyFlow",
+            input: ({ context }) => ({ currencies: context.currencies, fund: context.wallet.fund }),
+            onDone: walletDone,
+            onError: closeOnCrash,
+          },
+        },
+      },
+    },
+    deposit: {
+      initial: "loading",
+      on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("depositFlow") },
+        active: {
+          invoke: {
+            id: "deposit",
+            src: "depositFlow",
+            input: ({ context }) => ({
+              currencies: context.currencies,
+              siteConfig: context.siteConfig,
+              profile: context.wallet.profile,
+              fund: context.wallet.fund,
+            }),
+            onDone: [
+              // The deposit hands over to the iframe modal with the page its call answered.
+              {
+                guard: { type: "opensFrame", params: ({ event }) => ({ output: event.output }) },
+                target: "#modals.iframe",
+                actions: assign({
+                  wallet: ({ context, event }) => ({
+                    ...context.wallet,
+                    frame: event.output.type === "frame" ? event.output : null,
+                  }),
+                }),
+              },
+              walletDone,
+            ],
+            onError: closeOnCrash,
+          },
+        },
+      },
+    },
+    /** The payment page; closing it by hand also has the session read its fund again. */
+    iframe: {
+      initial: "loading",
+      on: { CLOSE: { target: "closed", actions: "accountChanged" } },
+      states: {
+        loading: { invoke: loadFlow("iframeFlow") },
+        active: {
+          invoke: {
+            id: "iframe",
+            src: "iframeFlow",
+            // The deposit's hand-over always sets the frame; an empty page is what an absent one shows.
+            input: ({ context }) =>
+              context.wallet.frame ?? { url: "about:blank", depositId: "", currency: "" },
+            onDone: walletDone,
+            onError: closeOnCrash,
+          },
+        },
+      },
     },
     loading: {
       on: { HIDE_LOADING: "closed", SHOW_LOADING: {} },

@@ -1,4 +1,4 @@
-import { fixtureCurrencies, fixtureSiteConfig, fixtureUser } from "./flowFixtures.ts"
+import { fixtureAccount, fixtureCurrencies, fixtureSiteConfig, fixtureUser } from "./flowFixtures.ts"
 import { modalsMachine } from "./modals.machine.ts"
 import { defineModel } from "./model.ts"
 
@@ -9,7 +9,11 @@ export const model = defineModel({
   name: "modals",
   // The outcome routing sends to the shell (the parent); traversal runs the host alone.
   machine: modalsMachine.provide({
-    actions: { routeOutcome: () => {}, reportCrash: () => {} },
+    actions: {
+      routeOutcome: () => {},
+      reportCrash: () => {},
+      accountChanged: () => {},
+    },
   }),
   input: { siteConfig: fixtureSiteConfig, currencies: fixtureCurrencies, request: null },
   events: [
@@ -37,8 +41,24 @@ export const model = defineModel({
     { type: "xstate.error.actor.resetPassword", error: crash },
     { type: "xstate.done.actor.confirmEmail", output: { type: "emailConfirmed" } },
     { type: "xstate.error.actor.confirmEmail", error: crash },
+    { type: "OPEN_DEPOSIT", profile: fixtureAccount.profile, fund: fixtureAccount.fund },
+    { type: "OPEN_CURRENCY", fund: fixtureAccount.fund },
+    { type: "ACCOUNT_CHANGED" },
+    { type: "xstate.done.actor.currency", output: { type: "fundChanged" } },
+    { type: "xstate.error.actor.currency", error: crash },
+    {
+      type: "xstate.done.actor.deposit",
+      output: { type: "frame", url: "/sandbox-pay/card/brpay/pay/p-1", depositId: "d-1", currency: "EUR" },
+    },
+    { type: "xstate.done.actor.deposit", output: { type: "sessionEnded" } },
+    { type: "xstate.error.actor.deposit", error: crash },
+    { type: "xstate.done.actor.iframe", output: { type: "closed", credited: true } },
+    { type: "xstate.error.actor.iframe", error: crash },
   ],
-  projectContext: (snapshot) => snapshot.context.content,
+  projectContext: (snapshot) => ({
+    ...snapshot.context.content,
+    frame: snapshot.context.wallet.frame !== null,
+  }),
   uncovered: [
     {
       from: "modals.opening",

@@ -9,7 +9,6 @@ import type { realityCheckMachine } from "../machines/profile/realityCheck.machi
 import { isProfilePath, unsubscribeIdOf } from "../services/rules.ts"
 import { useAuthActor, useShell } from "./app/actors.tsx"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
-import { BlockedPage } from "./pages/BlockedPage.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
 import { HomePage } from "./pages/HomePage.tsx"
 import { Header } from "./shell/Header.tsx"
@@ -25,6 +24,9 @@ const RealityCheckDialog = lazy(() =>
   import("./profile/RealityCheckDialog.tsx").then((m) => ({ default: m.RealityCheckDialog })),
 )
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })))
+// Issue 9 made room in the first download this way: a blocked visitor waits for one more small
+// chunk (the spinner shows meanwhile); every other visitor never downloads this page.
+const BlockedPage = lazy(() => import("./pages/BlockedPage.tsx").then((m) => ({ default: m.BlockedPage })))
 const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })))
 
 /** After the first screen, when the browser has nothing better to do: the modal layer's chunk. */
@@ -121,7 +123,11 @@ const Screen = () => {
     case "booting":
       return <FullScreenSpinner />
     case "blocked":
-      return <BlockedPage country={country} supportEmail={supportEmail} />
+      return (
+        <Suspense fallback={<FullScreenSpinner />}>
+          <BlockedPage country={country} supportEmail={supportEmail} />
+        </Suspense>
+      )
     case "crashed":
       return <ErrorPage />
     case "ready":

@@ -5,19 +5,27 @@ import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
 import { prefetchModalLayer } from "./ModalHost.tsx"
 
+/** The default wallet's balance; a button opening the wallets (currency) modal. */
 const Balance = () => {
   const auth = useAuthActor()
+  const modals = useModalsActor()
   const fund = useSelector(auth, (s) => s.context.fund)
   const currencies = useShell((s) => s.context.currencies)
   // Spec: the default currency is EUR when no entry is marked default.
   const entry = fund?.find((f) => f.default) ?? fund?.find((f) => f.currency === "EUR") ?? fund?.[0]
   if (!entry) return null
   return (
-    <span className="header__balance">
+    <button
+      type="button"
+      className="header__balance"
+      onPointerEnter={prefetchModalLayer}
+      onFocus={prefetchModalLayer}
+      onClick={() => modals.send({ type: "OPEN_CURRENCY", fund })}
+    >
       <span className="visually-hidden">Balance: </span>
       <Amount minor={entry.balance} currency={entry.currency} currencies={currencies} />{" "}
       {currencyDisplayName(entry.currency)}
-    </span>
+    </button>
   )
 }
 
@@ -63,6 +71,18 @@ export const Header = () => {
         ) : status === "authenticated" ? (
           <>
             <Balance />
+            <button
+              type="button"
+              className="button button--primary"
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
+              onClick={() => {
+                const { profile, fund } = auth.getSnapshot().context
+                modals.send({ type: "OPEN_DEPOSIT", profile, fund })
+              }}
+            >
+              Deposit
+            </button>
             <Link to="/profile" className="header__account">
               <span className="header__avatar" aria-hidden="true">
                 {name.slice(0, 1)}

@@ -18,6 +18,9 @@ export type OpenModal =
   | "forgotPassword"
   | "resetPassword"
   | "confirmEmail"
+  | "currency"
+  | "deposit"
+  | "iframe"
   | "loading"
 
 export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): OpenModal => {
@@ -28,6 +31,9 @@ export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): Ope
     "forgotPassword",
     "resetPassword",
     "confirmEmail",
+    "currency",
+    "deposit",
+    "iframe",
     "video",
     "loading",
   ] as const) {

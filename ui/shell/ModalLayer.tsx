@@ -14,6 +14,9 @@ import type { forgotPasswordMachine } from "../../machines/account/forgotPasswor
 import type { loginMachine } from "../../machines/account/login.machine.ts"
 import type { registerMachine } from "../../machines/account/register.machine.ts"
 import type { resetPasswordMachine } from "../../machines/account/resetPassword.machine.ts"
+import type { currencyMachine } from "../../machines/wallet/currency.machine.ts"
+import type { depositMachine } from "../../machines/wallet/deposit.machine.ts"
+import type { iframeMachine } from "../../machines/wallet/iframe.machine.ts"
 import { ConfirmEmailView } from "../account/ConfirmEmailView.tsx"
 import { ForgotPasswordView } from "../account/ForgotPasswordView.tsx"
 import { LoginView } from "../account/LoginView.tsx"
@@ -22,6 +25,9 @@ import { ResetPasswordView } from "../account/ResetPasswordView.tsx"
 import { useModalsActor, useShell } from "../app/actors.tsx"
 import { CurrencyDropdown } from "../components/CurrencyDropdown.tsx"
 import { Spinner } from "../components/Spinner.tsx"
+import { CurrencyView } from "../wallet/CurrencyView.tsx"
+import { DepositView } from "../wallet/DepositView.tsx"
+import { IframeView } from "../wallet/IframeView.tsx"
 import { openModal } from "./ModalHost.tsx"
 import { VideoBody } from "./VideoBody.tsx"
 
@@ -173,6 +179,30 @@ export const ModalLayer = () => {
       return (
         <Frame title="E-mail confirmation" onClose={close}>
           {actor ? <ConfirmEmailView actor={actor} onClose={close} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "currency": {
+      const actor = children.currency as ActorRefFrom<typeof currencyMachine> | undefined
+      return (
+        <Frame title="Wallets" onClose={close}>
+          {actor ? <CurrencyView actor={actor} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "deposit": {
+      const actor = children.deposit as ActorRefFrom<typeof depositMachine> | undefined
+      return (
+        <Frame title="Deposit" onClose={close} wide>
+          {actor ? <DepositView actor={actor} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "iframe": {
+      const actor = children.iframe as ActorRefFrom<typeof iframeMachine> | undefined
+      return (
+        <Frame title="Payment" onClose={close} wide>
+          {actor ? <IframeView actor={actor} /> : <Spinner label="Loading" />}
         </Frame>
       )
     }

@@ -1,0 +1,766 @@
+/**
+ * The deposit modal (spec sections 2, 4, 5, 8, 9; issue 9): ONE statechart from the amount to the
+ * payment page.
+ *
+ * - `restoring`: the `payment_config` cookie (20 minutes) is read, so a reload resumes with the amount,
+ *   currency and coupon, and the cascade skips the gateways that failed.
+ * - `amount`: quick amounts (30/75/100 EUR, converted with `fromEuros`), the amount as typed, the
+ *   currency (fiat only), the optional bonus code, the minimum and promotion messages. Beside the form
+ *   two regions load the fund with the total deposits, and the chosen currency's minimums (again on
+ *   every currency change). "Play with" passes only once all have loaded and the amount meets
+ *   minDeposit.
+ * - `wallet`: no wallet in the currency → one is added first (`POST …/profile/currency`).
+ * - `methods`: Card, Skrill, Jeton, MiFinity; a click is counted (`POST /api/analytics/events`, fire and
+ *   forget), then the profile fields the method needs (spec section 5) — when some are missing the
+ *   profile form is INVOKED with exactly those fields and finishes on save; the server's
+ *   ProfileIncomplete leads there too.
+ * - `card`: only if amount × eurRate ≥ 10 EUR; the enabled gateways are read and the first one not
+ *   marked failed in the cookie is asked; GatewayUnavailable marks it 'Failed to process' and the
+ *   next one is tried; none left → message.
+ * - `skrill`, `jeton` (Checkout, QR, Cash tabs), `mifinity`: one call each.
+ * - A `redirectUrl` ends the flow with `frame`: the modal host opens the iframe modal with it.
+ *
+ * The deposit limit is the server's: its DepositLimitExceeded answer is shown on the amount step.
+ */
+import { Effect } from "effect"
+import { assign, fromPromise, sendParent, setup } from "xstate"
+import { fromEffect } from "../../services/bridge.ts"
+import type { Currencies, SiteConfig } from "../../services/cdn.ts"
+import { analyticsClient } from "../../services/clients/analytics.ts"
+import { paymentsClient } from "../../services/clients/payments.ts"
+import { profileClient } from "../../services/clients/profile.ts"
+import { walletClient } from "../../services/clients/wallet.ts"
+import {
+  DepositBelowMinimum,
+  DepositLimitExceeded,
+  GatewayUnavailable,
+  PaymentsBlocked,
+  ProfileIncomplete,
+  Unauthenticated,
+} from "../../services/errors.ts"
+import {
+  type FiatMethod,
+  formatAmount,
+  MoneyMessages,
+  markFailed,
+  meetsMinimum,
+  nextGateway,
+  type PaymentConfig,
+  passesGatewayGate,
+  profileRequirementOf,
+} from "../../services/money-rules.ts"
+import { readPaymentConfig, writePaymentConfig } from "../../services/payment-cookie.ts"
+import { profileValuesOf } from "../../services/profile-form.ts"
+import {
+  missingFields,
+  type ProfileField,
+  profileFields,
+  requiredProfileFields,
+} from "../../services/profile-rules.ts"
+import type { Fund, Profile } from "../../services/profile-service.ts"
+import type {
+  DepositMinimums,
+  DepositResponse,
+  GatewaySegment,
+  TotalDeposits,
+} from "../../services/wallet-service.ts"
+import { profileFormMachine } from "../profile/profileForm.machine.ts"
+import type { TabOutput } from "../profile/support.ts"
+import {
+  type AmountState,
+  defaultWallet,
+  fiatCurrencies,
+  hasWallet,
+  quickAmountText,
+  quoteOf,
+  subunitsOf,
+  type WalletOutput,
+} from "./support.ts"
+
+export type JetonTab = "Checkout" | "QR" | "Cash"
+
+export interface DepositInput {
+  readonly currencies: Currencies
+  readonly siteConfig: SiteConfig
+  /** The session's profile (what the methods need is checked against it). */
+  readonly profile: Profile | null
+  /** The session's wallets: the amount step starts in the default one's currency. */
+  readonly fund: Fund | null
+}
+
+export interface DepositContext extends AmountState {
+  readonly language: string
+  readonly couponOpen: boolean
+  readonly coupon: string
+  readonly fund: Fund | null
+  readonly profile: Profile | null
+  readonly config: PaymentConfig
+  readonly method: FiatMethod | null
+  readonly jetonTab: JetonTab
+  /** The enabled card gateways, in cascade order. */
+  readonly gateways: ReadonlyArray<string>
+  /** The gateway asked now. */
+  readonly gateway: string | null
+  /** The fields the profile-completion step shows. */
+  readonly missing: ReadonlyArray<ProfileField>
+  /** A load failure of the amount step (fund, total deposits). */
+  readonly loadError: string | null
+  /** The message shown above the step's buttons (role=alert). */
+  readonly message: string | null
+  readonly outcome: WalletOutput
+}
+
+export type DepositEvent =
+  | { readonly type: "AMOUNT"; readonly value: string }
+  | { readonly type: "QUICK"; readonly euros: number }
+  | { readonly type: "CURRENCY"; readonly currency: string }
+  | { readonly type: "TOGGLE_COUPON" }
+  | { readonly type: "COUPON"; readonly value: string }
+  | { readonly type: "PLAY" }
+  | { readonly type: "RETRY" }
+  | { readonly type: "CHOOSE_METHOD"; readonly method: FiatMethod }
+  | { readonly type: "JETON"; readonly tab: JetonTab }
+  | { readonly type: "BACK" }
+  | { readonly type: "ACCOUNT_CHANGED" }
+
+/** What the amount step loads once: the wallets and the completed deposits (the bonus tier). */
+export interface DepositBasics {
+  readonly fund: Fund
+  readonly totals: TotalDeposits
+}
+
+/** Which of the basics failed, for the spec's message of each. */
+export class BasicsFailed extends Error {
+  readonly _tag = "BasicsFailed"
+  readonly part: "fund" | "totals"
+  override readonly cause: unknown
+  constructor(part: "fund" | "totals", cause: unknown) {
+    super(part === "fund" ? MoneyMessages.fundFailed : MoneyMessages.totalDepositsFailed)
+    this.part = part
+    this.cause = cause
+  }
+}
+
+/** One deposit call, by method. */
+export type PayRequest =
+  | { readonly kind: "gateway"; readonly gateway: GatewaySegment; readonly body: PayBody }
+  | { readonly kind: "skrill"; readonly body: PayBody }
+  | { readonly kind: "jeton"; readonly tab: JetonTab; readonly body: PayBody; readonly email: string }
+
+export interface PayBody {
+  readonly amount: string
+  readonly currency: string
+  readonly promotionCoupon: string | null
+  readonly language: string
+}
+
+const isGatewaySegment = (code: string | null): code is GatewaySegment =>
+  code !== null &&
+  [
+    "brpay",
+    "paypound",
+    "paystudio",
+    "payweb",
+    "ikajo",
+    "pgpaytech",
+    "devcode",
+    "kluwp",
+    "ems",
+    "mifinity",
+  ].includes(code)
+
+const pay = (request: PayRequest) => {
+  switch (request.kind) {
+    case "gateway":
+      return paymentsClient.gatewayDeposit({ params: { gateway: request.gateway }, payload: request.body })
+    case "skrill":
+      return paymentsClient.skrillDeposit({ payload: { ...request.body, paymentMethods: null } })
+    case "jeton":
+      return request.tab === "Cash"
+        ? paymentsClient.jetonCashDeposit({ payload: request.body })
+        : paymentsClient.jetonDeposit({
+            params: { type: request.tab },
+            payload: { ...request.body, email: request.email },
+          })
+  }
+}
+
+/** The fields `method` needs that the profile lacks (none without a profile: the server decides). */
+export const missingFor = (profile: Profile | null, method: FiatMethod): ReadonlyArray<ProfileField> =>
+  profile === null
+    ? []
+    : missingFields(profileValuesOf(profile), requiredProfileFields(profileRequirementOf(method)))
+
+const isProfileField = (name: string): name is ProfileField => profileFields.some((f) => f === name)
+
+/** The message of a refused deposit call, where it is not routed elsewhere. */
+export const depositFailureMessage = (context: DepositContext, error: unknown): string => {
+  if (error instanceof DepositLimitExceeded) {
+    return /^0*$/.test(error.remaining)
+      ? MoneyMessages.limitReached
+      : MoneyMessages.limitExceeded(formatAmount(BigInt(error.remaining), 100n))
+  }
+  if (error instanceof DepositBelowMinimum) {
+    const subunits = subunitsOf(context.currencies, error.currency)
+    return subunits === null || !/^\d+$/.test(error.minimum)
+      ? error.message
+      : MoneyMessages.belowMinimum(formatAmount(BigInt(error.minimum), subunits), error.currency)
+  }
+  if (error instanceof PaymentsBlocked) return MoneyMessages.blocked
+  if (error instanceof ProfileIncomplete) return error.message
+  return MoneyMessages.depositFailed
+}
+
+const bodyOf = (context: DepositContext): PayBody => ({
+  amount: (quoteOf(context)?.amount ?? 0n).toString(),
+  currency: context.currency,
+  promotionCoupon: context.couponOpen && context.coupon.trim() !== "" ? context.coupon.trim() : null,
+  language: context.language,
+})
+
+const configOf = (context: DepositContext): PaymentConfig => ({
+  ...context.config,
+  depositAmount: context.amountText,
+  currency: context.currency,
+  promotionCoupon: context.coupon,
+})
+
+/**
+ * The errors every deposit call shares, in order: a gone session ends the flow; missing profile
+ * fields lead to the completion form; the amount's problems (limit, minimum) back to the amount
+ * step; anything else is a message on the method list.
+ */
+const payErrors = [
+  {
+    guard: {
+      type: "isSessionGone",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+    target: "#deposit.sessionEnded",
+  },
+  {
+    guard: {
+      type: "needsProfileFields",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+    target: "#deposit.completingProfile",
+    actions: {
+      type: "askForFields",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+  },
+  {
+    guard: {
+      type: "isAmountProblem",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+    target: "#deposit.amount",
+    actions: {
+      type: "showFailure",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+  },
+  {
+    target: "#deposit.methods",
+    actions: {
+      type: "showFailure",
+      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+    },
+  },
+] as const
+
+/** A deposit call's answer: its page opens in the frame; without one there is nothing to show. */
+const payDone = [
+  {
+    guard: {
+      type: "hasPage",
+      params: ({ event }: { event: { output: DepositResponse } }) => ({ response: event.output }),
+    },
+    target: "#deposit.frame",
+    actions: {
+      type: "openFrame",
+      params: ({ event }: { event: { output: DepositResponse } }) => ({ response: event.output }),
+    },
+  },
+  {
+    target: "#deposit.methods",
+    actions: { type: "showMessage", params: { message: MoneyMessages.depositFailed } },
+  },
+] as const
+
+export const depositMachine = setup({
+  types: {
+    input: {} as DepositInput,
+    context: {} as DepositContext,
+    events: {} as DepositEvent,
+    output: {} as WalletOutput,
+  },
+  actors: {
+    readConfig: fromPromise(async () => readPaymentConfig()),
+    loadBasics: fromEffect(() =>
+      Effect.gen(function* () {
+        const [fund, totals] = yield* Effect.all(
+          [
+            profileClient.getFund().pipe(Effect.mapError((e) => new BasicsFailed("fund", e))),
+            walletClient.totalDeposits().pipe(Effect.mapError((e) => new BasicsFailed("totals", e))),
+          ],
+          { concurrency: "unbounded" },
+        )
+        const basics: DepositBasics = { fund, totals }
+        return basics
+      }),
+    ),
+    loadMinimums: fromEffect((currency: string) =>
+      Effect.gen(function* () {
+        return yield* walletClient.depositMinimums({ params: { currency } })
+      }),
+    ),
+    addWallet: fromEffect((currency: string) =>
+      Effect.gen(function* () {
+        return yield* walletClient.addCurrency({ payload: { currency } })
+      }),
+    ),
+    loadGateways: fromEffect(() =>
+      Effect.gen(function* () {
+        return yield* walletClient.gateways()
+      }),
+    ),
+    pay: fromEffect((request: PayRequest) =>
+      Effect.gen(function* () {
+        return yield* pay(request)
+      }),
+    ),
+    completeProfile: profileFormMachine,
+  },
+  guards: {
+    isSessionGone: (_, params: { error: unknown }) =>
+      params.error instanceof Unauthenticated ||
+      (params.error instanceof BasicsFailed && params.error.cause instanceof Unauthenticated),
+    canPlay: ({ context }) => {
+      const quote = quoteOf(context)
+      return context.fund !== null && context.depositCount !== null && quote !== null && meetsMinimum(quote)
+    },
+    hasWallet: ({ context }) => hasWallet(context.fund, context.currency),
+    missesFields: ({ context }) =>
+      context.method !== null && missingFor(context.profile, context.method).length > 0,
+    profileSaved: (_, params: { output: TabOutput }) => params.output.type === "saved",
+    isMethod: ({ context }, params: { method: FiatMethod }) => context.method === params.method,
+    passesGatewayGate: ({ context }) => {
+      const quote = quoteOf(context)
+      return quote !== null && passesGatewayGate(quote)
+    },
+    allGatewaysFailed: ({ context }) => nextGateway(context.gateways, context.config) === null,
+    isGatewayUnavailable: (_, params: { error: unknown }) => params.error instanceof GatewayUnavailable,
+    needsProfileFields: (_, params: { error: unknown }) =>
+      params.error instanceof ProfileIncomplete && params.error.fields.some(isProfileField),
+    isAmountProblem: (_, params: { error: unknown }) =>
+      params.error instanceof DepositLimitExceeded || params.error instanceof DepositBelowMinimum,
+    hasPage: (_, params: { response: DepositResponse }) => params.response.redirectUrl !== null,
+    isKnownCurrency: ({ context }, params: { currency: string }) =>
+      fiatCurrencies(context.currencies).some((c) => c.code === params.currency),
+  },
+  actions: {
+    saveConfig: ({ context }) => writePaymentConfig(context.config),
+    /** Fire and forget (spec section 7): never blocks, never fails the flow. */
+    trackMethod: (_, params: { method: FiatMethod; currency: string }) => {
+      // runPromiseExit never rejects: a failed count is simply not counted. (Effect.runFork would add
+      // bytes to the first download: every Effect function any chunk uses is in the core chunk.)
+      void Effect.runPromiseExit(
+        analyticsClient.track({
+          payload: {
+            name: "deposit_method_click",
+            properties: { method: params.method, currency: params.currency },
+          },
+        }),
+      )
+    },
+    /** The profile form saved (or the promo switch changed): the session's copy is read again. */
+    announceChange: sendParent({ type: "ACCOUNT_CHANGED" }),
+    restore: assign(({ context }, params: { config: PaymentConfig | null }) => {
+      const saved = params.config
+      if (saved === null || !fiatCurrencies(context.currencies).some((c) => c.code === saved.currency)) {
+        return { config: { ...context.config, currency: context.currency } }
+      }
+      return {
+        config: saved,
+        currency: saved.currency,
+        amountText: saved.depositAmount,
+        coupon: saved.promotionCoupon,
+        couponOpen: saved.promotionCoupon !== "",
+      }
+    }),
+    setAmount: assign(({ context }, params: { value: string }) => {
+      const amountText = params.value.slice(0, 12)
+      return { amountText, message: null, config: configOf({ ...context, amountText }) }
+    }),
+    setQuick: assign(({ context }, params: { euros: number }) => {
+      const amountText = quickAmountText(context, params.euros) ?? context.amountText
+      return { amountText, message: null, config: configOf({ ...context, amountText }) }
+    }),
+    setCurrency: assign(({ context }, params: { currency: string }) => ({
+      currency: params.currency,
+      minimums: null,
+      message: null,
+      config: configOf({ ...context, currency: params.currency }),
+    })),
+    toggleCoupon: assign(({ context }) => ({ couponOpen: !context.couponOpen })),
+    setCoupon: assign(({ context }, params: { value: string }) => ({
+      coupon: params.value.slice(0, 64),
+      config: configOf({ ...context, coupon: params.value.slice(0, 64) }),
+    })),
+    useBasics: assign((_, params: { basics: DepositBasics }) => ({
+      fund: params.basics.fund,
+      depositCount: params.basics.totals.deposits.length,
+      loadError: null,
+    })),
+    showBasicsFailure: assign((_, params: { error: unknown }) => ({
+      loadError: params.error instanceof BasicsFailed ? params.error.message : MoneyMessages.fundFailed,
+    })),
+    useMinimums: assign((_, params: { minimums: DepositMinimums }) => ({ minimums: params.minimums })),
+    showMessage: assign((_, params: { message: string }) => ({ message: params.message })),
+    clearMessage: assign({ message: null }),
+    showFailure: assign(({ context }, params: { error: unknown }) => ({
+      message: depositFailureMessage(context, params.error),
+    })),
+    chooseMethod: assign((_, params: { method: FiatMethod }) => ({ method: params.method, message: null })),
+    askForMissing: assign(({ context }) => ({
+      missing: context.method === null ? [] : missingFor(context.profile, context.method),
+    })),
+    askForFields: assign((_, params: { error: unknown }) => ({
+      missing: params.error instanceof ProfileIncomplete ? params.error.fields.filter(isProfileField) : [],
+    })),
+    useProfile: assign((_, params: { output: TabOutput }) =>
+      params.output.type === "saved" ? { profile: params.output.profile } : {},
+    ),
+    useGateways: assign((_, params: { gateways: ReadonlyArray<string> }) => ({ gateways: params.gateways })),
+    pickGateway: assign(({ context }) => ({ gateway: nextGateway(context.gateways, context.config) })),
+    markGatewayFailed: assign(({ context }) => ({
+      config: context.gateway === null ? context.config : markFailed(configOf(context), context.gateway),
+    })),
+    chooseJeton: assign((_, params: { tab: JetonTab }) => ({ jetonTab: params.tab, message: null })),
+    openFrame: assign(({ context }, params: { response: DepositResponse }) => ({
+      outcome: {
+        type: "frame" as const,
+        url: params.response.redirectUrl ?? "",
+        depositId: params.response.depositId,
+        currency: context.currency,
+      },
+    })),
+    endSession: assign({ outcome: { type: "sessionEnded" } as const }),
+  },
+}).createMachine({
+  id: "deposit",
+  context: ({ input }) => {
+    const fiat = fiatCurrencies(input.currencies)
+    const wanted = defaultWallet(input.fund) ?? input.siteConfig.defaultCurrency
+    const currency = fiat.some((c) => c.code === wanted) ? wanted : (fiat[0]?.code ?? "EUR")
+    return {
+      currencies: input.currencies,
+      currency,
+      amountText: "",
+      minimums: null,
+      depositCount: null,
+      language: input.siteConfig.languages[0] ?? "en",
+      couponOpen: false,
+      coupon: "",
+      fund: null,
+      profile: input.profile,
+      config: { tabs: {}, depositAmount: "", currency, promotionCoupon: "" },
+      method: null,
+      jetonTab: "Checkout",
+      gateways: [],
+      gateway: null,
+      missing: [],
+      loadError: null,
+      message: null,
+      outcome: { type: "sessionEnded" },
+    }
+  },
+  initial: "restoring",
+  output: ({ context }) => context.outcome,
+  on: {
+    ACCOUNT_CHANGED: { actions: "announceChange" },
+  },
+  states: {
+    restoring: {
+      invoke: {
+        id: "readConfig",
+        src: "readConfig",
+        onDone: {
+          target: "amount",
+          actions: { type: "restore", params: ({ event }) => ({ config: event.output }) },
+        },
+        onError: "amount",
+      },
+    },
+    amount: {
+      type: "parallel",
+      on: {
+        AMOUNT: {
+          actions: [{ type: "setAmount", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
+        },
+        QUICK: {
+          actions: [{ type: "setQuick", params: ({ event }) => ({ euros: event.euros }) }, "saveConfig"],
+        },
+        TOGGLE_COUPON: { actions: "toggleCoupon" },
+        COUPON: {
+          actions: [{ type: "setCoupon", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
+        },
+        PLAY: { guard: "canPlay", target: "wallet", actions: "clearMessage" },
+      },
+      states: {
+        basics: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadBasics",
+                src: "loadBasics",
+                onDone: {
+                  target: "ready",
+                  actions: { type: "useBasics", params: ({ event }) => ({ basics: event.output }) },
+                },
+                onError: [
+                  {
+                    guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                    target: "#deposit.sessionEnded",
+                  },
+                  {
+                    target: "failed",
+                    actions: { type: "showBasicsFailure", params: ({ event }) => ({ error: event.error }) },
+                  },
+                ],
+              },
+            },
+            ready: {},
+            failed: { on: { RETRY: "loading" } },
+          },
+        },
+        minimums: {
+          initial: "loading",
+          on: {
+            // A new currency: its minimums are read again (the region restarts, the others go on).
+            CURRENCY: {
+              guard: { type: "isKnownCurrency", params: ({ event }) => ({ currency: event.currency }) },
+              target: ".loading",
+              actions: [
+                { type: "setCurrency", params: ({ event }) => ({ currency: event.currency }) },
+                "saveConfig",
+              ],
+            },
+          },
+          states: {
+            loading: {
+              invoke: {
+                id: "loadMinimums",
+                src: "loadMinimums",
+                input: ({ context }) => context.currency,
+                onDone: {
+                  target: "ready",
+                  actions: { type: "useMinimums", params: ({ event }) => ({ minimums: event.output }) },
+                },
+                onError: "failed",
+              },
+            },
+            ready: {},
+            /** "Could not get deposit minimum amounts" (spec section 8). */
+            failed: { on: { RETRY: "loading" } },
+          },
+        },
+      },
+    },
+    wallet: {
+      always: [{ guard: "hasWallet", target: "methods" }, { target: "addingWallet" }],
+    },
+    /** No wallet in the chosen currency: one is added first (spec section 4). */
+    addingWallet: {
+      invoke: {
+        id: "addWallet",
+        src: "addWallet",
+        input: ({ context }) => context.currency,
+        onDone: { target: "methods", actions: assign({ fund: ({ event }) => event.output }) },
+        onError: [
+          {
+            guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+            target: "sessionEnded",
+          },
+          {
+            target: "amount",
+            actions: { type: "showMessage", params: { message: MoneyMessages.currencyAddFailed } },
+          },
+        ],
+      },
+    },
+    methods: {
+      on: {
+        CHOOSE_METHOD: {
+          target: "checkingProfile",
+          actions: [
+            { type: "chooseMethod", params: ({ event }) => ({ method: event.method }) },
+            {
+              type: "trackMethod",
+              params: ({ context, event }) => ({ method: event.method, currency: context.currency }),
+            },
+          ],
+        },
+        BACK: { target: "amount", actions: "clearMessage" },
+      },
+    },
+    checkingProfile: {
+      always: [
+        { guard: "missesFields", target: "completingProfile", actions: "askForMissing" },
+        { target: "routing" },
+      ],
+    },
+    /** The profile form of the account issue, with exactly the missing fields (spec section 4). */
+    completingProfile: {
+      invoke: {
+        id: "completeProfile",
+        src: "completeProfile",
+        input: ({ context }) => ({ fields: context.missing, showMissing: true, finishOnSave: true }),
+        onDone: [
+          {
+            guard: { type: "profileSaved", params: ({ event }) => ({ output: event.output }) },
+            target: "routing",
+            actions: [
+              { type: "useProfile", params: ({ event }) => ({ output: event.output }) },
+              "announceChange",
+            ],
+          },
+          { target: "sessionEnded" },
+        ],
+        onError: {
+          target: "methods",
+          actions: { type: "showMessage", params: { message: MoneyMessages.depositFailed } },
+        },
+      },
+      on: { BACK: "methods" },
+    },
+    routing: {
+      always: [
+        { guard: { type: "isMethod", params: { method: "card" } }, target: "card" },
+        { guard: { type: "isMethod", params: { method: "skrill" } }, target: "skrill" },
+        { guard: { type: "isMethod", params: { method: "jeton" } }, target: "jeton" },
+        { target: "mifinity" },
+      ],
+    },
+    card: {
+      initial: "gate",
+      on: { BACK: "methods" },
+      states: {
+        /** Spec sections 4, 5, 9: the gateway screen opens only if amount × eurRate ≥ 10 EUR. */
+        gate: {
+          always: [
+            { guard: "passesGatewayGate", target: "loadingGateways" },
+            {
+              target: "#deposit.methods",
+              actions: { type: "showMessage", params: { message: MoneyMessages.belowGatewayGate } },
+            },
+          ],
+        },
+        loadingGateways: {
+          invoke: {
+            id: "loadGateways",
+            src: "loadGateways",
+            onDone: {
+              target: "cascading",
+              actions: { type: "useGateways", params: ({ event }) => ({ gateways: event.output }) },
+            },
+            onError: [
+              {
+                guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                target: "#deposit.sessionEnded",
+              },
+              {
+                target: "#deposit.methods",
+                actions: { type: "showMessage", params: { message: MoneyMessages.gatewaysFailed } },
+              },
+            ],
+          },
+        },
+        /** The first gateway not marked 'Failed to process' in the cookie; none left → message. */
+        cascading: {
+          always: [
+            {
+              guard: "allGatewaysFailed",
+              target: "#deposit.methods",
+              actions: { type: "showMessage", params: { message: MoneyMessages.allGatewaysFailed } },
+            },
+            { target: "paying", actions: "pickGateway" },
+          ],
+        },
+        paying: {
+          invoke: {
+            id: "pay",
+            src: "pay",
+            input: ({ context }): PayRequest => ({
+              kind: "gateway",
+              gateway: isGatewaySegment(context.gateway) ? context.gateway : "brpay",
+              body: bodyOf(context),
+            }),
+            onDone: payDone,
+            onError: [
+              {
+                guard: { type: "isGatewayUnavailable", params: ({ event }) => ({ error: event.error }) },
+                target: "cascading",
+                actions: ["markGatewayFailed", "saveConfig"],
+              },
+              ...payErrors,
+            ],
+          },
+        },
+      },
+    },
+    skrill: {
+      on: { BACK: "methods" },
+      invoke: {
+        id: "pay",
+        src: "pay",
+        input: ({ context }): PayRequest => ({ kind: "skrill", body: bodyOf(context) }),
+        onDone: payDone,
+        onError: payErrors,
+      },
+    },
+    jeton: {
+      initial: "choosing",
+      on: { BACK: "methods" },
+      states: {
+        /** Checkout, QR, Cash (spec section 7: jeton/{type}/deposit and jeton/cash/deposit). */
+        choosing: {
+          on: {
+            JETON: {
+              target: "paying",
+              actions: { type: "chooseJeton", params: ({ event }) => ({ tab: event.tab }) },
+            },
+          },
+        },
+        paying: {
+          invoke: {
+            id: "pay",
+            src: "pay",
+            input: ({ context }): PayRequest => ({
+              kind: "jeton",
+              tab: context.jetonTab,
+              body: bodyOf(context),
+              email: context.profile?.email ?? "",
+            }),
+            onDone: payDone,
+            onError: payErrors,
+          },
+        },
+      },
+    },
+    mifinity: {
+      on: { BACK: "methods" },
+      invoke: {
+        id: "pay",
+        src: "pay",
+        input: ({ context }): PayRequest => ({ kind: "gateway", gateway: "mifinity", body: bodyOf(context) }),
+        onDone: payDone,
+        onError: payErrors,
+      },
+    },
+    frame: { type: "final" },
+    sessionEnded: { type: "final", entry: "endSession" },
+  },
+})

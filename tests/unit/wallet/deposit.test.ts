@@ -1,0 +1,122 @@
+/**
+ * The deposit on a real actor with controlled doubles (issue 9): the card cascade over the gateways
+ * the server lists, skipping those the payment_config cookie marks failed, marking each
+ * GatewayUnavailable 'Failed to process' and writing the cookie each time, and the message when none
+ * is left; the cookie read on start resumes with the amount.
+ */
+import { describe, expect, it } from "vitest"
+import { createActor, fromPromise } from "xstate"
+import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
+import { completeProfile } from "../../../machines/profile/fixtures.ts"
+import {
+  type DepositBasics,
+  depositMachine,
+  type PayRequest,
+} from "../../../machines/wallet/deposit.machine.ts"
+import { eurMinimums, fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
+import { GatewayUnavailable } from "../../../services/errors.ts"
+import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
+import type { DepositMinimums, DepositResponse } from "../../../services/wallet-service.ts"
+import { controlled, settle } from "../account/doubles.ts"
+
+const start = (saved: PaymentConfig | null) => {
+  const pay = controlled<DepositResponse, PayRequest>()
+  const written: Array<PaymentConfig> = []
+  const actor = createActor(
+    depositMachine.provide({
+      actors: {
+        readConfig: fromPromise(async () => saved),
+        loadBasics: fromPromise(
+          async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits }),
+        ),
+        loadMinimums: fromPromise(async (): Promise<DepositMinimums> => eurMinimums),
+        loadGateways: fromPromise(async () => ["brpay", "paypound", "ems"] as const),
+        pay: pay.logic,
+      },
+      actions: {
+        saveConfig: ({ context }) => {
+          written.push(context.config)
+        },
+        trackMethod: () => {},
+        announceChange: () => {},
+      },
+    }),
+    {
+      input: {
+        currencies: fixtureCurrencies,
+        siteConfig: fixtureSiteConfig,
+        profile: completeProfile,
+        fund: fixtureFund,
+      },
+    },
+  )
+  actor.start()
+  return { actor, pay, written }
+}
+
+const down = (gateway: string) => new GatewayUnavailable({ message: "down", gateway })
+
+describe("the card cascade", () => {
+  it("skips the gateway the cookie marks failed, marks the next one, and opens the frame with the third", async () => {
+    const saved: PaymentConfig = {
+      tabs: { brpay: MoneyMessages.providerFailed },
+      depositAmount: "30",
+      currency: "EUR",
+      promotionCoupon: "",
+    }
+    const { actor, pay, written } = start(saved)
+    await settle()
+    // Resumed with the remembered amount.
+    expect(actor.getSnapshot().context.amountText).toBe("30")
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    await settle()
+    expect(pay.last().input).toMatchObject({ kind: "gateway", gateway: "paypound" })
+    expect(pay.last().input.body).toMatchObject({ amount: "3000", currency: "EUR" })
+    pay.last().reject(down("paypound"))
+    await settle()
+    expect(written.at(-1)?.tabs).toEqual({
+      brpay: MoneyMessages.providerFailed,
+      paypound: MoneyMessages.providerFailed,
+    })
+    expect(pay.last().input).toMatchObject({ gateway: "ems" })
+    pay.last().resolve(redirectAnswer)
+    await settle()
+    expect(actor.getSnapshot().status).toBe("done")
+    expect(actor.getSnapshot().output).toEqual({
+      type: "frame",
+      url: redirectAnswer.redirectUrl,
+      depositId: redirectAnswer.depositId,
+      currency: "EUR",
+    })
+  })
+
+  it("all gateways failed: back to the methods with the message, no call left", async () => {
+    const { actor, pay } = start(null)
+    await settle()
+    actor.send({ type: "QUICK", euros: 75 })
+    expect(actor.getSnapshot().context.amountText).toBe("75.00")
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    for (const gateway of ["brpay", "paypound", "ems"]) {
+      await settle()
+      expect(pay.last().input).toMatchObject({ gateway })
+      pay.last().reject(down(gateway))
+    }
+    await settle()
+    expect(pay.calls).toHaveLength(3)
+    expect(actor.getSnapshot().matches("methods")).toBe(true)
+    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
+  })
+
+  it("below 10 EUR the gateway screen does not open", async () => {
+    const { actor, pay } = start(null)
+    await settle()
+    actor.send({ type: "AMOUNT", value: "7.50" })
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    await settle()
+    expect(pay.calls).toHaveLength(0)
+    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.belowGatewayGate)
+  })
+})

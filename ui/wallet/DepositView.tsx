@@ -1,0 +1,252 @@
+/**
+ * View of machines/wallet/deposit.machine.ts (modal body): the amount step, the fiat method list, the
+ * profile-completion step (the profile form's own view), the Jeton tabs, and a spinner while a call
+ * runs. Thin: every message and every decision comes from the machine and the shared rules.
+ */
+import { useSelector } from "@xstate/react"
+import { Label } from "radix-ui"
+import type { ActorRefFrom } from "xstate"
+import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
+import type { depositMachine, JetonTab } from "../../machines/wallet/deposit.machine.ts"
+import { fiatCurrencies, minimumMessage, promotionOf, quickAmounts } from "../../machines/wallet/support.ts"
+import { type FiatMethod, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
+import { currencyDisplayName } from "../../services/rules.ts"
+import { Spinner } from "../components/Spinner.tsx"
+import { ProfileFormView } from "../profile/ProfileFormView.tsx"
+import "../profile/profile.css"
+import "./wallet.css"
+
+type DepositActor = ActorRefFrom<typeof depositMachine>
+
+/**
+ * The fiat methods as the player sees them. The spec names one card and two e-wallet methods; we show
+ * Skrill and Jeton as those two and MiFinity as a third e-wallet (docs/decisions.md).
+ */
+const methods: ReadonlyArray<{ readonly method: FiatMethod; readonly label: string; readonly hint: string }> =
+  [
+    { method: "card", label: "Card", hint: "Visa, Mastercard" },
+    { method: "skrill", label: "Skrill", hint: "E-wallet" },
+    { method: "jeton", label: "Jeton", hint: "Checkout, QR or Jeton Cash" },
+    { method: "mifinity", label: "MiFinity", hint: "E-wallet" },
+  ]
+
+const jetonTabs: ReadonlyArray<{ readonly tab: JetonTab; readonly label: string }> = [
+  { tab: "Checkout", label: "Checkout" },
+  { tab: "QR", label: "QR code" },
+  { tab: "Cash", label: "Jeton Cash" },
+]
+
+const Alert = ({ message }: { message: string | null }) =>
+  message === null ? null : (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  )
+
+const AmountStep = ({ actor }: { actor: DepositActor }) => {
+  const currencies = useSelector(actor, (s) => fiatCurrencies(s.context.currencies))
+  const currency = useSelector(actor, (s) => s.context.currency)
+  const amountText = useSelector(actor, (s) => s.context.amountText)
+  const couponOpen = useSelector(actor, (s) => s.context.couponOpen)
+  const coupon = useSelector(actor, (s) => s.context.coupon)
+  const minimum = useSelector(actor, (s) => minimumMessage(s.context))
+  const promotion = useSelector(actor, (s) => promotionOf(s.context))
+  const message = useSelector(actor, (s) => s.context.message)
+  const loadError = useSelector(actor, (s) =>
+    s.matches({ amount: { basics: "failed" } }) ? s.context.loadError : null,
+  )
+  const minimumsFailed = useSelector(actor, (s) => s.matches({ amount: { minimums: "failed" } }))
+  const loading = useSelector(
+    actor,
+    (s) => s.matches({ amount: { basics: "loading" } }) || s.matches({ amount: { minimums: "loading" } }),
+  )
+  const canPlay = useSelector(actor, (s) => s.can({ type: "PLAY" }))
+
+  return (
+    <form
+      className="deposit"
+      aria-label="Deposit amount"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        actor.send({ type: "PLAY" })
+      }}
+    >
+      <fieldset className="deposit__quick deposit__fieldset">
+        <legend className="visually-hidden">Quick amounts</legend>
+        {quickAmounts.map((euros) => (
+          <button
+            key={euros}
+            type="button"
+            className="button button--ghost"
+            onClick={() => actor.send({ type: "QUICK", euros })}
+          >
+            {euros} EUR
+          </button>
+        ))}
+      </fieldset>
+      <div className="deposit__row">
+        <div className="field deposit__amount">
+          <Label.Root className="field__label" htmlFor="deposit-amount">
+            Amount
+          </Label.Root>
+          <input
+            id="deposit-amount"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={MoneyConstants.amountMaxLength}
+            value={amountText}
+            aria-describedby="deposit-minimum"
+            onChange={(event) => actor.send({ type: "AMOUNT", value: event.target.value })}
+          />
+        </div>
+        <div className="field deposit__currency">
+          <Label.Root className="field__label" htmlFor="deposit-currency">
+            Currency
+          </Label.Root>
+          <select
+            id="deposit-currency"
+            value={currency}
+            onChange={(event) => actor.send({ type: "CURRENCY", currency: event.target.value })}
+          >
+            {currencies.map((c) => (
+              <option key={c.code} value={c.code}>
+                {currencyDisplayName(c.code)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <p id="deposit-minimum" className="deposit__note">
+        {minimum ?? ""}
+      </p>
+      {promotion !== null ? <p className="deposit__promotion">{promotion}</p> : null}
+      <div className="deposit__coupon">
+        <label className="deposit__toggle">
+          <input
+            type="checkbox"
+            checked={couponOpen}
+            onChange={() => actor.send({ type: "TOGGLE_COUPON" })}
+          />{" "}
+          I have a bonus code
+        </label>
+        {couponOpen ? (
+          <div className="field">
+            <Label.Root className="field__label" htmlFor="deposit-coupon">
+              Bonus code
+            </Label.Root>
+            <input
+              id="deposit-coupon"
+              type="text"
+              autoComplete="off"
+              maxLength={64}
+              value={coupon}
+              onChange={(event) => actor.send({ type: "COUPON", value: event.target.value })}
+            />
+          </div>
+        ) : null}
+      </div>
+      <Alert message={loadError} />
+      <Alert message={minimumsFailed ? MoneyMessages.minimumsFailed : null} />
+      {loadError !== null || minimumsFailed ? (
+        <button type="button" className="link-button" onClick={() => actor.send({ type: "RETRY" })}>
+          Try again
+        </button>
+      ) : null}
+      <Alert message={message} />
+      <button type="submit" className="button button--primary button--block" disabled={!canPlay}>
+        {loading ? "Loading…" : "Play with"}
+      </button>
+    </form>
+  )
+}
+
+const MethodList = ({ actor }: { actor: DepositActor }) => {
+  const message = useSelector(actor, (s) => s.context.message)
+  return (
+    <div className="deposit">
+      <ul className="deposit__methods" aria-label="Payment methods">
+        {methods.map((m) => (
+          <li key={m.method}>
+            <button
+              type="button"
+              className="deposit__method"
+              onClick={() => actor.send({ type: "CHOOSE_METHOD", method: m.method })}
+            >
+              <span className="deposit__method-name">{m.label}</span>
+              <span className="deposit__method-hint">{m.hint}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Alert message={message} />
+      <button type="button" className="link-button" onClick={() => actor.send({ type: "BACK" })}>
+        Change the amount
+      </button>
+    </div>
+  )
+}
+
+const Back = ({ actor }: { actor: DepositActor }) => (
+  <button type="button" className="link-button" onClick={() => actor.send({ type: "BACK" })}>
+    Other payment methods
+  </button>
+)
+
+export const DepositView = ({ actor }: { actor: DepositActor }) => {
+  const step = useSelector(actor, (s) =>
+    s.matches("amount")
+      ? "amount"
+      : s.matches("methods")
+        ? "methods"
+        : s.matches("completingProfile")
+          ? "profile"
+          : s.matches({ jeton: "choosing" })
+            ? "jeton"
+            : "busy",
+  )
+  const children = useSelector(actor, (s) => s.children)
+
+  switch (step) {
+    case "amount":
+      return <AmountStep actor={actor} />
+    case "methods":
+      return <MethodList actor={actor} />
+    case "profile": {
+      const form = children.completeProfile as ActorRefFrom<typeof profileFormMachine> | undefined
+      return (
+        <div className="deposit">
+          <p className="deposit__note">This payment method needs a few more details first.</p>
+          {form ? (
+            <ProfileFormView actor={form} saveLabel="Save and continue" />
+          ) : (
+            <Spinner label="Loading" />
+          )}
+          <Back actor={actor} />
+        </div>
+      )
+    }
+    case "jeton":
+      return (
+        <div className="deposit">
+          <fieldset className="deposit__quick deposit__fieldset">
+            <legend className="visually-hidden">Jeton</legend>
+            {jetonTabs.map((t) => (
+              <button
+                key={t.tab}
+                type="button"
+                className="button button--ghost"
+                onClick={() => actor.send({ type: "JETON", tab: t.tab })}
+              >
+                {t.label}
+              </button>
+            ))}
+          </fieldset>
+          <Back actor={actor} />
+        </div>
+      )
+    case "busy":
+      return <Spinner label="Please wait" />
+  }
+}
