@@ -16,7 +16,7 @@ import {
 import { eurMinimums, fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
 import { GatewayUnavailable } from "../../../services/errors.ts"
 import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
-import type { DepositMinimums, DepositResponse } from "../../../services/wallet-service.ts"
+import type { DepositMinimums, DepositResponse, Gateways } from "../../../services/wallet-service.ts"
 import { controlled, settle } from "../account/doubles.ts"
 
 const start = (saved: PaymentConfig | null) => {
@@ -30,7 +30,7 @@ const start = (saved: PaymentConfig | null) => {
           async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits }),
         ),
         loadMinimums: fromPromise(async (): Promise<DepositMinimums> => eurMinimums),
-        loadGateways: fromPromise(async () => ["brpay", "paypound", "ems"] as const),
+        loadGateways: fromPromise(async (): Promise<Gateways> => ["brpay", "paypound", "ems"]),
         pay: pay.logic,
       },
       actions: {
