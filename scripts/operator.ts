@@ -8,6 +8,9 @@
  *   kyc approve --email E --kind id|bill             approve the pending document
  *   kyc reject  --email E --kind id|bill --reason R  reject it; the player sees the reason
  *   audit [--limit N]                                the latest operator actions
+ *   rates list                                       every currency's EUR rate and minimums
+ *   rates set CUR [--eur-rate D] [--min-deposit N] [--min-promotion N] [--min-withdraw N]
+ *                                                    change them (minimums in MINOR units: cents…)
  *
  * Options: --as NAME (who acts; default cli:<user>@<host>), --json (machine-readable output),
  * --server URL (go through that server's operator endpoint).
@@ -34,6 +37,8 @@ import { OperatorAudit } from "../server/operator/Audit.ts"
 import { readOperatorEndpoint } from "../server/operator/endpointFile.ts"
 import { OPERATOR_PREFIX } from "../server/operator/http.ts"
 import { RateLimiter } from "../server/security/RateLimiter.ts"
+import { rateView } from "../server/wallet/operatorHttp.ts"
+import { type RateChangeRefused, Rates } from "../server/wallet/Rates.ts"
 
 const usage = `usage: npm run operator -- <command> [options]
 
@@ -42,6 +47,10 @@ const usage = `usage: npm run operator -- <command> [options]
   kyc approve --email E --kind id|bill              approve the pending document
   kyc reject  --email E --kind id|bill --reason R   reject it (the player sees the reason)
   audit [--limit N]                                 the latest operator actions
+  rates list                                        every currency's EUR rate and minimums
+  rates set CUR [--eur-rate D] [--min-deposit N] [--min-promotion N] [--min-withdraw N]
+                                                    change them; D an exact decimal (EUR per whole
+                                                    unit), N in the currency's MINOR units (cents)
 
 options: --as NAME   who acts (default cli:<user>@<host>)
          --json      machine-readable output
@@ -56,6 +65,15 @@ type Command =
   | { readonly _tag: "approve"; readonly email: string; readonly kind: "ID" | "BILL" }
   | { readonly _tag: "reject"; readonly email: string; readonly kind: "ID" | "BILL"; readonly reason: string }
   | { readonly _tag: "audit"; readonly limit: number }
+  | { readonly _tag: "ratesList" }
+  | {
+      readonly _tag: "ratesSet"
+      readonly currency: string
+      readonly eurRate: string | undefined
+      readonly minDeposit: string | undefined
+      readonly minPromotion: string | undefined
+      readonly minWithdraw: string | undefined
+    }
 
 interface Options {
   readonly command: Command
@@ -76,6 +94,10 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       as: { type: "string" },
       json: { type: "boolean", default: false },
       server: { type: "string" },
+      "eur-rate": { type: "string" },
+      "min-deposit": { type: "string" },
+      "min-promotion": { type: "string" },
+      "min-withdraw": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   })
@@ -91,9 +113,32 @@ const parse = (argv: ReadonlyArray<string>): Options => {
     throw new UsageError("--kind must be id (identity document) or bill (proof of address)")
   }
   const [group, verb, ...rest] = positionals
-  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`)
+  const minor = (name: string, value: string | undefined): string | undefined => {
+    if (value === undefined) return undefined
+    if (!/^\d{1,38}$/.test(value))
+      throw new UsageError(`--${name} takes minor units (digits only, e.g. 1000 for 10.00)`)
+    return value
+  }
   let command: Command
-  if (group === "kyc" && verb === "pending") command = { _tag: "pending" }
+  if (group === "rates" && verb === "set") {
+    const [currency, ...extra] = rest
+    if (currency === undefined || !/^[A-Za-z0-9]{2,10}$/.test(currency))
+      throw new UsageError("rates set needs a currency, e.g. rates set EUR --eur-rate 1")
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
+    command = {
+      _tag: "ratesSet",
+      currency: currency.toUpperCase(),
+      eurRate: values["eur-rate"],
+      minDeposit: minor("min-deposit", values["min-deposit"]),
+      minPromotion: minor("min-promotion", values["min-promotion"]),
+      minWithdraw: minor("min-withdraw", values["min-withdraw"]),
+    }
+    const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
+    return { command, actor, json: values.json === true, server: values.server }
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`)
+  if (group === "rates" && verb === "list") command = { _tag: "ratesList" }
+  else if (group === "kyc" && verb === "pending") command = { _tag: "pending" }
   else if (group === "kyc" && verb === "show") command = { _tag: "show", email: need("email", values.email) }
   else if (group === "kyc" && verb === "approve")
     command = { _tag: "approve", email: need("email", values.email), kind: kind() }
@@ -168,24 +213,61 @@ const print = (options: Options, result: unknown): void => {
     }
     case "show":
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+      return
+    case "ratesList": {
+      const rates = (r.rates ?? []) as ReadonlyArray<Record<string, unknown>>
+      for (const x of rates) {
+        process.stdout.write(
+          `${String(x.currency).padEnd(5)} eurRate ${String(x.eurRate).padEnd(12)} minDeposit ${String(x.minDeposit)}  ` +
+            `minPromotion ${String(x.minPromotion)}  minWithdraw ${String(x.minWithdraw)}  (${String(x.updatedBy)})\n`,
+        )
+      }
+      return
+    }
+    case "ratesSet":
+      process.stdout.write(
+        `${String(r.currency)}: eurRate ${String(r.eurRate)}, minDeposit ${String(r.minDeposit)}, ` +
+          `minPromotion ${String(r.minPromotion)}, minWithdraw ${String(r.minWithdraw)} (minor units)\n`,
+      )
   }
 }
 
 // ── Direct: open the database and call the service ──────────────────────────────────────────
 const runDirect = async (options: Options): Promise<unknown> => {
   const config = loadConfig(process.env)
-  const services = Kyc.layer.pipe(
+  const services = Layer.mergeAll(Kyc.layer, Rates.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
     Layer.provideMerge(makeDbLayer(config)),
     Layer.provideMerge(AppConfig.layerFrom(config)),
   )
-  const refused = (e: KycReviewRefused): Refused => ({ refused: true, error: e.reason, message: e.message })
+  const refused = (e: KycReviewRefused | RateChangeRefused): Refused => ({
+    refused: true,
+    error: e.reason,
+    message: e.message,
+  })
   const program = Effect.gen(function* () {
     const kyc = yield* Kyc
     const audit = yield* OperatorAudit
+    const rates = yield* Rates
     const c = options.command
     switch (c._tag) {
+      case "ratesList":
+        return { rates: (yield* rates.list()).map(rateView) }
+      case "ratesSet":
+        return yield* rates
+          .set({
+            currency: c.currency,
+            eurRate: c.eurRate,
+            minDeposit: c.minDeposit === undefined ? undefined : BigInt(c.minDeposit),
+            minPromotion: c.minPromotion === undefined ? undefined : BigInt(c.minPromotion),
+            minWithdraw: c.minWithdraw === undefined ? undefined : BigInt(c.minWithdraw),
+            actor: options.actor,
+          })
+          .pipe(
+            Effect.map(rateView),
+            Effect.catchTag("RateChangeRefused", (e) => Effect.succeed(refused(e))),
+          )
       case "pending":
         return { documents: yield* kyc.pending() }
       case "show":
@@ -251,6 +333,22 @@ const runViaServer = async (options: Options, base: string, secret: string): Pro
         break
       case "audit":
         res = await fetch(url(`/audit?limit=${c.limit}`), { headers })
+        break
+      case "ratesList":
+        res = await fetch(url("/rates"), { headers })
+        break
+      case "ratesSet":
+        res = await fetch(url("/rates/set"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({
+            currency: c.currency,
+            eurRate: c.eurRate,
+            minDeposit: c.minDeposit,
+            minPromotion: c.minPromotion,
+            minWithdraw: c.minWithdraw,
+          }),
+        })
         break
     }
   } catch (error) {

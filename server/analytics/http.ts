@@ -14,6 +14,10 @@ import { RateLimiter } from "../security/RateLimiter.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 
+/** Properties whose name holds control characters are dropped (jsonb refuses NUL; nobody needs them). */
+const printable = (properties: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(properties).filter(([key]) => !/[\p{Cc}\p{Cs}]/u.test(key)))
+
 export const AnalyticsHandlers = HttpApiBuilder.group(
   CasinoApi,
   "analytics",
@@ -30,7 +34,7 @@ export const AnalyticsHandlers = HttpApiBuilder.group(
         const userId = session._tag === "Some" ? session.value.user.id : null
         yield* sql`
           INSERT INTO analytics_events (name, properties, user_id)
-          VALUES (${payload.name}, ${JSON.stringify(payload.properties)}::jsonb, ${userId})
+          VALUES (${payload.name}, ${JSON.stringify(printable(payload.properties))}::jsonb, ${userId})
         `.pipe(Effect.orDie)
       }),
     )

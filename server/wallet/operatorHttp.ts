@@ -5,7 +5,7 @@
  * with " via server"). Routes (JSON):
  *   GET  /api/operator/v1/rates                 every currency's rate and minimums
  *   POST /api/operator/v1/rates/set  { currency, eurRate?, minDeposit?, minPromotion?, minWithdraw? }
- *        (minimums as decimal strings of minor units); refused: 404 unknown currency, 400 invalid.
+ *        (minimums as decimal strings of minor units); refused: 404 unknown currency, 422 invalid.
  */
 import { timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
@@ -118,7 +118,7 @@ export const ratesOperatorRoutes = Layer.unwrap(
           Effect.map((r) => json(200, rateView(r))),
           Effect.catchTag("RateChangeRefused", (e) =>
             Effect.succeed(
-              json(e.reason === "UnknownCurrency" ? 404 : 400, { error: e.reason, message: e.message }),
+              json(e.reason === "UnknownCurrency" ? 404 : 422, { error: e.reason, message: e.message }),
             ),
           ),
         )
