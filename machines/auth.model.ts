@@ -40,6 +40,8 @@ export const model = defineModel({
     { type: "xstate.error.actor.realityCheck", error: new Error("reality check crashed") },
     { type: "xstate.done.actor.signOut" },
     { type: "xstate.error.actor.signOut", error: new Error("network down") },
+    // The push stream failing changes nothing: the fund still refreshes when stale.
+    { type: "xstate.error.actor.pushEvents", error: new Error("stream failed") },
     { type: "SIGNED_IN", user },
     { type: "RECHECK" },
     { type: "REFRESH" },

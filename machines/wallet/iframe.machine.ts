@@ -128,7 +128,8 @@ export const iframeMachine = setup({
   states: {
     open: {
       type: "parallel",
-      invoke: { id: "pushEvents", src: "pushEvents" },
+      // Without the stream the frame still closes on the 15 s poll.
+      invoke: { id: "pushEvents", src: "pushEvents", onError: {} },
       after: { autoClose: "closed" },
       states: {
         frame: {
@@ -172,7 +173,7 @@ export const iframeMachine = setup({
     /** Sent back by the provider: the outcome usually arrives within moments (push or fund). */
     settling: {
       invoke: [
-        { id: "pushEvents", src: "pushEvents" },
+        { id: "pushEvents", src: "pushEvents", onError: {} },
         {
           id: "settleFund",
           src: "loadFund",
@@ -181,6 +182,8 @@ export const iframeMachine = setup({
             target: "closed",
             actions: "credited",
           },
+          // The fund could not be read: the push event or the settle timer still ends the wait.
+          onError: {},
         },
       ],
       after: { settle: "closed" },

@@ -26,6 +26,9 @@ export const model = defineModel({
     { type: "xstate.done.actor.loadFund", output: fixtureFund },
     { type: "xstate.done.actor.loadFund", output: credited },
     { type: "xstate.error.actor.loadFund", error: transportError() },
+    // The push stream failing leaves the frame on its poll (no transition target).
+    { type: "xstate.error.actor.pushEvents", error: transportError() },
+    { type: "xstate.error.actor.settleFund", error: transportError() },
     { type: "xstate.done.actor.settleFund", output: fixtureFund },
     { type: "xstate.done.actor.settleFund", output: credited },
     { type: "xstate.after.poll.iframe.open.balance.waiting" },

@@ -43,9 +43,15 @@ describe("the endpoint index", () => {
 
   it("no not-built row duplicates an implemented endpoint (a built capability must leave the table)", () => {
     const implemented = implementedEndpoints()
+    const isStatic = (path: string) => !path.includes(":") && !path.includes("*")
     for (const row of notBuiltEndpoints) {
+      // A static row beside a parameterised endpoint is not a duplicate: the router prefers the
+      // static route (POST …/profile/crypto/deposit is issue 11's, not a `{gateway}` of issue 9).
       const clash = implemented.find(
-        (e) => e.method === row.method && matchesPattern(e.path, concrete(row.path)),
+        (e) =>
+          e.method === row.method &&
+          matchesPattern(e.path, concrete(row.path)) &&
+          !(isStatic(row.path) && !isStatic(e.path)),
       )
       expect(clash, `${row.method} ${row.path}`).toBeUndefined()
     }
@@ -138,8 +144,8 @@ describeBackends("odd requests, clean answers", ({ start }) => {
       "/profile-service/api/v1/nothing",
       "/profile-service/nothing",
       "/profile-service/api/v1/profile/nothing",
-      "/profile-service/api/v1/profile/unknowngateway/deposit",
-      "/profile-service/api/v1/profile/jeton/Other/deposit",
+      "/profile-service/api/v1/profile/unknowngateway/refund",
+      "/profile-service/api/v1/profile/jeton/Other/refund",
       "/user-service/api/v1/nothing",
       "/user-service/api/v1/signin/extra",
       "/game-aggregator-service/api/v1/nothing",

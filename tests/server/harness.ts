@@ -90,6 +90,15 @@ export const postgresUnavailable = (): Promise<string | undefined> => {
   return postgresProblem
 }
 
+/** Whether starting the server failed because its port was taken meanwhile. */
+const addressInUse = (error: unknown): boolean => {
+  try {
+    return JSON.stringify(error).includes("EADDRINUSE") || String(error).includes("EADDRINUSE")
+  } catch {
+    return String(error).includes("EADDRINUSE")
+  }
+}
+
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const srv = createNetServer()
@@ -172,29 +181,40 @@ export const startTestServer = async (
   } else {
     await cp(await pgliteTemplate(), join(dataDir, "pglite"), { recursive: true })
   }
-  const port = overrides.port ?? (await freePort())
-  const base = loadConfig({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    CAPTCHA_COST: "10",
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "Warn",
-    NODE_ENV: "test",
-    ...(database === undefined ? {} : { DATABASE_URL: database.url }),
-    ...options.env,
-  })
-  const config: AppConfigShape = { ...base, ...overrides }
-  let server: RunningServer
-  try {
-    server = await makeServer(config)
-  } catch (error) {
-    if (database !== undefined) await dropTestDatabase(database.name).catch(() => undefined)
-    await rm(dataDir, { recursive: true, force: true })
-    throw error
+  const configFor = (port: number): AppConfigShape => {
+    const base = loadConfig({
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CAPTCHA_COST: "10",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "Warn",
+      NODE_ENV: "test",
+      ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+      ...options.env,
+    })
+    return { ...base, ...overrides }
   }
+  // The port is chosen before listening (the config names it: PUBLIC_URL, INTERNAL_URL), so another
+  // process may take it in between: then try another free port, a few times.
+  let config = configFor(overrides.port ?? (await freePort()))
+  let server: RunningServer | undefined
+  for (let attempt = 1; server === undefined; attempt++) {
+    try {
+      server = await makeServer(config)
+    } catch (error) {
+      if (overrides.port === undefined && attempt < 5 && addressInUse(error)) {
+        config = configFor(await freePort())
+        continue
+      }
+      if (database !== undefined) await dropTestDatabase(database.name).catch(() => undefined)
+      await rm(dataDir, { recursive: true, force: true })
+      throw error
+    }
+  }
+  const running = server
   const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    server.run(
+    running.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const rows = yield* sql.unsafe<T & object>(text, params)
@@ -204,7 +224,7 @@ export const startTestServer = async (
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {
-      await server.close()
+      await running.close()
       if (database !== undefined) await dropTestDatabase(database.name)
       await rm(dataDir, { recursive: true, force: true })
     })()
@@ -212,13 +232,13 @@ export const startTestServer = async (
   }
   return {
     backend,
-    url: server.url,
+    url: running.url,
     config,
     dataDir,
     outboxDir: config.mailOutboxDir,
     query,
     sql: query,
-    run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => server.run(effect),
+    run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => running.run(effect),
     close,
   }
 }
