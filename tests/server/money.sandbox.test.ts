@@ -7,8 +7,9 @@
  * signed webhook and the ledger to credit. Nothing here signs or posts a webhook itself.
  */
 import { readFile } from "node:fs/promises"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { operatorSecretFile } from "../../server/config.ts"
+import { tmpdir } from "node:os"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loadConfig, operatorSecretFile } from "../../server/config.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport, newCompletePlayer, PROFILE } from "./money-support.ts"
 import type { Browser } from "./users-support.ts"
@@ -288,6 +289,40 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     expect(await balance(p.browser)).toBe("0")
   })
 
+  it("unknown /sandbox-pay/ addresses get the API's JSON 404 / 405, never the player app", async () => {
+    const html = { accept: "text/html,application/xhtml+xml" }
+    const unknown = await fetch(`${server.url}/sandbox-pay/nothing/here`, { headers: html })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ error: "NotFound" })
+    const wrongMethod = await fetch(`${server.url}/sandbox-pay/skrill/sessions`, { headers: html })
+    expect(wrongMethod.status).toBe(405)
+    expect(wrongMethod.headers.get("allow")).toBe("POST")
+    const deleted = await fetch(`${server.url}/sandbox-pay/card/paystudio/pay/x`, {
+      method: "DELETE",
+      headers: { origin: server.url },
+    })
+    expect(deleted.status).toBe(405)
+    expect(deleted.headers.get("allow")).toBe("GET, HEAD, POST")
+  })
+
+  it("every path of the sandbox's endpoint index is really routed (the index and the routes agree)", async () => {
+    const { sandboxEndpoints } = await import("../../server/providers/payment-sandbox/index.ts")
+    for (const e of sandboxEndpoints) {
+      const path = e.path
+        .replaceAll(":code", "paystudio")
+        .replaceAll(":id", "00000000-0000-0000-0000-000000000000")
+      const res = await fetch(`${server.url}${path}`, {
+        method: e.method,
+        headers: { origin: server.url, "content-type": "application/json" },
+        ...(e.method === "GET" ? {} : { body: "{}" }),
+      })
+      // A routed path answers its own refusal (401, 400, its HTML 404 page…), not the index's JSON ones.
+      const body = await res.text()
+      expect([405, 501], `${e.method} ${e.path}`).not.toContain(res.status)
+      expect(body, `${e.method} ${e.path}`).not.toContain("There is nothing at this address.")
+    }
+  })
+
   it("every webhook was delivered once acknowledged, and ledger:check is clean", async () => {
     const pending = await server.query<{ n: string }>(
       "SELECT count(*)::text AS n FROM sandbox_webhook_outbox WHERE delivered_at IS NULL",
@@ -295,5 +330,18 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     expect(pending[0]?.n).toBe("0")
     const report = await ledgerReport(server)
     expect(report.clean).toBe(true)
+  })
+})
+
+describe("INTERNAL_URL default (how the server reaches its own sandbox)", () => {
+  it("is loopback for a wildcard HOST, else the address the server listens on", () => {
+    const env = { DATA_DIR: tmpdir(), CAPTCHA_SECRET: "x".repeat(32), PORT: "8123" }
+    expect(loadConfig({ ...env }).internalUrl).toBe("http://127.0.0.1:8123")
+    expect(loadConfig({ ...env, HOST: "::" }).internalUrl).toBe("http://127.0.0.1:8123")
+    expect(loadConfig({ ...env, HOST: "10.1.2.3" }).internalUrl).toBe("http://10.1.2.3:8123")
+    expect(loadConfig({ ...env, HOST: "::1" }).internalUrl).toBe("http://[::1]:8123")
+    expect(loadConfig({ ...env, HOST: "10.1.2.3", INTERNAL_URL: "http://casino:8080/" }).internalUrl).toBe(
+      "http://casino:8080",
+    )
   })
 })
