@@ -14,6 +14,16 @@ import { RateLimiter } from "../security/RateLimiter.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 
+/**
+ * jsonb refuses NUL and lone surrogates (`"\ud800"` is valid JSON but no text): they become U+FFFD
+ * instead of a 500, in names and values alike.
+ */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+const storableText = (text: string): string =>
+  text.replace(loneSurrogate, "\uFFFD").replaceAll(String.fromCharCode(0), "\uFFFD")
+export const storable = (properties: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(properties).map(([k, v]) => [storableText(k), storableText(v)]))
+
 export const AnalyticsHandlers = HttpApiBuilder.group(
   CasinoApi,
   "analytics",
@@ -30,7 +40,7 @@ export const AnalyticsHandlers = HttpApiBuilder.group(
         const userId = session._tag === "Some" ? session.value.user.id : null
         yield* sql`
           INSERT INTO analytics_events (name, properties, user_id)
-          VALUES (${payload.name}, ${JSON.stringify(payload.properties)}::jsonb, ${userId})
+          VALUES (${payload.name}, ${JSON.stringify(storable(payload.properties))}::jsonb, ${userId})
         `.pipe(Effect.orDie)
       }),
     )

@@ -85,10 +85,13 @@ const make = Effect.gen(function* () {
   `)
 
   const get = (currency: string) =>
-    sql<RateRow>`${select} WHERE r.currency = ${currency}`.pipe(
-      Effect.map((rows) => (rows[0] === undefined ? undefined : toRate(rows[0]))),
-      Effect.orDie,
-    )
+    // Not a code at all (a path parameter may hold NUL, which PostgreSQL refuses as text): none.
+    !/^[A-Z0-9]{2,10}$/.test(currency)
+      ? Effect.succeed(undefined)
+      : sql<RateRow>`${select} WHERE r.currency = ${currency}`.pipe(
+          Effect.map((rows) => (rows[0] === undefined ? undefined : toRate(rows[0]))),
+          Effect.orDie,
+        )
 
   const list = () =>
     sql<RateRow>`${select} ORDER BY c.sort_order, r.currency`.pipe(
