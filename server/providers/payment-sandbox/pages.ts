@@ -106,7 +106,9 @@ const script = `
     let body
     try {
       const sub = event.submitter
-      const target = sub && sub.hasAttribute("formaction") ? sub.formAction : form.action
+      // getAttribute, not form.action: the buttons are named "action", and a form's named
+      // controls shadow its properties (form.action is then a RadioNodeList of the buttons).
+      const target = sub && sub.hasAttribute("formaction") ? sub.getAttribute("formaction") : form.getAttribute("action")
       const res = await fetch(target, { method: "POST", body: data, headers: { accept: "application/json" }, credentials: "same-origin" })
       body = await res.json()
     } catch {
@@ -206,9 +208,10 @@ const doneStep = (visible: string, message: string, returnUrl: string): string =
 <p><a href="${escapeHtml(returnUrl)}">Return to the merchant</a></p>`,
   )
 
+// The empty data: icon keeps the browser from asking the casino for /favicon.ico (a 404 in the frame).
 const page = (nonce: string, p: PaymentRow, title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · Sandbox Pay</title>
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Sandbox Pay</title>
 <style nonce="${nonce}">${styles}</style></head>
 <body><main>
 <div class="top"><p class="brand">Sandbox Pay · ${escapeHtml(p.gateway)}<span class="badge">TEST</span></p>
@@ -355,5 +358,5 @@ ${step("approve", state.step, `Approve the payment`, approve)}`
 /** A page for an address that names no payment of this kind. */
 export const notFoundPage = (nonce: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Payment not found · Sandbox Pay</title><style nonce="${nonce}">${styles}</style></head>
+<link rel="icon" href="data:,"><title>Payment not found · Sandbox Pay</title><style nonce="${nonce}">${styles}</style></head>
 <body><main><h1>Payment not found</h1><p>This payment link is not valid. Return to the merchant and start again.</p></main></body></html>`
