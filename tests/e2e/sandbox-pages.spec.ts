@@ -101,7 +101,7 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   page.on("pageerror", (e) => errors.push(e.message))
   await page.goto(answer.redirectUrl ?? "")
   await expect(page.getByRole("heading", { name: "Pay by card" })).toBeVisible()
-  await expect(page.getByText("30.00 EUR", { exact: true })).toBeVisible()
+  await expect(page.locator("p.amount")).toHaveText("30.00 EUR")
   await world.screenshot(page, "sandbox-card-page")
   await expectAccessible(page, testInfo, "sandbox card page")
 
@@ -115,6 +115,9 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   await expect(cardForm(page).getByRole("alert")).toHaveText("Please correct the highlighted fields.")
   await expect(cardForm(page).getByLabel("Expiry (MM/YY)")).not.toHaveAttribute("aria-invalid", "true")
   await world.screenshot(page, "sandbox-card-page-luhn-error")
+  // As in the casino's payment frame on a phone.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await world.screenshot(page, "sandbox-card-page-luhn-error-mobile")
   await expectAccessible(page, testInfo, "sandbox card page with an error")
   // Still the same document, still payable: the refusal decided nothing.
   expect(page.url()).toBe(answer.redirectUrl)
