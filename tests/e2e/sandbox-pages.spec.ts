@@ -161,6 +161,70 @@ test("3-D Secure: the challenge on the same page, code 1234, then the casino's r
   expect(await fund.json()).toMatchObject([{ currency: "EUR", balance: "7500" }])
 })
 
+test("framed by the casino's page (its CSP, the edge's X-Frame-Options): pay, then the return page in the frame", async ({
+  page,
+  world,
+}) => {
+  await signedInPlayer(world, page.request, "sbx-frame")
+  const answer = await startDeposit(world, page.request, "paystudio/deposit", { amount: "3000" })
+  const blocked: Array<string> = []
+  page.on("console", (m) => {
+    if (/Refused|frame-ancestors|X-Frame-Options/i.test(m.text())) blocked.push(m.text())
+  })
+  await page.goto("/")
+  // What the deposit's payment frame does: an iframe on the app's page at the answer's redirectUrl.
+  await page.evaluate((src) => {
+    const frame = document.createElement("iframe")
+    frame.id = "payment-frame"
+    frame.title = "Payment"
+    frame.src = src
+    frame.style.cssText = "position:fixed;inset:40px;width:480px;height:640px;z-index:99999;background:#fff"
+    document.body.append(frame)
+  }, answer.redirectUrl ?? "")
+  const frame = page.frameLocator("#payment-frame")
+  await expect(frame.getByRole("heading", { name: "Pay by card" })).toBeVisible()
+  await frame.getByLabel("Name on the card").fill("Ada Lovelace")
+  await frame.getByLabel("Card number").fill("4242 4242 4242 4242")
+  await frame.getByLabel("Expiry (MM/YY)").fill(`12/${nextYear}`)
+  await frame.getByLabel("Security code (CVC)").fill("123")
+  await frame.getByRole("button", { name: "Pay 30.00 EUR" }).click()
+  await expect(frame.getByRole("heading", { name: "Payment received" })).toBeVisible()
+  expect(blocked).toEqual([])
+  await expect
+    .poll(() => depositStatus(page.request, world, answer.depositId), { timeout: 20_000 })
+    .toBe("completed")
+})
+
+test("without script the same forms post as documents: 3-D Secure as its own page, then the returnUrl", async ({
+  browser,
+  page,
+  world,
+}) => {
+  await signedInPlayer(world, page.request, "sbx-noscript")
+  const answer = await startDeposit(world, page.request, "payweb/deposit", { amount: "3000" })
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  try {
+    const plain = await context.newPage()
+    await plain.goto(answer.redirectUrl ?? "")
+    const form = plain.locator("form#card")
+    await form.getByLabel("Name on the card").fill("Ada Lovelace")
+    await form.getByLabel("Card number").fill("4000 0000 0000 3220")
+    await form.getByLabel("Expiry (MM/YY)").fill(`12/${nextYear}`)
+    await form.getByLabel("Security code (CVC)").fill("123")
+    await form.getByRole("button", { name: "Pay 30.00 EUR" }).click()
+    await expect(plain.getByRole("heading", { name: "3-D Secure check" })).toBeVisible()
+    await plain.locator("form#challenge").getByLabel("Confirmation code").fill("1234")
+    await plain.locator("form#challenge").getByRole("button", { name: "Confirm" }).click()
+    await plain.waitForURL(`**/api/payments/return?deposit=${answer.depositId}`)
+    await expect(plain.getByRole("heading", { name: "Payment received" })).toBeVisible()
+  } finally {
+    await context.close()
+  }
+  await expect
+    .poll(() => depositStatus(page.request, world, answer.depositId), { timeout: 20_000 })
+    .toBe("completed")
+})
+
 test("Skrill's page: accessible at sign-in and at approval, and approving credits", async ({
   page,
   world,

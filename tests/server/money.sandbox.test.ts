@@ -91,6 +91,9 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     // The page's own policy, not the app's: its inline script runs by nonce.
     expect(csp).toMatch(/script-src 'nonce-[^']+'/)
     expect(csp).toContain(`frame-ancestors 'self' ${new URL(server.config.publicUrl).origin}`)
+    // Not no-referrer: browsers would then post the pages' forms (no script) with `Origin: null`,
+    // which the edge refuses (tests/e2e/sandbox-pages.spec.ts shows it in Chromium).
+    expect(res.headers.get("referrer-policy")).toBe("same-origin")
     return res.text()
   }
 

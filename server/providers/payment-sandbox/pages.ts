@@ -214,7 +214,7 @@ const doneStep = (visible: string, message: string, returnUrl: string): string =
 // The empty data: icon keeps the browser from asking the casino for /favicon.ico (a 404 in the frame).
 const page = (nonce: string, p: PaymentRow, title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Sandbox Pay</title>
+<meta name="referrer" content="same-origin"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Sandbox Pay</title>
 <style nonce="${nonce}">${styles}</style></head>
 <body><main>
 <div class="top"><p class="brand">Sandbox Pay · ${escapeHtml(p.gateway)}<span class="badge">TEST</span></p>
