@@ -6,8 +6,10 @@
  * form's action read from the HTML), and then waits for the sandbox's dispatcher to deliver the
  * signed webhook and the ledger to credit. Nothing here signs or posts a webhook itself.
  */
+import { spawnSync } from "node:child_process"
 import { readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig, operatorSecretFile } from "../../server/config.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
@@ -333,6 +335,16 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     expect(pending[0]?.n).toBe("0")
     const report = await ledgerReport(server)
     expect(report.clean).toBe(true)
+    // The operator's command too, where another process may open the database (PostgreSQL).
+    if (server.config.databaseUrl !== undefined) {
+      const run = spawnSync(process.execPath, ["scripts/ledger-check.ts", "--json"], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        env: { ...process.env, DATABASE_URL: server.config.databaseUrl },
+        encoding: "utf8",
+      })
+      expect(run.status, run.stderr).toBe(0)
+      expect(JSON.parse(run.stdout)).toMatchObject({ clean: true })
+    }
   })
 })
 
