@@ -115,9 +115,16 @@ export default defineConfig({
   },
   server: {
     proxy: Object.fromEntries(
-      ["/user-service", "/profile-service", "/game-aggregator-service", "/ip-service", "/api", "/cdn"].map(
-        (p) => [p, { target: apiTarget, changeOrigin: false }],
-      ),
+      // /sandbox-pay: the payment sandbox's pages, framed by the app (same origin, like in production).
+      [
+        "/user-service",
+        "/profile-service",
+        "/game-aggregator-service",
+        "/ip-service",
+        "/api",
+        "/cdn",
+        "/sandbox-pay",
+      ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),
     ),
   },
 })

@@ -37,7 +37,7 @@ import { Gateways } from "./payments/Gateways.ts"
 import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
-import { paymentSandboxLayer } from "./providers/payment-sandbox/index.ts"
+import { paymentSandboxLayer, sandboxEndpoints } from "./providers/payment-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -118,6 +118,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...ratesOperatorEndpoints,
     ...paymentEndpoints,
     ...eventEndpoints,
+    // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
+    ...(config.sandboxPayments ? sandboxEndpoints : []),
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,

@@ -84,7 +84,10 @@ export interface AppConfigShape {
   readonly paymentUsExcluded: string | undefined
   /** PAYMENT_GATEWAYS: JSON array overriding gateways one by one (docs/payments-protocol.md). */
   readonly paymentGateways: ReadonlyArray<GatewayOverride>
-  /** How the server reaches itself (notify URLs, the built-in sandbox): INTERNAL_URL, else loopback. */
+  /**
+   * How the server reaches itself (notify URLs, the built-in sandbox): INTERNAL_URL, else
+   * `http://{HOST, or 127.0.0.1 for a wildcard HOST}:{PORT}`.
+   */
   readonly internalUrl: string
   /** A deposit still `initiated` after this many minutes is expired (DEPOSIT_EXPIRY_MINUTES). */
   readonly depositExpiryMinutes: number
@@ -321,6 +324,16 @@ const persistentSecret = (dataDir: string, name: string): string => {
   return secret
 }
 
+/**
+ * The address the server reaches itself at when INTERNAL_URL is unset: loopback when it listens on
+ * every interface, else the very address it listens on (HOST=10.0.0.5 does not answer on
+ * 127.0.0.1, and the built-in sandbox's calls and webhooks would find nobody).
+ */
+export const selfHostFor = (host: string): string => {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1"
+  return host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host
+}
+
 /** Parses the environment. Throws `ConfigError` on a bad value. */
 export const loadConfig = (env: Env): AppConfigShape => {
   const port = int(env, "PORT", 8080, 0, 65_535)
@@ -409,7 +422,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
       )
     paymentGateways = decoded.value
   }
-  const internalRaw = str(env, "INTERNAL_URL") ?? `http://127.0.0.1:${port}`
+  const internalRaw = str(env, "INTERNAL_URL") ?? `http://${selfHostFor(host)}:${port}`
   originOf("INTERNAL_URL", internalRaw)
   const sandboxSecret = str(env, "SANDBOX_SECRET")
   if (sandboxSecret !== undefined && sandboxSecret.length < 32) {

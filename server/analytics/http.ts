@@ -8,15 +8,16 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { CasinoApi } from "../../services/api.ts"
+import { toStorableText } from "../../services/rules.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 
-/** Properties whose name holds control characters are dropped (jsonb refuses NUL; nobody needs them). */
-const printable = (properties: Readonly<Record<string, string>>): Record<string, string> =>
-  Object.fromEntries(Object.entries(properties).filter(([key]) => !/[\p{Cc}\p{Cs}]/u.test(key)))
+/** jsonb refuses NUL and lone surrogates: they become U+FFFD instead of a 500, in names and values alike. */
+export const storable = (properties: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(properties).map(([k, v]) => [toStorableText(k), toStorableText(v)]))
 
 export const AnalyticsHandlers = HttpApiBuilder.group(
   CasinoApi,
@@ -34,7 +35,7 @@ export const AnalyticsHandlers = HttpApiBuilder.group(
         const userId = session._tag === "Some" ? session.value.user.id : null
         yield* sql`
           INSERT INTO analytics_events (name, properties, user_id)
-          VALUES (${payload.name}, ${JSON.stringify(printable(payload.properties))}::jsonb, ${userId})
+          VALUES (${payload.name}, ${JSON.stringify(storable(payload.properties))}::jsonb, ${userId})
         `.pipe(Effect.orDie)
       }),
     )

@@ -11,6 +11,7 @@
  * A request under an API prefix that no route took is 405 with `Allow` when its path is known
  * (another method would be answered), otherwise 404 (`apiFallback`).
  */
+import { type Schema, SchemaAST } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
@@ -103,13 +104,52 @@ export interface KnownEndpoint {
   readonly path: string
 }
 
-/** The implemented endpoints of the contract, read from `CasinoApi`. */
+/** The values a path parameter may take when its schema is a literal or a union of literals. */
+const literalValues = (ast: SchemaAST.AST): ReadonlyArray<string> | undefined => {
+  if (SchemaAST.isLiteral(ast)) return [String(ast.literal)]
+  if (!SchemaAST.isUnion(ast)) return undefined
+  const values: Array<string> = []
+  for (const member of ast.types) {
+    if (!SchemaAST.isLiteral(member)) return undefined
+    values.push(String(member.literal))
+  }
+  return values
+}
+
+/**
+ * One path per value of each literal parameter (`/profile/:gateway/deposit` → `/profile/brpay/deposit`,
+ * …): `/profile/crypto/deposit` or `/profile/nothing/deposit` is then no address of that endpoint
+ * (404, or the not-built row's 501), as the contract's schema says, not a 405.
+ */
+export const expandLiteralParams = (path: string, params: Schema.Top | undefined): ReadonlyArray<string> => {
+  if (params === undefined || !SchemaAST.isObjects(params.ast)) return [path]
+  let paths: ReadonlyArray<string> = [path]
+  for (const ps of params.ast.propertySignatures) {
+    const values = literalValues(ps.type)
+    if (values === undefined || typeof ps.name !== "string") continue
+    const segment = `:${ps.name}`
+    paths = paths.flatMap((p) =>
+      p.split("/").includes(segment)
+        ? values.map((v) =>
+            p
+              .split("/")
+              .map((s) => (s === segment ? v : s))
+              .join("/"),
+          )
+        : [p],
+    )
+  }
+  return paths
+}
+
+/** The implemented endpoints of the contract, read from `CasinoApi` (literal parameters expanded). */
 export const implementedEndpoints = (): ReadonlyArray<KnownEndpoint> => {
   const found: Array<KnownEndpoint> = []
   HttpApi.reflect(CasinoApi, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
-      found.push({ method: endpoint.method.toUpperCase(), path: endpoint.path })
+      const method = endpoint.method.toUpperCase()
+      for (const path of expandLiteralParams(endpoint.path, endpoint.params)) found.push({ method, path })
     },
   })
   return found

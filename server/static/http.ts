@@ -34,6 +34,8 @@ export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): Readon
   "/profile-service/",
   "/game-aggregator-service/",
   "/ip-service/",
+  // The built-in payment sandbox (server/providers/payment-sandbox): its own pages, never the app's.
+  "/sandbox-pay/",
   `${config.cdnBasePath}/`,
   "/openapi.json",
   "/docs",

@@ -85,7 +85,7 @@ const make = Effect.gen(function* () {
   `)
 
   const get = (currency: string) =>
-    // Not a currency code (e.g. a NUL from a path segment, which PostgreSQL text refuses): none.
+    // Not a code at all (a path parameter may hold NUL, which PostgreSQL refuses as text): none.
     !/^[A-Z0-9]{2,10}$/.test(currency)
       ? Effect.succeed(undefined)
       : sql<RateRow>`${select} WHERE r.currency = ${currency}`.pipe(

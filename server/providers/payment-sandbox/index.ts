@@ -14,6 +14,29 @@ import { SandboxRepo } from "./SandboxRepo.ts"
 
 export { SANDBOX_PREFIX } from "./http.ts"
 
+const P = "/sandbox-pay"
+/**
+ * Every (method, path) the sandbox answers, for the server's endpoint index: a request under
+ * /sandbox-pay/ that no route takes is then the API's JSON 405 (+ Allow) or 404, not the player app.
+ * Keep in step with `merchantRoutes` (http.ts) and `pageRoutes` (pagesHttp.ts).
+ */
+export const sandboxEndpoints = [
+  { method: "POST", path: `${P}/card/:code/payments` },
+  { method: "POST", path: `${P}/skrill/sessions` },
+  { method: "POST", path: `${P}/jeton/payments` },
+  { method: "POST", path: `${P}/mifinity/init-iframe` },
+  { method: "PUT", path: `${P}/control/gateways/:code` },
+  { method: "GET", path: `${P}/control/payments/:id` },
+  { method: "GET", path: `${P}/card/:code/pay/:id` },
+  { method: "POST", path: `${P}/card/:code/pay/:id` },
+  { method: "POST", path: `${P}/card/:code/pay/:id/3ds` },
+  { method: "GET", path: `${P}/skrill/app/:id` },
+  { method: "GET", path: `${P}/jeton/pay/:id` },
+  { method: "GET", path: `${P}/mifinity/widget` },
+  { method: "POST", path: `${P}/wallet/:id/sign-in` },
+  { method: "POST", path: `${P}/wallet/:id/decide` },
+] as const
+
 // ONE Sandbox instance serves the routes and the dispatcher (its wake-up signal is in-process).
 const Provider = Layer.unwrap(
   Effect.gen(function* () {

@@ -57,13 +57,15 @@ body{margin:0;padding:16px}
 main{max-width:440px;margin:0 auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:20px 22px}
 .top{display:flex;justify-content:space-between;align-items:baseline;gap:8px;border-bottom:1px solid #e3e7ec;padding-bottom:10px;margin-bottom:14px}
 .brand{font-weight:600;margin:0}.badge{font-size:.75rem;background:#fff3c4;color:#6b5300;border-radius:4px;padding:1px 6px;margin-left:6px}
-.amount{font-size:1.25rem;font-weight:700;margin:0}
+.amount{font-size:1.25rem;font-weight:700;margin:0;white-space:nowrap}
 h1{font-size:1.15rem;margin:0 0 12px}
 label{display:block;font-weight:600;margin:10px 0 4px}
 input{box-sizing:border-box;width:100%;font:inherit;padding:9px 10px;border:1px solid #9aa5b1;border-radius:6px}
 input:focus,button:focus,a:focus{outline:3px solid #2b6cd4;outline-offset:1px}
 input[aria-invalid=true]{border-color:#b3261e}
-.row{display:flex;gap:12px}.row>div{flex:1}
+/* Expiry and CVC share rows (label, input, error): a label wrapping on a phone keeps the inputs level. */
+.row{display:grid;grid-template-columns:1fr 1fr;column-gap:12px}
+.row>div{display:grid;grid-row:span 3;grid-template-rows:subgrid}.row label{align-self:end}
 .error{color:#b3261e;margin:4px 0 0;font-size:.9rem}.error:empty{display:none}
 .status{margin:0 0 10px;padding:8px 10px;border-radius:6px;background:#fdecea;color:#8c1d18}.status:empty{display:none}
 .actions{display:flex;gap:10px;margin-top:16px;flex-wrap:wrap}
@@ -75,6 +77,7 @@ table{border-collapse:collapse;width:100%;font-size:.88rem;margin-top:6px}td{pad
 td:first-child{font-family:ui-monospace,monospace;white-space:nowrap}
 details{margin-top:18px}summary{cursor:pointer;font-weight:600}
 .muted{color:#56606b;font-size:.9rem}
+.nowrap{white-space:nowrap}
 `
 
 /** The pages' one script: submits the forms in place and shows the next step (see the header). */
@@ -106,7 +109,9 @@ const script = `
     let body
     try {
       const sub = event.submitter
-      const target = sub && sub.hasAttribute("formaction") ? sub.formAction : form.action
+      // getAttribute, not form.action: the buttons are named "action", and a form's named
+      // controls shadow its properties (form.action is then a RadioNodeList of the buttons).
+      const target = sub && sub.hasAttribute("formaction") ? sub.getAttribute("formaction") : form.getAttribute("action")
       const res = await fetch(target, { method: "POST", body: data, headers: { accept: "application/json" }, credentials: "same-origin" })
       body = await res.json()
     } catch {
@@ -206,9 +211,10 @@ const doneStep = (visible: string, message: string, returnUrl: string): string =
 <p><a href="${escapeHtml(returnUrl)}">Return to the merchant</a></p>`,
   )
 
+// The empty data: icon keeps the browser from asking the casino for /favicon.ico (a 404 in the frame).
 const page = (nonce: string, p: PaymentRow, title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)} · Sandbox Pay</title>
+<meta name="referrer" content="same-origin"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Sandbox Pay</title>
 <style nonce="${nonce}">${styles}</style></head>
 <body><main>
 <div class="top"><p class="brand">Sandbox Pay · ${escapeHtml(p.gateway)}<span class="badge">TEST</span></p>
@@ -267,7 +273,7 @@ export const cardPage = (nonce: string, p: PaymentRow, state: CardPageState): st
   const challengeForm = form(
     "challenge",
     `${base}/3ds`,
-    `<p>Your bank asks you to confirm this payment of ${escapeHtml(amount)} to ${escapeHtml(p.gateway)}
+    `<p>Your bank asks you to confirm this payment of <span class="nowrap">${escapeHtml(amount)}</span> to ${escapeHtml(p.gateway)}
 with card ending <span data-fill="last4">${escapeHtml(p.cardLast4 ?? "")}</span>.</p>
 ${field("challenge", { name: "code", label: "Confirmation code", autocomplete: "one-time-code", inputmode: "numeric", maxlength: 8 }, {}, challengeErrors)}
 <p class="muted">Sandbox: the code ${threeDSecureCode} approves; anything else fails.</p>
@@ -330,7 +336,7 @@ ${field("sign-in", { name: "password", label: "Password", type: "password", auto
     "approve",
     `${base}/decide`,
     `<p>Signed in as <strong data-fill="email">${escapeHtml(p.walletEmail ?? values.email ?? "")}</strong>.</p>
-<p>Pay <strong>${escapeHtml(amount)}</strong> to ${escapeHtml(p.gateway)} (reference ${escapeHtml(p.reference)})?</p>
+<p>Pay <strong class="nowrap">${escapeHtml(amount)}</strong> to ${escapeHtml(p.gateway)} (reference ${escapeHtml(p.reference)})?</p>
 ${decideButtons(`Approve ${amount}`)}`,
     {},
     state.step === "approve" ? state.message : undefined,
@@ -338,7 +344,7 @@ ${decideButtons(`Approve ${amount}`)}`,
   const qr = form(
     "qr",
     `${base}/decide`,
-    `<p>Scan this code with the ${escapeHtml(name)} app to pay ${escapeHtml(amount)}:</p>
+    `<p>Scan this code with the ${escapeHtml(name)} app to pay <span class="nowrap">${escapeHtml(amount)}</span>:</p>
 <p class="qr" aria-label="QR code text">${escapeHtml(p.qr ?? "")}</p>
 ${decideButtons("I paid in the app")}`,
     {},
@@ -355,5 +361,5 @@ ${step("approve", state.step, `Approve the payment`, approve)}`
 /** A page for an address that names no payment of this kind. */
 export const notFoundPage = (nonce: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Payment not found · Sandbox Pay</title><style nonce="${nonce}">${styles}</style></head>
+<link rel="icon" href="data:,"><title>Payment not found · Sandbox Pay</title><style nonce="${nonce}">${styles}</style></head>
 <body><main><h1>Payment not found</h1><p>This payment link is not valid. Return to the merchant and start again.</p></main></body></html>`

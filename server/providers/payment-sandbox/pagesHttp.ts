@@ -56,7 +56,9 @@ const htmlPage = (status: number, html: (nonce: string) => string, returnUrl: st
         HttpServerResponse.setHeaders(response, {
           "content-security-policy": csp,
           "cache-control": "no-store",
-          "referrer-policy": "no-referrer",
+          // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the
+          // pages' own form posts (no script), and the server's edge refuses those as cross-origin.
+          "referrer-policy": "same-origin",
         }),
       ),
     )
