@@ -35,6 +35,7 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
   { file: "profile-service.ts", load: () => import("../services/profile-service.ts") },
   { file: "error-logger.ts", load: () => import("../services/error-logger.ts") },
   { file: "wallet-service.ts", load: () => import("../services/wallet-service.ts") },
+  { file: "game-service.ts", load: () => import("../services/game-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */
@@ -44,6 +45,7 @@ const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => 
   { file: "api/profile-service.ts", load: () => import("../services/api/profile-service.ts") },
   { file: "api/error-logger.ts", load: () => import("../services/api/error-logger.ts") },
   { file: "api/wallet-service.ts", load: () => import("../services/api/wallet-service.ts") },
+  { file: "api/game-service.ts", load: () => import("../services/api/game-service.ts") },
 ]
 
 interface Named {

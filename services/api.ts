@@ -5,6 +5,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { ErrorLoggerApi } from "./api/error-logger.ts"
+import { GameServiceApi, PlayerGamesApi } from "./api/game-service.ts"
 import { IpServiceApi } from "./api/ip-service.ts"
 import { ProfileServiceApi } from "./api/profile-service.ts"
 import { UserServiceApi } from "./api/user-service.ts"
@@ -18,6 +19,8 @@ export class CasinoApi extends HttpApi.make("casino")
   .add(WalletServiceApi)
   .add(PaymentsApi)
   .add(AnalyticsApi)
+  .add(GameServiceApi)
+  .add(PlayerGamesApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino API",

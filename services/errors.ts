@@ -212,3 +212,26 @@ export class PaymentsBlocked extends Schema.TaggedError<PaymentsBlocked>()(
   { message: Schema.String },
   { httpApiStatus: 403 },
 ) {}
+
+// ── games (issue 10) ─────────────────────────────────────────────────────────────────────────────
+
+/** A game id (or favorite) the catalogue does not have, or a launch whose fields do not match it. */
+export class GameNotFound extends Schema.TaggedError<GameNotFound>()(
+  "GameNotFound",
+  { message: Schema.String, id: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** Real-money play refused: self-excluded, or no wallet in a currency the game takes. */
+export class PlayBlocked extends Schema.TaggedError<PlayBlocked>()(
+  "PlayBlocked",
+  { message: Schema.String, reason: Schema.Literals(["excluded", "currency", "demo-only"]) },
+  { httpApiStatus: 403 },
+) {}
+
+/** The game's provider did not answer the launch: try again later. */
+export class GameUnavailable extends Schema.TaggedError<GameUnavailable>()(
+  "GameUnavailable",
+  { message: Schema.String, provider: Schema.String },
+  { httpApiStatus: 503 },
+) {}

@@ -42,8 +42,7 @@ export interface NotBuiltEndpoint {
 }
 
 const P = "/profile-service/api/v1"
-const G = "/game-aggregator-service/api/v1"
-const { walletPayments, games, bonuses } = capabilities
+const { walletPayments, bonuses } = capabilities
 
 const row = (method: Method, path: `/${string}`, capability: Capability): NotBuiltEndpoint => ({
   method,
@@ -63,11 +62,6 @@ export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("GET", `${P}/profile/promotion`, bonuses),
   row("POST", `${P}/profile/promotion`, bonuses),
   row("DELETE", `${P}/profile/promotion`, bonuses),
-  row("GET", `${P}/history/bet`, games),
-  row("GET", `${P}/history/bet/provider`, games),
-  row("GET", `${P}/profile/favoriteGame`, games),
-  row("POST", `${P}/profile/favoriteGame`, games),
-  row("DELETE", `${P}/profile/favoriteGame/:id`, games),
   row("GET", `${P}/profile/loyalty-level`, bonuses),
   row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
   row("GET", `${P}/profile/withdrawable`, walletPayments),
@@ -75,18 +69,6 @@ export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("POST", `${P}/profile/skrill/withdraw`, walletPayments),
   row("POST", `${P}/profile/crypto/withdraw`, walletPayments),
   row("POST", `${P}/profile/crypto/deposit`, walletPayments),
-
-  row("POST", `${G}/game`, games),
-  row("GET", `${G}/games-and-categories/:currency`, games),
-  row("GET", `${G}/category/top-games`, games),
-  row("GET", `${G}/category/main-games`, games),
-  row("GET", `${G}/category/featured-games`, games),
-  row("GET", `${G}/category/new-games`, games),
-  row("GET", `${G}/jackpots`, games),
-  row("GET", `${G}/currency`, games),
-  row("GET", `${G}/winners/latest`, games),
-  row("GET", `${G}/winners/top`, games),
-  row("GET", `${G}/skin-configuration`, games),
 ]
 
 export const notImplemented = (capability: Capability) =>
