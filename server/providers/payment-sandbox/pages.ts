@@ -106,7 +106,8 @@ const script = `
     let body
     try {
       const sub = event.submitter
-      const target = sub && sub.hasAttribute("formaction") ? sub.formAction : form.action
+      // Not form.action: the buttons are named "action", so that property is the buttons (a RadioNodeList).
+      const target = sub && sub.hasAttribute("formaction") ? sub.formAction : new URL(form.getAttribute("action"), location.href).href
       const res = await fetch(target, { method: "POST", body: data, headers: { accept: "application/json" }, credentials: "same-origin" })
       body = await res.json()
     } catch {
