@@ -60,8 +60,14 @@ const signedInPlayer = async (page: Page, world: World, tag: string): Promise<vo
   await expect(balance(page)).toContainText("0.00")
 }
 
+/** Screenshots `<prefix>-amount` and `<prefix>-methods` when a world and a prefix are given. */
+interface Shots {
+  readonly world: World
+  readonly prefix: string
+}
+
 /** Deposit from the header → a quick amount → Play with: the method list. */
-const chooseAmount = async (page: Page, world: World | undefined, euros: 30 | 75 | 100): Promise<Locator> => {
+const chooseAmount = async (page: Page, shots: Shots | undefined, euros: 30 | 75 | 100): Promise<Locator> => {
   await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
   const dialog = depositDialog(page)
   const form = dialog.getByRole("form", { name: "Deposit amount" })
@@ -70,10 +76,11 @@ const chooseAmount = async (page: Page, world: World | undefined, euros: 30 | 75
   await expect(field(form, "Currency")).toHaveValue("EUR")
   const play = form.getByRole("button", { name: "Play with" })
   await expect(play).toBeEnabled()
-  if (world !== undefined) await world.screenshot(page, "deposit-01-amount")
+  await expect(form.getByRole("button", { name: `${euros} EUR` })).toHaveAttribute("aria-pressed", "true")
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-amount`)
   await play.click()
   await expect(dialog.getByRole("list", { name: "Payment methods" })).toBeVisible()
-  if (world !== undefined) await world.screenshot(page, "deposit-02-methods")
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-methods`)
   return dialog
 }
 
@@ -138,7 +145,7 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   await dismissToasts(page)
 
   // ── Amount, method, profile completion ──
-  const dialog = await chooseAmount(page, world, 30)
+  const dialog = await chooseAmount(page, { world, prefix: "deposit-01" }, 30)
   await chooseMethod(dialog, "Card")
   await completeCardProfile(page, world)
 
@@ -159,7 +166,6 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   await world.screenshot(page, "deposit-05-credited")
 
   // The profile the card needed was saved on the way (read-only afterwards on the general tab).
-  await dismissToasts(page)
   await page.goto("/profile")
   await expect(page.getByRole("form", { name: "Profile" }).getByLabel("City")).toHaveValue("Valletta")
 })
@@ -168,12 +174,18 @@ test("a declined card closes the frame with the declined message; the balance st
   page,
   world,
 }) => {
+  // On a phone's screen: the modal's steps are looked at there too.
+  await page.setViewportSize({ width: 390, height: 844 })
   await signedInPlayer(page, world, "declined")
-  const dialog = await chooseAmount(page, undefined, 30)
+  // The signed-in header (balance, Deposit, account, Sign out) fits: no sideways scrolling.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  const dialog = await chooseAmount(page, { world, prefix: "deposit-mobile-01" }, 30)
   await chooseMethod(dialog, "Card")
   await completeCardProfile(page, undefined)
 
   await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await expect(paymentPage(page).getByLabel("Card number")).toBeVisible()
+  await world.screenshot(page, "deposit-mobile-02-card-page")
   await payByCard(page, undefined, "4000 0000 0000 0002")
   await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
   await expect(page.getByText("The payment was declined", { exact: true }).first()).toBeVisible()
