@@ -1,5 +1,5 @@
 /**
- * The profile area (issue 8): `/profile` and its tabs — general (the profile form), verification,
+ * The profile area (issue 8): `/profile` and its tabs — general (the profile form), deposits (issue 9), verification,
  * sessions, security, responsible gaming, promo e-mail. The shell runs it while its path is under
  * `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the area runs the
  * open tab's machine and routes what the tabs report to the shell: a changed account (the session's
@@ -13,6 +13,7 @@ import { type ActorRefFrom, assign, enqueueActions, fromCallback, sendParent, se
 import { toCapturedError } from "../../services/captured-error.ts"
 import { type ProfileTab, profileTabOf } from "../../services/profile-tabs.ts"
 import type { authMachine } from "../auth.machine.ts"
+import { depositHistoryMachine, utcDay } from "../wallet/depositHistory.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
 import { profileFormMachine } from "./profileForm.machine.ts"
 import { promoEmailMachine } from "./promoEmail.machine.ts"
@@ -106,6 +107,7 @@ export const profileAreaMachine = setup({
       return () => subscription.unsubscribe()
     }),
     general: profileFormMachine,
+    deposits: depositHistoryMachine,
     document: verificationDocumentMachine,
     sessions: sessionsMachine,
     security: changePasswordMachine,
@@ -194,6 +196,7 @@ export const profileAreaMachine = setup({
         route: {
           always: [
             tabRoute("general"),
+            tabRoute("deposits"),
             tabRoute("verification"),
             tabRoute("sessions"),
             tabRoute("security"),
@@ -203,6 +206,14 @@ export const profileAreaMachine = setup({
           ],
         },
         general: { invoke: { id: "general", src: "general", input: {}, ...tabOutcome } },
+        deposits: {
+          invoke: {
+            id: "deposits",
+            src: "deposits",
+            input: () => ({ today: utcDay(new Date()) }),
+            ...tabOutcome,
+          },
+        },
         verification: {
           invoke: [
             { id: "idDocument", src: "document", input: { kind: "ID" }, ...tabOutcome },

@@ -1,6 +1,6 @@
 /**
  * Generated-path model of machines/profile/profileArea.machine.ts, opened at /profile/security: the
- * session is checked, anonymous (the login modal) or signed in; every tab's address, an unknown one
+ * session is checked, anonymous (the login modal) or signed in; every tab's address (deposits too), an unknown one
  * and a tab's own address again; what the tabs report (an account change, a session that ended, a
  * self-exclusion, a crash); the watcher's failure.
  */
@@ -27,6 +27,7 @@ export const model = defineModel({
     { type: "SESSION", status: "signedIn" },
     { type: "LOG_IN" },
     { type: "ROUTE", path: "/profile" },
+    { type: "ROUTE", path: "/profile/deposits" },
     { type: "ROUTE", path: "/profile/verification" },
     { type: "ROUTE", path: "/profile/sessions" },
     { type: "ROUTE", path: "/profile/security/" },
@@ -36,6 +37,8 @@ export const model = defineModel({
     { type: "ACCOUNT_CHANGED" },
     { type: "xstate.done.actor.general", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.general", error: crash },
+    { type: "xstate.done.actor.deposits", output: { type: "sessionEnded" } },
+    { type: "xstate.error.actor.deposits", error: crash },
     { type: "xstate.done.actor.idDocument", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.idDocument", error: crash },
     { type: "xstate.done.actor.billDocument", output: { type: "sessionEnded" } },

@@ -13,11 +13,13 @@ import type { promoEmailMachine } from "../../machines/profile/promoEmail.machin
 import type { responsibleGamingMachine } from "../../machines/profile/responsibleGaming.machine.ts"
 import type { sessionsMachine } from "../../machines/profile/sessions.machine.ts"
 import type { verificationDocumentMachine } from "../../machines/profile/verificationDocument.machine.ts"
+import type { depositHistoryMachine } from "../../machines/wallet/depositHistory.machine.ts"
 import { ProfileTabInfo, profileTabs } from "../../services/profile-tabs.ts"
 import { useShell } from "../app/actors.tsx"
 import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
+import { DepositsTab } from "./DepositsTab.tsx"
 import { formatDateTime } from "./format.ts"
 import { ProfileFormView } from "./ProfileFormView.tsx"
 import { PromoTab } from "./PromoTab.tsx"
@@ -60,6 +62,10 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
           <ProfileFormView actor={form} />
         </div>
       ) : null
+    }
+    case "deposits": {
+      const actor = children.deposits as ActorRefFrom<typeof depositHistoryMachine> | undefined
+      return actor ? <DepositsTab actor={actor} /> : null
     }
     case "verification": {
       const id = children.idDocument as ActorRefFrom<typeof verificationDocumentMachine> | undefined
