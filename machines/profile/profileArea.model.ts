@@ -1,8 +1,9 @@
 /**
  * Generated-path model of machines/profile/profileArea.machine.ts, opened at /profile/security: the
- * session is checked, anonymous (the login modal) or signed in; every tab's address (deposits too), an unknown one
- * and a tab's own address again; what the tabs report (an account change, a session that ended, a
- * self-exclusion, a crash); the watcher's failure.
+ * session is checked, anonymous (the login modal) or signed in; every tab's address, an unknown one
+ * and a tab's own address again; the deposits tab's code downloaded, or not and retried; what the
+ * tabs report (an account change, a session that ended, a self-exclusion, a crash); the watcher's
+ * failure.
  */
 import { defineModel } from "../model.ts"
 import { profileAreaMachine } from "./profileArea.machine.ts"
@@ -37,6 +38,9 @@ export const model = defineModel({
     { type: "ACCOUNT_CHANGED" },
     { type: "xstate.done.actor.general", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.general", error: crash },
+    { type: "xstate.done.actor.loadDeposits" },
+    { type: "xstate.error.actor.loadDeposits", error: new Error("offline") },
+    { type: "RETRY" },
     { type: "xstate.done.actor.deposits", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.deposits", error: crash },
     { type: "xstate.done.actor.idDocument", output: { type: "sessionEnded" } },

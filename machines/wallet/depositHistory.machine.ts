@@ -7,42 +7,22 @@
  * The range is edited freely (FROM / TO) and applied by SHOW; a range that is not two real days in
  * order is refused here with a message and nothing is asked. A failed load says so and offers RETRY;
  * a call answered 401 ends the tab (the area has the shell re-check the session).
+ *
+ * Part of the money flows' chunk (machines/wallet/flows.ts): the profile area loads it from there when
+ * the tab opens, so the wallet client stays in that one download.
  */
 import { Effect } from "effect"
 import { assign, setup } from "xstate"
 import { fromEffect } from "../../services/bridge.ts"
 import { walletClient } from "../../services/clients/wallet.ts"
-import type { DepositMethod, DepositStatus, FiatHistory, FiatPayment } from "../../services/wallet-service.ts"
-import { isSessionGone, sessionEnded, type TabOutput } from "../profile/support.ts"
+import { Unauthenticated } from "../../services/errors.ts"
+import type { FiatHistory } from "../../services/wallet-service.ts"
+import type { TabOutput } from "../profile/support.ts"
 
 export const DepositHistoryMessages = {
-  loadFailed: "Your deposits could not be loaded.",
   badDates: "Enter both dates as yyyy-mm-dd.",
   fromAfterTo: "The start date must be on or before the end date.",
 } as const
-
-/** What each status means to a player. */
-export const depositStatusLabels: Readonly<Record<DepositStatus, string>> = {
-  initiated: "Started",
-  pending: "Pending",
-  completed: "Completed",
-  failed: "Failed",
-  expired: "Expired",
-}
-
-export const depositMethodLabels: Readonly<Record<DepositMethod, string>> = {
-  card: "Card",
-  skrill: "Skrill",
-  jeton: "Jeton",
-  "jeton-cash": "Jeton Cash",
-  mifinity: "MiFinity",
-}
-
-/** "Card · payweb": a card names its gateway; an e-wallet is its own provider ("Skrill"). */
-export const methodText = (payment: FiatPayment): string =>
-  payment.method === "card" && payment.provider !== ""
-    ? `${depositMethodLabels.card} · ${payment.provider}`
-    : depositMethodLabels[payment.method]
 
 /** The default range's length in days, today included (the server's default window). */
 export const DEFAULT_RANGE_DAYS = 30
@@ -116,7 +96,7 @@ export const depositHistoryMachine = setup({
     ),
   },
   guards: {
-    isSessionGone: (_, params: { error: unknown }) => isSessionGone(params.error),
+    isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     rangeIsValid: ({ context }) => rangeProblem(context.from, context.to) === null,
   },
   actions: {
@@ -133,7 +113,7 @@ export const depositHistoryMachine = setup({
     return { ...range, shown: range, deposits: [], rangeError: null }
   },
   initial: "loading",
-  output: () => sessionEnded,
+  output: (): TabOutput => ({ type: "sessionEnded" }),
   on: {
     FROM: { actions: { type: "setFrom", params: ({ event }) => ({ value: event.value }) } },
     TO: { actions: { type: "setTo", params: ({ event }) => ({ value: event.value }) } },

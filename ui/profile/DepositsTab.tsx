@@ -5,20 +5,42 @@
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
-import {
-  DepositHistoryMessages,
-  type depositHistoryMachine,
-  depositStatusLabels,
-  methodText,
-} from "../../machines/wallet/depositHistory.machine.ts"
+import type { depositHistoryMachine } from "../../machines/wallet/depositHistory.machine.ts"
+import type { DepositMethod, DepositStatus, FiatPayment } from "../../services/wallet-service.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
-import "./deposits.css"
 
 type Actor = ActorRefFrom<typeof depositHistoryMachine>
+
+// Labels live here, not in the machine's module: importing values from it would put the machine (and
+// the wallet client) in the profile area's own download instead of the money flows' (profileArea).
+export const depositsLoadFailed = "Your deposits could not be loaded."
+
+/** What each status means to a player. */
+export const depositStatusLabels: Readonly<Record<DepositStatus, string>> = {
+  initiated: "Started",
+  pending: "Pending",
+  completed: "Completed",
+  failed: "Failed",
+  expired: "Expired",
+}
+
+export const depositMethodLabels: Readonly<Record<DepositMethod, string>> = {
+  card: "Card",
+  skrill: "Skrill",
+  jeton: "Jeton",
+  "jeton-cash": "Jeton Cash",
+  mifinity: "MiFinity",
+}
+
+/** "Card · payweb": a card names its gateway; an e-wallet is its own provider ("Skrill"). */
+export const methodText = (payment: FiatPayment): string =>
+  payment.method === "card" && payment.provider !== ""
+    ? `${depositMethodLabels.card} · ${payment.provider}`
+    : depositMethodLabels[payment.method]
 
 const RangeForm = ({ actor }: { actor: Actor }) => {
   const from = useSelector(actor, (s) => s.context.from)
@@ -120,10 +142,7 @@ export const DepositsTab = ({ actor }: { actor: Actor }) => {
       <p className="page__lead">Your deposits with their status. Days are counted in UTC.</p>
       <RangeForm actor={actor} />
       {failed ? (
-        <LoadFailed
-          message={DepositHistoryMessages.loadFailed}
-          onRetry={() => actor.send({ type: "RETRY" })}
-        />
+        <LoadFailed message={depositsLoadFailed} onRetry={() => actor.send({ type: "RETRY" })} />
       ) : (
         <List actor={actor} />
       )}

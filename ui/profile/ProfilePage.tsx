@@ -19,7 +19,8 @@ import { useShell } from "../app/actors.tsx"
 import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
-import { DepositsTab } from "./DepositsTab.tsx"
+import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
+import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
 import { ProfileFormView } from "./ProfileFormView.tsx"
 import { PromoTab } from "./PromoTab.tsx"
@@ -53,6 +54,7 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
     return s.matches({ open: "notFound" }) ? "notFound" : "ended"
   })
   const children = useSelector(area, (s) => s.children)
+  const depositsCodeFailed = useSelector(area, (s) => s.matches({ open: { deposits: "loadFailed" } }))
   switch (state) {
     case "general": {
       const form = children.general as ActorRefFrom<typeof profileFormMachine> | undefined
@@ -65,7 +67,12 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
     }
     case "deposits": {
       const actor = children.deposits as ActorRefFrom<typeof depositHistoryMachine> | undefined
-      return actor ? <DepositsTab actor={actor} /> : null
+      if (actor) return <DepositsTab actor={actor} />
+      return depositsCodeFailed ? (
+        <LoadFailed message={depositsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
+      ) : (
+        <Spinner label="Loading your deposits" />
+      )
     }
     case "verification": {
       const id = children.idDocument as ActorRefFrom<typeof verificationDocumentMachine> | undefined
