@@ -168,6 +168,24 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   // The profile the card needed was saved on the way (read-only afterwards on the general tab).
   await page.goto("/profile")
   await expect(page.getByRole("form", { name: "Profile" }).getByLabel("City")).toHaveValue("Valletta")
+
+  // ── The deposits tab: the credited card payment, through the gateway that took it ──
+  await page
+    .getByRole("navigation", { name: "Account sections" })
+    .getByRole("link", { name: "Deposits" })
+    .click()
+  await expect(page).toHaveURL(/\/profile\/deposits$/)
+  const history = page.getByRole("list", { name: "Deposits" })
+  const credited = history.getByRole("listitem").filter({ hasText: `Card · ${SECOND_GATEWAY}` })
+  await expect(credited).toContainText("30.00 EUR")
+  await expect(credited).toContainText("Completed")
+  await world.screenshot(page, "deposit-10-history")
+  // A range with nothing in it says so.
+  const range = page.getByRole("form", { name: "Deposits between" })
+  await range.getByLabel("From").fill("2020-01-01")
+  await range.getByLabel("To").fill("2020-01-31")
+  await range.getByRole("button", { name: "Show" }).click()
+  await expect(page.getByText("No deposits from 2020-01-01 to 2020-01-31.")).toBeVisible()
 })
 
 test("a declined card closes the frame with the declined message; the balance stays 0.00", async ({
@@ -191,6 +209,13 @@ test("a declined card closes the frame with the declined message; the balance st
   await expect(page.getByText("The payment was declined", { exact: true }).first()).toBeVisible()
   await world.screenshot(page, "deposit-06-declined")
   await expect(balance(page)).toContainText("0.00")
+
+  // On the deposits tab (a phone's screen): failed, with the provider's reason.
+  await page.goto("/profile/deposits")
+  const declined = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
+  await expect(declined).toContainText("Failed")
+  await expect(declined).toContainText("Card declined")
+  await world.screenshot(page, "deposit-mobile-03-history")
 })
 
 test("a Skrill deposit approved on its page credits the balance", async ({ page, world }) => {
@@ -223,4 +248,11 @@ test("a Skrill deposit approved on its page credits the balance", async ({ page,
   await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
   await expect(balance(page)).toContainText("75.00")
   await world.screenshot(page, "deposit-09-skrill-credited")
+
+  // The deposits tab (its address opened directly) lists it as Skrill, completed.
+  await page.goto("/profile/deposits")
+  const skrillDeposit = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
+  await expect(skrillDeposit).toContainText("75.00 EUR")
+  await expect(skrillDeposit).toContainText("Skrill")
+  await expect(skrillDeposit).toContainText("Completed")
 })
