@@ -145,7 +145,8 @@ export const authMachine = setup({
     },
     authenticated: {
       type: "parallel",
-      invoke: { id: "pushEvents", src: "pushEvents" },
+      // Without push the fund still refreshes when stale.
+      invoke: { id: "pushEvents", src: "pushEvents", onError: {} },
       on: {
         SIGNED_IN: {
           target: "authenticated",

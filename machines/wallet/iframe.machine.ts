@@ -128,7 +128,8 @@ export const iframeMachine = setup({
   states: {
     open: {
       type: "parallel",
-      invoke: { id: "pushEvents", src: "pushEvents" },
+      // A push channel that cannot start (no EventSource) leaves the 15 s poll to notice the credit.
+      invoke: { id: "pushEvents", src: "pushEvents", onError: {} },
       after: { autoClose: "closed" },
       states: {
         frame: {
@@ -172,7 +173,7 @@ export const iframeMachine = setup({
     /** Sent back by the provider: the outcome usually arrives within moments (push or fund). */
     settling: {
       invoke: [
-        { id: "pushEvents", src: "pushEvents" },
+        { id: "pushEvents", src: "pushEvents", onError: {} },
         {
           id: "settleFund",
           src: "loadFund",
@@ -181,6 +182,8 @@ export const iframeMachine = setup({
             target: "closed",
             actions: "credited",
           },
+          // Offline for a moment: the push or the settle window ends it.
+          onError: {},
         },
       ],
       after: { settle: "closed" },
