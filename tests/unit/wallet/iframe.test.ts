@@ -17,7 +17,7 @@ const depositId = redirectAnswer.depositId
 const credited: Fund = fixtureFund.map((f) => ({ ...f, balance: "4250" }))
 
 const start = () => {
-  const fund = controlled<Fund, void>()
+  const fund = controlled<Fund, unknown>()
   const { toasts, toast } = toastRecorder()
   const clock = new SimulatedClock()
   let push: ((event: PlayerEvent) => void) | undefined
