@@ -108,6 +108,13 @@ export default defineConfig({
               tags: ["$initial"],
               test: /[\\/](ui|machines|services|statecharts)[\\/]/,
             },
+            {
+              // The wallet group's contract: its schemas and its client table in one lazy chunk. The
+              // client alone is shared by the money flows and the profile area's deposits tab, and
+              // would otherwise be one more file named in the first download's preload list.
+              name: "wallet-service",
+              test: /[\\/]services[\\/](wallet-service|clients[\\/]wallet)\.ts$/,
+            },
           ],
         },
       },

@@ -1,9 +1,10 @@
 /**
- * The profile area's tabs and their addresses (issue 8; docs/decisions.md). The verification tab's
+ * The profile area's tabs and their addresses (issue 8, the deposits tab issue 9; docs/decisions.md). The verification tab's
  * address is the spec's (`/profile/verification`, linked from cashout); the others follow it.
  */
 export const profileTabs = [
   "general",
+  "deposits",
   "verification",
   "sessions",
   "security",
@@ -14,6 +15,7 @@ export type ProfileTab = (typeof profileTabs)[number]
 
 export const ProfileTabInfo = {
   general: { path: "/profile", label: "General" },
+  deposits: { path: "/profile/deposits", label: "Deposits" },
   verification: { path: "/profile/verification", label: "Verification" },
   sessions: { path: "/profile/sessions", label: "Sessions" },
   security: { path: "/profile/security", label: "Security" },

@@ -1,5 +1,5 @@
 /**
- * The profile area (issue 8): `/profile` and its tabs — general (the profile form), verification,
+ * The profile area (issue 8): `/profile` and its tabs — general (the profile form), deposits (issue 9), verification,
  * sessions, security, responsible gaming, promo e-mail. The shell runs it while its path is under
  * `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the area runs the
  * open tab's machine and routes what the tabs report to the shell: a changed account (the session's
@@ -9,10 +9,20 @@
  * It follows the session (the `auth` actor of the system) through an invoked watcher: a visitor who
  * is not signed in gets the login modal, and after signing in the tab they asked for.
  */
-import { type ActorRefFrom, assign, enqueueActions, fromCallback, sendParent, setup } from "xstate"
+import {
+  type ActorRefFrom,
+  assign,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  sendParent,
+  setup,
+} from "xstate"
 import { toCapturedError } from "../../services/captured-error.ts"
 import { type ProfileTab, profileTabOf } from "../../services/profile-tabs.ts"
 import type { authMachine } from "../auth.machine.ts"
+import { lazyLogic } from "../lazy.ts"
+import type { depositHistoryMachine } from "../wallet/depositHistory.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
 import { profileFormMachine } from "./profileForm.machine.ts"
 import { promoEmailMachine } from "./promoEmail.machine.ts"
@@ -20,6 +30,14 @@ import { responsibleGamingMachine } from "./responsibleGaming.machine.ts"
 import { sessionsMachine } from "./sessions.machine.ts"
 import type { TabOutput } from "./support.ts"
 import { verificationDocumentMachine } from "./verificationDocument.machine.ts"
+
+/**
+ * The deposits tab comes with the money flows' chunk (it shares their wallet client): a static import
+ * would split that client into a chunk of its own, one more file every first visit names.
+ */
+export const depositHistory = lazyLogic<typeof depositHistoryMachine>("deposits", () =>
+  import("../wallet/depositHistory.machine.ts").then((m) => m.depositHistoryMachine),
+)
 
 export type SessionStatus = "checking" | "anonymous" | "signedIn"
 
@@ -38,6 +56,8 @@ export type ProfileAreaEvent =
   | { readonly type: "SESSION"; readonly status: SessionStatus }
   | { readonly type: "LOG_IN" }
   | { readonly type: "ACCOUNT_CHANGED" }
+  /** The deposits tab's code failed to download: try again. */
+  | { readonly type: "RETRY" }
 
 /** What the area asks of the shell. */
 export type AreaRequest =
@@ -90,6 +110,19 @@ export const profileAreaMachine = setup({
     input: {} as ProfileAreaInput,
     context: {} as ProfileAreaContext,
     events: {} as ProfileAreaEvent,
+    // Each child's id → its logic, so `snapshot.children.<id>` is typed as that actor.
+    children: {} as {
+      session: "watchSession"
+      general: "general"
+      loadDeposits: "loadDeposits"
+      deposits: "deposits"
+      idDocument: "document"
+      billDocument: "document"
+      sessions: "sessions"
+      security: "security"
+      responsibleGaming: "responsibleGaming"
+      promo: "promo"
+    },
   },
   actors: {
     /** Follows the session actor (systemId "auth") and reports its status as SESSION events. */
@@ -106,6 +139,8 @@ export const profileAreaMachine = setup({
       return () => subscription.unsubscribe()
     }),
     general: profileFormMachine,
+    loadDeposits: fromPromise(() => depositHistory.load()),
+    deposits: depositHistory.logic,
     document: verificationDocumentMachine,
     sessions: sessionsMachine,
     security: changePasswordMachine,
@@ -194,6 +229,7 @@ export const profileAreaMachine = setup({
         route: {
           always: [
             tabRoute("general"),
+            tabRoute("deposits"),
             tabRoute("verification"),
             tabRoute("sessions"),
             tabRoute("security"),
@@ -203,6 +239,30 @@ export const profileAreaMachine = setup({
           ],
         },
         general: { invoke: { id: "general", src: "general", input: {}, ...tabOutcome } },
+        /** Its code first (the money flows' chunk, usually prefetched already), then the tab. */
+        deposits: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadDeposits",
+                src: "loadDeposits",
+                onDone: "active",
+                onError: "loadFailed",
+              },
+            },
+            loadFailed: { on: { RETRY: "loading" } },
+            active: {
+              invoke: {
+                id: "deposits",
+                src: "deposits",
+                // The server's days are UTC: the default range ends on today's UTC date.
+                input: () => ({ today: new Date().toISOString().slice(0, 10) }),
+                ...tabOutcome,
+              },
+            },
+          },
+        },
         verification: {
           invoke: [
             { id: "idDocument", src: "document", input: { kind: "ID" }, ...tabOutcome },

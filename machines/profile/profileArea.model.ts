@@ -1,8 +1,9 @@
 /**
  * Generated-path model of machines/profile/profileArea.machine.ts, opened at /profile/security: the
  * session is checked, anonymous (the login modal) or signed in; every tab's address, an unknown one
- * and a tab's own address again; what the tabs report (an account change, a session that ended, a
- * self-exclusion, a crash); the watcher's failure.
+ * and a tab's own address again; the deposits tab's code downloaded, or not and retried; what the
+ * tabs report (an account change, a session that ended, a self-exclusion, a crash); the watcher's
+ * failure.
  */
 import { defineModel } from "../model.ts"
 import { profileAreaMachine } from "./profileArea.machine.ts"
@@ -27,6 +28,7 @@ export const model = defineModel({
     { type: "SESSION", status: "signedIn" },
     { type: "LOG_IN" },
     { type: "ROUTE", path: "/profile" },
+    { type: "ROUTE", path: "/profile/deposits" },
     { type: "ROUTE", path: "/profile/verification" },
     { type: "ROUTE", path: "/profile/sessions" },
     { type: "ROUTE", path: "/profile/security/" },
@@ -36,6 +38,11 @@ export const model = defineModel({
     { type: "ACCOUNT_CHANGED" },
     { type: "xstate.done.actor.general", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.general", error: crash },
+    { type: "xstate.done.actor.loadDeposits" },
+    { type: "xstate.error.actor.loadDeposits", error: new Error("offline") },
+    { type: "RETRY" },
+    { type: "xstate.done.actor.deposits", output: { type: "sessionEnded" } },
+    { type: "xstate.error.actor.deposits", error: crash },
     { type: "xstate.done.actor.idDocument", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.idDocument", error: crash },
     { type: "xstate.done.actor.billDocument", output: { type: "sessionEnded" } },

@@ -4,7 +4,12 @@
  */
 import type { Currencies } from "../../services/cdn.ts"
 import type { Fund } from "../../services/profile-service.ts"
-import type { DepositMinimums, DepositResponse, TotalDeposits } from "../../services/wallet-service.ts"
+import type {
+  DepositMinimums,
+  DepositResponse,
+  FiatHistory,
+  TotalDeposits,
+} from "../../services/wallet-service.ts"
 import { fixtureAccount, fixtureCurrencies } from "../flowFixtures.ts"
 
 /** A fresh registration's only wallet: EUR, default, 12.50. */
@@ -43,4 +48,30 @@ export const redirectAnswer: DepositResponse = {
 export const fixtureCurrenciesWithGbp: Currencies = [
   ...fixtureCurrencies,
   { code: "GBP", name: "Pound Sterling", symbol: "£", type: "FIAT", fiat: true, subunits_to_unit: "100" },
+]
+
+/** A player's deposits as GET …/profile/fiat/deposit answers them, newest first. */
+export const fixtureDepositHistory: FiatHistory = [
+  {
+    id: "7c0e4a52-1f7d-4c2b-9d8e-0a4f3b2c1d10",
+    method: "skrill",
+    provider: "skrill",
+    amount: "7500",
+    currency: "EUR",
+    status: "completed",
+    reason: null,
+    createdAt: "2026-11-20T18:04:00.000Z",
+    updatedAt: "2026-11-20T18:05:12.000Z",
+  },
+  {
+    id: "3b1d9f0e-6a2c-4e8b-8f7a-5c4d3e2f1a09",
+    method: "card",
+    provider: "payweb",
+    amount: "3000",
+    currency: "EUR",
+    status: "failed",
+    reason: "Card declined",
+    createdAt: "2026-11-19T09:30:00.000Z",
+    updatedAt: "2026-11-19T09:31:40.000Z",
+  },
 ]

@@ -31,6 +31,8 @@ export const model = defineModel({
     { type: "xstate.error.actor.settleFund", error: transportError() },
     { type: "xstate.done.actor.settleFund", output: fixtureFund },
     { type: "xstate.done.actor.settleFund", output: credited },
+    { type: "xstate.error.actor.settleFund", error: transportError() },
+    { type: "xstate.error.actor.pushEvents", error: new Error("no EventSource") },
     { type: "xstate.after.poll.iframe.open.balance.waiting" },
     { type: "xstate.after.autoClose.iframe.open" },
     { type: "xstate.after.settle.iframe.settling" },

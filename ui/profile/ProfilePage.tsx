@@ -13,11 +13,14 @@ import type { promoEmailMachine } from "../../machines/profile/promoEmail.machin
 import type { responsibleGamingMachine } from "../../machines/profile/responsibleGaming.machine.ts"
 import type { sessionsMachine } from "../../machines/profile/sessions.machine.ts"
 import type { verificationDocumentMachine } from "../../machines/profile/verificationDocument.machine.ts"
+import type { depositHistoryMachine } from "../../machines/wallet/depositHistory.machine.ts"
 import { ProfileTabInfo, profileTabs } from "../../services/profile-tabs.ts"
 import { useShell } from "../app/actors.tsx"
 import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
+import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
+import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
 import { ProfileFormView } from "./ProfileFormView.tsx"
 import { PromoTab } from "./PromoTab.tsx"
@@ -51,6 +54,7 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
     return s.matches({ open: "notFound" }) ? "notFound" : "ended"
   })
   const children = useSelector(area, (s) => s.children)
+  const depositsCodeFailed = useSelector(area, (s) => s.matches({ open: { deposits: "loadFailed" } }))
   switch (state) {
     case "general": {
       const form = children.general as ActorRefFrom<typeof profileFormMachine> | undefined
@@ -60,6 +64,15 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
           <ProfileFormView actor={form} />
         </div>
       ) : null
+    }
+    case "deposits": {
+      const actor = children.deposits as ActorRefFrom<typeof depositHistoryMachine> | undefined
+      if (actor) return <DepositsTab actor={actor} />
+      return depositsCodeFailed ? (
+        <LoadFailed message={depositsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
+      ) : (
+        <Spinner label="Loading your deposits" />
+      )
     }
     case "verification": {
       const id = children.idDocument as ActorRefFrom<typeof verificationDocumentMachine> | undefined

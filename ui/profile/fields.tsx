@@ -38,7 +38,12 @@ export const Field = ({
           *
         </span>
       ) : null}
-      {missing ? <span className="field__missing">missing</span> : null}
+      {missing ? (
+        // The comma keeps the accessible name "Address, missing" rather than "Addressmissing".
+        <span className="field__missing">
+          <span className="visually-hidden">, </span>missing
+        </span>
+      ) : null}
     </Label.Root>
     {children}
     {hint}

@@ -8,7 +8,13 @@ import { Label } from "radix-ui"
 import type { ActorRefFrom } from "xstate"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
 import type { depositMachine, JetonTab } from "../../machines/wallet/deposit.machine.ts"
-import { fiatCurrencies, minimumMessage, promotionOf, quickAmounts } from "../../machines/wallet/support.ts"
+import {
+  fiatCurrencies,
+  minimumMessage,
+  promotionOf,
+  quickAmounts,
+  quickAmountText,
+} from "../../machines/wallet/support.ts"
 import { type FiatMethod, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { Spinner } from "../components/Spinner.tsx"
@@ -61,6 +67,11 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
     (s) => s.matches({ amount: { basics: "loading" } }) || s.matches({ amount: { minimums: "loading" } }),
   )
   const canPlay = useSelector(actor, (s) => s.can({ type: "PLAY" }))
+  // The quick amount the typed amount equals, shown pressed (compared as the machine writes it).
+  const pressed = useSelector(
+    actor,
+    (s) => quickAmounts.find((euros) => quickAmountText(s.context, euros) === s.context.amountText) ?? null,
+  )
 
   return (
     <form
@@ -79,6 +90,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
             key={euros}
             type="button"
             className="button button--ghost"
+            aria-pressed={pressed === euros}
             onClick={() => actor.send({ type: "QUICK", euros })}
           >
             {euros} EUR
@@ -107,6 +119,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
           </Label.Root>
           <select
             id="deposit-currency"
+            className="input"
             value={currency}
             onChange={(event) => actor.send({ type: "CURRENCY", currency: event.target.value })}
           >

@@ -1,0 +1,258 @@
+/**
+ * Money in (issue 9) in Chromium against the real server and its payment sandbox, as a new player
+ * does it: register, open Deposit from the header, pick 30 EUR, choose Card, complete the profile
+ * the card needs, and pay on the sandbox's card page inside the payment frame — with the first
+ * gateway of the cascade down, so the flow moves on to the second and the `payment_config` cookie
+ * marks the first 'Failed to process'. Then a declined card and a Skrill deposit. The frame closes
+ * by itself (the server's push, or the fund poll) and the header's balance follows.
+ *
+ * Gateway rules are the sandbox's runtime rules (its control endpoint), reset to `up` after each
+ * test. The file runs serially: a rule is server-wide, and the other tests use the same cascade.
+ * Screenshots of each stage go to test-results/screenshots/deposit-*.png.
+ */
+import type { Locator, Page } from "@playwright/test"
+import { API } from "./bindings/common.ts"
+import { registerPlayer, solvedCaptcha } from "./support/api.ts"
+import { expect, test, type World } from "./support/fixtures.ts"
+import { paymentCookie, setGatewayRule } from "./support/payments.ts"
+import { dismissToasts, solveCaptchaWidget } from "./support/ui.ts"
+
+test.describe.configure({ mode: "serial" })
+
+/** The default card cascade (server/config.ts defaultCardCascade): the first two. */
+const FIRST_GATEWAY = "paystudio"
+const SECOND_GATEWAY = "payweb"
+
+const banner = (page: Page): Locator => page.getByRole("banner")
+const depositDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Deposit" })
+const paymentDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Payment" })
+const paymentPage = (page: Page) => paymentDialog(page).frameLocator('iframe[title="Payment page"]')
+const balance = (page: Page): Locator => banner(page).getByRole("button", { name: /^Balance:/ })
+
+/**
+ * A profile field by its label; a field the method needs is announced as "<label>, missing", the
+ * phone's label carries its (aria-hidden) asterisk.
+ */
+const field = (form: Locator, label: string): Locator =>
+  form.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[\\s*]*(,\\s*missing)?$`))
+
+test.afterEach(async ({ world }) => {
+  await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "up")
+})
+
+const newPlayer = (world: World, tag: string) => ({
+  fullName: "Grace Hopper",
+  email: world.uniqueEmail(tag),
+  password: "compiler cobol 1959",
+  currency: "EUR",
+})
+
+/** Registered through the API and signed in from the page's cookie jar; the home page loaded. */
+const signedInPlayer = async (page: Page, world: World, tag: string): Promise<void> => {
+  const player = newPlayer(world, tag)
+  await registerPlayer(world.baseUrl, player)
+  const response = await page.request.post(`${world.baseUrl}${API}/signin`, {
+    data: { email: player.email, password: player.password, captcha: await solvedCaptcha(world.baseUrl) },
+    headers: { origin: world.baseUrl },
+  })
+  expect(response.status()).toBe(200)
+  await page.goto("/")
+  await expect(balance(page)).toContainText("0.00")
+}
+
+/** Screenshots `<prefix>-amount` and `<prefix>-methods` when a world and a prefix are given. */
+interface Shots {
+  readonly world: World
+  readonly prefix: string
+}
+
+/** Deposit from the header → a quick amount → Play with: the method list. */
+const chooseAmount = async (page: Page, shots: Shots | undefined, euros: 30 | 75 | 100): Promise<Locator> => {
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const form = dialog.getByRole("form", { name: "Deposit amount" })
+  await form.getByRole("button", { name: `${euros} EUR` }).click()
+  await expect(field(form, "Amount")).toHaveValue(new RegExp(`^${euros}(\\.00)?$`))
+  await expect(field(form, "Currency")).toHaveValue("EUR")
+  const play = form.getByRole("button", { name: "Play with" })
+  await expect(play).toBeEnabled()
+  await expect(form.getByRole("button", { name: `${euros} EUR` })).toHaveAttribute("aria-pressed", "true")
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-amount`)
+  await play.click()
+  await expect(dialog.getByRole("list", { name: "Payment methods" })).toBeVisible()
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-methods`)
+  return dialog
+}
+
+const chooseMethod = async (dialog: Locator, name: "Card" | "Skrill"): Promise<void> => {
+  await dialog
+    .getByRole("list", { name: "Payment methods" })
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .click()
+}
+
+/** The profile-completion step with the fields the card needs (spec section 5). */
+const completeCardProfile = async (page: Page, world: World | undefined): Promise<void> => {
+  const form = depositDialog(page).getByRole("form", { name: "Profile" })
+  await expect(form).toBeVisible()
+  // Exactly the card's missing fields: nothing the card does not need.
+  await expect(field(form, "Date of birth")).toHaveCount(0)
+  await field(form, "Country").selectOption({ label: "Malta" })
+  await field(form, "Address").fill("12 Republic Street")
+  await field(form, "Postal code").fill("VLT1117")
+  await field(form, "City").fill("Valletta")
+  await field(form, "State / region").fill("Valletta")
+  await field(form, "Calling code").selectOption({ label: "+356 Malta" })
+  await field(form, "Phone").fill("2123 4567")
+  if (world !== undefined) await world.screenshot(page, "deposit-03-profile-completion")
+  await form.getByRole("button", { name: "Save and continue" }).click()
+}
+
+/** The sandbox's card page inside the frame: the test card, a future expiry, any CVC, then Pay. */
+const payByCard = async (page: Page, world: World | undefined, number: string): Promise<void> => {
+  const card = paymentPage(page)
+  await expect(card.getByLabel("Card number")).toBeVisible()
+  await card.getByLabel("Name on the card").fill("Grace Hopper")
+  await card.getByLabel("Card number").fill(number)
+  await card.getByLabel("Expiry (MM/YY)").fill("12/39")
+  await card.getByLabel("Security code (CVC)").fill("123")
+  if (world !== undefined) await world.screenshot(page, "deposit-04-card-page")
+  await card.getByRole("button", { name: /^Pay / }).click()
+}
+
+test("a new player deposits 30 EUR by card: profile completed first, the first gateway down, the second pays, the header shows 30.00", async ({
+  page,
+  context,
+  world,
+}) => {
+  expect(await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "down")).toBe("down")
+
+  // ── Register through the header, as a new player ──
+  const player = newPlayer(world, "card")
+  await page.goto("/")
+  await banner(page).getByRole("button", { name: "Sign up" }).click()
+  const signUp = page.getByRole("form", { name: "Sign up" })
+  await signUp.getByLabel("Full name").fill(player.fullName)
+  await signUp.getByLabel("Email").fill(player.email)
+  await signUp.getByLabel("Password", { exact: true }).fill(player.password)
+  await signUp.getByRole("button", { name: "Currency" }).click()
+  await signUp.getByRole("option", { name: /\bEUR\b/ }).click()
+  await signUp.getByRole("checkbox", { name: /18\+/ }).click()
+  await solveCaptchaWidget(signUp)
+  await signUp.getByRole("button", { name: "Sign up" }).click()
+  await expect(banner(page).getByText(player.fullName)).toBeVisible({ timeout: 20_000 })
+  await expect(balance(page)).toContainText("0.00")
+  await dismissToasts(page)
+
+  // ── Amount, method, profile completion ──
+  const dialog = await chooseAmount(page, { world, prefix: "deposit-01" }, 30)
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, world)
+
+  // ── The cascade: the first gateway refused (503), the second opened its page in the frame ──
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  const frame = paymentDialog(page).locator('iframe[title="Payment page"]')
+  await expect(frame).toHaveAttribute("src", new RegExp(`/sandbox-pay/card/${SECOND_GATEWAY}/pay/`))
+  const cookie = await paymentCookie(context)
+  expect(cookie?.tabs).toEqual({ [FIRST_GATEWAY]: "Failed to process" })
+  expect(cookie?.depositAmount).toMatch(/^30(\.00)?$/)
+  expect(cookie?.currency).toBe("EUR")
+
+  // ── Pay with the approving test card; the frame closes and the balance is credited ──
+  await payByCard(page, world, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(page.getByText("Your deposit is credited", { exact: true }).first()).toBeVisible()
+  await expect(balance(page)).toContainText("30.00")
+  await world.screenshot(page, "deposit-05-credited")
+
+  // The profile the card needed was saved on the way (read-only afterwards on the general tab).
+  await page.goto("/profile")
+  await expect(page.getByRole("form", { name: "Profile" }).getByLabel("City")).toHaveValue("Valletta")
+
+  // ── The deposits tab: the credited card payment, through the gateway that took it ──
+  await page
+    .getByRole("navigation", { name: "Account sections" })
+    .getByRole("link", { name: "Deposits" })
+    .click()
+  await expect(page).toHaveURL(/\/profile\/deposits$/)
+  const history = page.getByRole("list", { name: "Deposits" })
+  const credited = history.getByRole("listitem").filter({ hasText: `Card · ${SECOND_GATEWAY}` })
+  await expect(credited).toContainText("30.00 EUR")
+  await expect(credited).toContainText("Completed")
+  await world.screenshot(page, "deposit-10-history")
+  // A range with nothing in it says so.
+  const range = page.getByRole("form", { name: "Deposits between" })
+  await range.getByLabel("From").fill("2020-01-01")
+  await range.getByLabel("To").fill("2020-01-31")
+  await range.getByRole("button", { name: "Show" }).click()
+  await expect(page.getByText("No deposits from 2020-01-01 to 2020-01-31.")).toBeVisible()
+})
+
+test("a declined card closes the frame with the declined message; the balance stays 0.00", async ({
+  page,
+  world,
+}) => {
+  // On a phone's screen: the modal's steps are looked at there too.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signedInPlayer(page, world, "declined")
+  // The signed-in header (balance, Deposit, account, Sign out) fits: no sideways scrolling.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  const dialog = await chooseAmount(page, { world, prefix: "deposit-mobile-01" }, 30)
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await expect(paymentPage(page).getByLabel("Card number")).toBeVisible()
+  await world.screenshot(page, "deposit-mobile-02-card-page")
+  await payByCard(page, undefined, "4000 0000 0000 0002")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(page.getByText("The payment was declined", { exact: true }).first()).toBeVisible()
+  await world.screenshot(page, "deposit-06-declined")
+  await expect(balance(page)).toContainText("0.00")
+
+  // On the deposits tab (a phone's screen): failed, with the provider's reason.
+  await page.goto("/profile/deposits")
+  const declined = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
+  await expect(declined).toContainText("Failed")
+  await expect(declined).toContainText("Card declined")
+  await world.screenshot(page, "deposit-mobile-03-history")
+})
+
+test("a Skrill deposit approved on its page credits the balance", async ({ page, world }) => {
+  await signedInPlayer(page, world, "skrill")
+  const dialog = await chooseAmount(page, undefined, 75)
+  await chooseMethod(dialog, "Skrill")
+
+  // Skrill needs more than the card (spec section 5): gender and date of birth too.
+  const form = dialog.getByRole("form", { name: "Profile" })
+  await expect(form).toBeVisible()
+  await field(form, "Date of birth").fill("1906-12-09")
+  await field(form, "Gender").selectOption({ label: "Female" })
+  await field(form, "Country").selectOption({ label: "Malta" })
+  await field(form, "Address").fill("12 Republic Street")
+  await field(form, "Postal code").fill("VLT1117")
+  await field(form, "City").fill("Valletta")
+  await world.screenshot(page, "deposit-07-skrill-profile")
+  await form.getByRole("button", { name: "Save and continue" }).click()
+
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  const skrill = paymentPage(page)
+  await skrill.getByLabel("E-mail").fill("grace@wallet.example")
+  await skrill.getByLabel("Password").fill("secret")
+  await skrill.getByRole("button", { name: "Sign in" }).click()
+  const approve = skrill.getByRole("button", { name: /^Approve / })
+  await expect(approve).toBeVisible()
+  await world.screenshot(page, "deposit-08-skrill-approve")
+  await approve.click()
+
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(balance(page)).toContainText("75.00")
+  await world.screenshot(page, "deposit-09-skrill-credited")
+
+  // The deposits tab (its address opened directly) lists it as Skrill, completed.
+  await page.goto("/profile/deposits")
+  const skrillDeposit = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
+  await expect(skrillDeposit).toContainText("75.00 EUR")
+  await expect(skrillDeposit).toContainText("Skrill")
+  await expect(skrillDeposit).toContainText("Completed")
+})
