@@ -1,16 +1,20 @@
 /**
  * The ledger: the ONLY code that changes a balance (docs/ledger.md).
  *
- * A posting is one SQL transaction (a savepoint when the caller already runs one, so a webhook's
- * bookkeeping and its credit commit together):
+ * A posting runs in one SQL transaction (the caller's when it runs one, so a webhook's bookkeeping
+ * and its credit commit together; else its own):
  *   1. the entries must be non-zero and sum to 0 per currency, each in its account's currency;
- *   2. the touched accounts are locked `FOR UPDATE` in ascending id order (one global order: two
- *      postings can never wait on each other in a cycle);
- *   3. the transaction row is inserted under its UNIQUE idempotency key. A key that exists already
- *      is a replay: with the same fingerprint (SHA-256 of kind + entries) it answers the first
- *      posting's id and writes nothing; with another fingerprint it is `LedgerConflict` (logged);
- *   4. entries are inserted and balances updated; a player's balance can never go below 0
- *      (`InsufficientFunds`, and the table's CHECK as the last guard).
+ *   2. the PLAYER accounts are locked `FOR UPDATE` in ascending id order and a player's balance can
+ *      never go below 0 (`InsufficientFunds`, and the table's CHECK as the last guard) — every
+ *      refusal is decided before the first write, so no savepoint is needed;
+ *   3. the transaction row (UNIQUE idempotency key), its entries and the players' balances are
+ *      written in one statement. A key that exists already is a replay: with the same fingerprint
+ *      (SHA-256 of kind + entries) it answers the first posting's id and writes nothing; with
+ *      another fingerprint it is `LedgerConflict` (logged);
+ *   4. the caller's `within` writes run;
+ *   5. LAST, the system accounts' balances are updated in id order: a row shared by many postings
+ *      (a provider's clearing account) is locked for one UPDATE and the commit only. Lock order is
+ *      global (players by id, then system accounts by id): no two postings wait in a cycle.
  */
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer, Schema } from "effect"
