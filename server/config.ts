@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { cardGateways } from "../services/wallet-service.ts"
 import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
@@ -128,17 +129,7 @@ const GatewayOverrides = Schema.fromJsonString(
 const decodeGatewayOverrides = Schema.decodeUnknownExit(GatewayOverrides)
 
 /** The card gateways known to the casino (the contract's list), for validating the cascade. */
-export const knownCardGateways = [
-  "brpay",
-  "paypound",
-  "paystudio",
-  "payweb",
-  "ikajo",
-  "pgpaytech",
-  "devcode",
-  "kluwp",
-  "ems",
-] as const
+export const knownCardGateways = cardGateways
 export const defaultCardCascade = ["paystudio", "payweb", "brpay", "ikajo", "ems"] as const
 export const defaultUsExcluded = "brpay"
 

@@ -58,11 +58,12 @@ import {
   requiredProfileFields,
 } from "../../services/profile-rules.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import type {
-  DepositMinimums,
-  DepositResponse,
-  GatewaySegment,
-  TotalDeposits,
+import {
+  type DepositMinimums,
+  type DepositResponse,
+  type GatewaySegment,
+  gatewaySegments,
+  type TotalDeposits,
 } from "../../services/wallet-service.ts"
 import { profileFormMachine } from "../profile/profileForm.machine.ts"
 import type { TabOutput } from "../profile/support.ts"
@@ -155,19 +156,7 @@ export interface PayBody {
 }
 
 const isGatewaySegment = (code: string | null): code is GatewaySegment =>
-  code !== null &&
-  [
-    "brpay",
-    "paypound",
-    "paystudio",
-    "payweb",
-    "ikajo",
-    "pgpaytech",
-    "devcode",
-    "kluwp",
-    "ems",
-    "mifinity",
-  ].includes(code)
+  code !== null && (gatewaySegments as ReadonlyArray<string>).includes(code)
 
 const pay = (request: PayRequest) => {
   switch (request.kind) {

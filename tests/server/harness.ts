@@ -15,7 +15,6 @@
  */
 import { randomBytes } from "node:crypto"
 import { cp, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises"
-import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
@@ -25,6 +24,7 @@ import { SqlClient } from "effect/sql"
 import { describe, it } from "vitest"
 import { makeServer, type RunningServer, type ServerServices } from "../../server/app.ts"
 import { type AppConfigShape, loadConfig } from "../../server/config.ts"
+import { freePort } from "../support/server.ts"
 
 export type Backend = "pglite" | "postgres"
 
@@ -98,18 +98,6 @@ const addressInUse = (error: unknown): boolean => {
     return String(error).includes("EADDRINUSE")
   }
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createNetServer()
-    srv.unref()
-    srv.on("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 
 /**
  * A freshly initialised, empty PGlite folder, made once per machine and PGlite version in the OS temp

@@ -7,7 +7,6 @@
 import { randomBytes } from "node:crypto"
 import { cp, mkdtemp, rm, stat } from "node:fs/promises"
 import { createServer, type IncomingHttpHeaders } from "node:http"
-import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
@@ -18,6 +17,7 @@ import { describe, it } from "vitest"
 import { type AppConfigShape, loadConfig } from "../../server/config.ts"
 import { sandboxCredentials } from "../../server/payments/sandboxCredentials.ts"
 import { makeSandboxServer, type SandboxServer } from "../../server/providers/payment-sandbox/standalone.ts"
+import { freePort } from "../support/server.ts"
 import { postgresUnavailable, testDatabaseUrl } from "./harness.ts"
 
 export type Backend = "pglite" | "postgres"
@@ -38,18 +38,6 @@ export interface SandboxTest {
 }
 
 export const testSecret = "sandbox-test-secret-0123456789abcdef0123456789"
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createNetServer()
-    srv.unref()
-    srv.on("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 
 const withAdmin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
   Effect.runPromise(
