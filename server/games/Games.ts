@@ -24,7 +24,7 @@ import { Ledger } from "../ledger/Ledger.ts"
 import { ResponsibleGaming } from "../responsible-gaming/ResponsibleGaming.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { writeTileArt } from "./art.ts"
-import { type Catalogue, fixtureCatalogue } from "./catalogue.ts"
+import { type Catalogue, studioCatalogue } from "./catalogue.ts"
 import { type GameRow, GamesRepo, type WinnerRow } from "./GamesRepo.ts"
 import { Integrations } from "./Integrations.ts"
 import { betLimitsIn, eurCentsToMinor, lobbyCurrency, maskName, tokenHash } from "./rules.ts"
@@ -124,9 +124,9 @@ const toWinner = (w: WinnerRow) => ({
   at: w.at.toISOString(),
 })
 
-/** The catalogue the server seeds from (the studio's, once wired; see catalogue.ts). */
+/** The catalogue the server seeds from: the studio's (catalogue.ts keeps a fixture for other uses). */
 export const CatalogueSource = Context.Reference<Catalogue>("casino/server/GameCatalogue", {
-  defaultValue: () => fixtureCatalogue,
+  defaultValue: studioCatalogue,
 })
 
 /** Seeds every jackpot's pool in every currency with a rate once (idempotent: the ledger's key). */
@@ -163,8 +163,13 @@ const make = Effect.gen(function* () {
   const rg = yield* ResponsibleGaming
   const source = yield* CatalogueSource
 
-  yield* repo.seedCatalogue(source, (id) => `${config.cdnBasePath}/games/${id}.svg`)
-  yield* Effect.promise(() => writeTileArt(config.cdnDir, source.games))
+  yield* repo.seedCatalogue(source, (g) => g.image ?? `${config.cdnBasePath}/games/${g.id}.svg`)
+  yield* Effect.promise(() =>
+    writeTileArt(
+      config.cdnDir,
+      source.games.filter((g) => g.image === undefined),
+    ),
+  )
   yield* seedJackpotPools.pipe(
     Effect.catch((e) => Effect.logWarning("games: seeding the jackpot pools failed", e)),
   )

@@ -78,7 +78,10 @@ export interface NewGameSession {
 
 export interface GamesRepoShape {
   /** Upserts categories, games and jackpots from the catalogue; games no longer in it go inactive. */
-  readonly seedCatalogue: (catalogue: Catalogue, imageOf: (id: string) => string) => Sql<void>
+  readonly seedCatalogue: (
+    catalogue: Catalogue,
+    imageOf: (game: Catalogue["games"][number]) => string,
+  ) => Sql<void>
   readonly games: () => Sql<ReadonlyArray<GameRow>>
   readonly categories: () => Sql<ReadonlyArray<CategoryRow>>
   /** Game ids by real rounds (not rolled back) since `since`, most first. */
@@ -145,7 +148,7 @@ const make = Effect.gen(function* () {
                                image, is_new, featured, demo, jackpot_id, tags, min_bet_eur, max_bet_eur,
                                sort, active)
             VALUES (${g.id}, ${g.launchId}, ${g.name}, ${g.brand}, ${g.integration}, ${g.category}, ${g.kind},
-                    ${g.volatility}, ${g.rtp}, ${imageOf(g.id)}, ${g.isNew}, ${g.featured}, ${g.demo},
+                    ${g.volatility}, ${g.rtp}, ${imageOf(g)}, ${g.isNew}, ${g.featured}, ${g.demo},
                     ${g.jackpotId}, ${JSON.stringify(g.tags)}::jsonb, ${g.minBetEur.toString()}::numeric,
                     ${g.maxBetEur.toString()}::numeric, ${sort}, true)
             ON CONFLICT (id) DO UPDATE SET

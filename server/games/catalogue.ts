@@ -31,6 +31,8 @@ export interface CatalogueGame {
   readonly demo: boolean
   /** Exact theoretical RTP with two decimals, rounded down ("96.12"). */
   readonly rtp: string
+  /** The tile's URL when the provider serves its own art; else the casino's generated one. */
+  readonly image?: string
 }
 
 export interface CatalogueCategory {
@@ -51,6 +53,13 @@ export interface Catalogue {
   readonly categories: ReadonlyArray<CatalogueCategory>
   readonly jackpots: ReadonlyArray<CatalogueJackpot>
 }
+
+import {
+  categories as studioCategories,
+  catalogue as studioGames,
+  jackpots as studioJackpots,
+} from "../../services/games/catalogue.ts"
+import { rtpPercent } from "../../services/games/rtp.ts"
 
 export const STUDIO = "studio"
 
@@ -147,6 +156,37 @@ const fixtureGames = (): ReadonlyArray<CatalogueGame> => {
   })
   return out
 }
+
+/** Every pool starts at (and is topped up to) 1,000.00 EUR (the protocol's example). */
+export const JACKPOT_SEED_EUR = 100_000n
+
+/**
+ * The studio's catalogue (services/games/catalogue.ts) as the casino seeds it: integration `studio`,
+ * the exact RTP computed once at start, the studio's own tile art (`/studio/art/{imageId}.svg`).
+ */
+export const studioCatalogue = (): Catalogue => ({
+  games: studioGames.map((d) => ({
+    id: d.id,
+    launchId: d.launchId,
+    name: d.name,
+    brand: d.brand,
+    integration: STUDIO,
+    category: d.category,
+    kind: d.kind,
+    volatility: d.volatility,
+    tags: d.tags,
+    isNew: d.isNew,
+    featured: d.featured,
+    jackpotId: d.jackpot?.id ?? null,
+    minBetEur: d.minBetEur,
+    maxBetEur: d.maxBetEur,
+    demo: d.demo,
+    rtp: rtpPercent(d),
+    image: `/studio/art/${d.imageId}.svg`,
+  })),
+  categories: studioCategories,
+  jackpots: studioJackpots.map((j) => ({ id: j.id, name: j.name, seedEur: JACKPOT_SEED_EUR })),
+})
 
 export const fixtureCatalogue: Catalogue = {
   games: fixtureGames(),
