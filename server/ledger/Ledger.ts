@@ -1,16 +1,20 @@
 /**
  * The ledger: the ONLY code that changes a balance (docs/ledger.md).
  *
- * A posting is one SQL transaction (a savepoint when the caller already runs one, so a webhook's
- * bookkeeping and its credit commit together):
+ * A posting runs in one SQL transaction (the caller's when it runs one, so a webhook's bookkeeping
+ * and its credit commit together; else its own):
  *   1. the entries must be non-zero and sum to 0 per currency, each in its account's currency;
- *   2. the touched accounts are locked `FOR UPDATE` in ascending id order (one global order: two
- *      postings can never wait on each other in a cycle);
- *   3. the transaction row is inserted under its UNIQUE idempotency key. A key that exists already
- *      is a replay: with the same fingerprint (SHA-256 of kind + entries) it answers the first
- *      posting's id and writes nothing; with another fingerprint it is `LedgerConflict` (logged);
- *   4. entries are inserted and balances updated; a player's balance can never go below 0
- *      (`InsufficientFunds`, and the table's CHECK as the last guard).
+ *   2. the PLAYER accounts are locked `FOR UPDATE` in ascending id order and a player's balance can
+ *      never go below 0 (`InsufficientFunds`, and the table's CHECK as the last guard) — every
+ *      refusal is decided before the first write, so no savepoint is needed;
+ *   3. the transaction row (UNIQUE idempotency key), its entries and the players' balances are
+ *      written in one statement. A key that exists already is a replay: with the same fingerprint
+ *      (SHA-256 of kind + entries) it answers the first posting's id and writes nothing; with
+ *      another fingerprint it is `LedgerConflict` (logged);
+ *   4. the caller's `within` writes run;
+ *   5. LAST, the system accounts' balances are updated in id order: a row shared by many postings
+ *      (a provider's clearing account) is locked for one UPDATE and the commit only. Lock order is
+ *      global (players by id, then system accounts by id): no two postings wait in a cycle.
  */
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer, Schema } from "effect"
@@ -62,7 +66,17 @@ export class InvalidPosting extends Schema.TaggedError<InvalidPosting>()("Invali
 export type PostError = LedgerConflict | InsufficientFunds | InvalidPosting
 
 export interface LedgerShape {
-  readonly post: (posting: Posting) => Effect.Effect<Posted, PostError | SqlError.SqlError>
+  /**
+   * Books a posting (see the header). `within`, when given, runs inside the posting's SQL
+   * transaction after its transaction row, entries and player balances are written and BEFORE the
+   * system accounts are locked: the caller's own writes that must commit with the posting (a
+   * deposit's completion, its webhook record) then do not lengthen the hold on those hot rows.
+   * Inside a caller's transaction a failure of `within` must roll that transaction back.
+   */
+  readonly post: <E = never, R = never>(
+    posting: Posting,
+    within?: (transactionId: string) => Effect.Effect<void, E, R>,
+  ) => Effect.Effect<Posted, PostError | SqlError.SqlError | E, R>
   readonly playerAccount: (
     userId: string,
     currency: string,
@@ -72,6 +86,12 @@ export interface LedgerShape {
     code: string,
     currency: string,
   ) => Effect.Effect<AccountRow, SqlError.SqlError>
+  /** The id of a system account, created on first use; cached per process. */
+  readonly systemAccountId: (
+    kind: Exclude<AccountKind, "player_cash">,
+    code: string,
+    currency: string,
+  ) => Effect.Effect<string, SqlError.SqlError>
 }
 
 /** SHA-256 of what a posting does: its kind and its entries in a canonical order. */
@@ -104,9 +124,10 @@ export const postingProblem = (posting: Posting): string | undefined => {
 const make = Effect.gen(function* () {
   const repo = yield* LedgerRepo
 
+  /** Current balances (players locked — the posting holds them already —, system rows unlocked). */
   const currentBalances = (ids: ReadonlyArray<string>) =>
     repo
-      .lockAccounts(ids)
+      .lockPlayersReadSystem(ids)
       .pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, BigInt(r.balance)] as const))))
 
   /** The answer to a key posted before: the first posting, or a conflict. */
@@ -128,17 +149,21 @@ const make = Effect.gen(function* () {
       } satisfies Posted
     })
 
-  const post = Effect.fn("Ledger.post")(function* (posting: Posting) {
-    const problem = postingProblem(posting)
-    if (problem !== undefined) return yield* new InvalidPosting({ message: problem })
-    const fingerprint = fingerprintOf(posting)
-    return yield* repo.transaction(
-      Effect.gen(function* () {
-        // Fast path for replays: no lock taken when the key is known.
-        const known = yield* repo.findTransaction(posting.idempotencyKey)
-        if (known !== undefined) return yield* replay(posting, fingerprint, known)
-        const ids = [...new Set(posting.entries.map((e) => e.accountId))].sort()
-        const accounts = yield* repo.lockAccounts(ids)
+  const post = <E = never, R = never>(
+    posting: Posting,
+    within?: (transactionId: string) => Effect.Effect<void, E, R>,
+  ): Effect.Effect<Posted, PostError | SqlError.SqlError | E, R> =>
+    Effect.gen(function* () {
+      const problem = postingProblem(posting)
+      if (problem !== undefined) return yield* new InvalidPosting({ message: problem })
+      const fingerprint = fingerprintOf(posting)
+      const ids = [...new Set(posting.entries.map((e) => e.accountId))].sort()
+      const deltaOf = (id: string) =>
+        posting.entries.filter((e) => e.accountId === id).reduce((s, e) => s + e.amount, 0n)
+      const body = Effect.gen(function* () {
+        // Every typed failure below is decided BEFORE the first write, so no savepoint is needed
+        // inside a caller's transaction: a refused posting has written nothing.
+        const accounts = yield* repo.lockPlayersReadSystem(ids)
         const byId = new Map(accounts.map((a) => [a.id, a] as const))
         for (const e of posting.entries) {
           const account = byId.get(e.accountId)
@@ -148,20 +173,23 @@ const make = Effect.gen(function* () {
             return yield* new InvalidPosting({
               message: `account ${e.accountId} holds ${account.currency}, not ${e.currency}`,
             })
-          if (account.kind === "player_cash" && BigInt(account.balance) + e.amount < 0n)
+          if (account.kind === "player_cash" && BigInt(account.balance) + deltaOf(e.accountId) < 0n)
             return yield* new InsufficientFunds({
               accountId: e.accountId,
               message: "The balance is too low for this posting.",
             })
         }
-        const inserted = yield* repo.insertTransaction({
+        const isPlayer = (id: string) => byId.get(id)?.kind === "player_cash"
+        const inserted = yield* repo.insertPosting({
           kind: posting.kind,
           idempotencyKey: posting.idempotencyKey,
           fingerprint,
           metadata: posting.metadata ?? {},
+          entries: posting.entries,
+          playerDeltas: ids.filter(isPlayer).map((id) => [id, deltaOf(id)] as const),
         })
-        // Another process posted the same key between our look-up and our insert (it held the
-        // locks first; we waited, and its row is committed now).
+        // The key exists: posted before, or by another process between our look-up and our insert
+        // (the insert waited for it to commit). Nothing was written.
         if (inserted === undefined) {
           const winner = yield* repo.findTransaction(posting.idempotencyKey)
           if (winner === undefined)
@@ -170,21 +198,41 @@ const make = Effect.gen(function* () {
             )
           return yield* replay(posting, fingerprint, winner)
         }
-        yield* repo.insertEntries(inserted.id, posting.entries)
-        const balances = new Map<string, bigint>()
-        for (const id of ids) {
-          const delta = posting.entries.filter((e) => e.accountId === id).reduce((s, e) => s + e.amount, 0n)
-          balances.set(id, BigInt(yield* repo.addToBalance(id, delta)))
-        }
+        if (within !== undefined) yield* within(inserted.id)
+        const balances = new Map(inserted.balances.map(([id, balance]) => [id, BigInt(balance)] as const))
+        // The contended rows LAST: a system account (one clearing row per provider and currency,
+        // touched by every deposit) is locked by this UPDATE and held only until the commit. Lock
+        // order stays global — player accounts by id, then system accounts by id —, so two
+        // postings never wait on each other in a cycle.
+        for (const id of ids)
+          if (!isPlayer(id)) balances.set(id, BigInt(yield* repo.addToBalance(id, deltaOf(id))))
         return { transactionId: inserted.id, replayed: false, balances } satisfies Posted
-      }),
-    )
-  })
+      })
+      return yield* (yield* repo.inTransaction) ? body : repo.transaction(body)
+    }).pipe(Effect.withSpan("Ledger.post"))
+
+  // System accounts are never deleted and their kind, code and currency never change: their ids
+  // are cached per process once committed (saves two statements per deposit).
+  const systemIds = new Map<string, string>()
+  const systemAccountId = (kind: Exclude<AccountKind, "player_cash">, code: string, currency: string) => {
+    const key = `${kind}|${code}|${currency}`
+    const known = systemIds.get(key)
+    return known !== undefined
+      ? Effect.succeed(known)
+      : repo.ensureSystemAccount(kind, code, currency).pipe(
+          Effect.map(({ id, created }) => {
+            // Created by this call: its transaction may still roll back. Cached once seen committed.
+            if (!created) systemIds.set(key, id)
+            return id
+          }),
+        )
+  }
 
   return {
     post,
     playerAccount: repo.playerAccount,
     systemAccount: repo.systemAccount,
+    systemAccountId,
   } satisfies LedgerShape
 })
 

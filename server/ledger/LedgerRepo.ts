@@ -57,6 +57,35 @@ export interface LedgerRepoShape {
   readonly insertEntries: (transactionId: string, entries: ReadonlyArray<EntryInsert>) => Sql<void>
   /** Adds `delta` to the balance and returns the new balance. */
   readonly addToBalance: (accountId: string, delta: bigint) => Sql<string>
+  /**
+   * The accounts of a posting in ONE round trip: the player accounts among `ids` locked
+   * `FOR UPDATE` in ascending id order, the system accounts read WITHOUT a lock (their kind and
+   * currency never change; their balance is taken last, by `addToBalance`).
+   */
+  readonly lockPlayersReadSystem: (ids: ReadonlyArray<string>) => Sql<ReadonlyArray<AccountRow>>
+  /**
+   * ONE statement: the transaction row under its key, its entries, and the `playerDeltas` added to
+   * the (already locked) player accounts. When the key exists nothing is written: undefined.
+   */
+  readonly insertPosting: (p: {
+    readonly kind: string
+    readonly idempotencyKey: string
+    readonly fingerprint: string
+    readonly metadata: Readonly<Record<string, unknown>>
+    readonly entries: ReadonlyArray<EntryInsert>
+    readonly playerDeltas: ReadonlyArray<readonly [string, bigint]>
+  }) => Sql<{ readonly id: string; readonly balances: ReadonlyArray<readonly [string, string]> } | undefined>
+  /**
+   * The id of the system account (created when missing) and whether THIS call created it — in a
+   * transaction that may still roll back, so such an id must not be cached yet.
+   */
+  readonly ensureSystemAccount: (
+    kind: Exclude<AccountKind, "player_cash">,
+    code: string,
+    currency: string,
+  ) => Sql<{ readonly id: string; readonly created: boolean }>
+  /** Whether the caller already runs inside an SQL transaction (of this client). */
+  readonly inTransaction: Effect.Effect<boolean>
 }
 
 const accountColumns = `id::text AS id, kind, user_id::text AS "userId", code, currency, balance::text AS balance`
@@ -137,7 +166,88 @@ const make = Effect.gen(function* () {
       ),
     )
 
+  const lockPlayersReadSystem = (ids: ReadonlyArray<string>) => {
+    const list = ids.map((_, i) => `$${i + 1}::uuid`).join(", ")
+    return sql.unsafe<AccountRow>(
+      `WITH players AS (
+         SELECT ${accountColumns} FROM ledger_accounts
+         WHERE id IN (${list}) AND kind = 'player_cash' ORDER BY id FOR UPDATE
+       )
+       SELECT * FROM players
+       UNION ALL
+       SELECT ${accountColumns} FROM ledger_accounts WHERE id IN (${list}) AND kind <> 'player_cash'`,
+      [...ids],
+    )
+  }
+
+  const insertPosting: LedgerRepoShape["insertPosting"] = (p) => {
+    const params: Array<string> = [p.kind, p.idempotencyKey, p.fingerprint, JSON.stringify(p.metadata)]
+    const param = (value: string) => {
+      params.push(value)
+      return `$${params.length}`
+    }
+    const entries = p.entries
+      .map(
+        (e) =>
+          `(${param(e.accountId)}::uuid, ${param(e.currency)}::text, ${param(e.amount.toString())}::numeric)`,
+      )
+      .join(", ")
+    const players =
+      p.playerDeltas.length === 0
+        ? ""
+        : `, players AS (
+             UPDATE ledger_accounts a SET balance = a.balance + v.delta
+             FROM t, (VALUES ${p.playerDeltas
+               .map(([id, delta]) => `(${param(id)}::uuid, ${param(delta.toString())}::numeric)`)
+               .join(", ")}) AS v (id, delta)
+             WHERE a.id = v.id
+             RETURNING a.id, a.balance
+           )`
+    return sql
+      .unsafe<{ readonly id: string; readonly account: string | null; readonly balance: string | null }>(
+        `WITH t AS (
+           INSERT INTO ledger_transactions (kind, idempotency_key, fingerprint, metadata)
+           VALUES ($1, $2, $3, $4::jsonb)
+           ON CONFLICT (idempotency_key) DO NOTHING
+           RETURNING id
+         ), entries AS (
+           INSERT INTO ledger_entries (transaction_id, account_id, currency, amount)
+           SELECT t.id, v.account_id, v.currency, v.amount
+           FROM t, (VALUES ${entries}) AS v (account_id, currency, amount)
+         )${players}
+         SELECT t.id::text AS id, NULL::text AS account, NULL::text AS balance FROM t
+         ${p.playerDeltas.length === 0 ? "" : "UNION ALL SELECT t.id::text, players.id::text, players.balance::text FROM t, players"}`,
+        params,
+      )
+      .pipe(
+        Effect.map((rows) => {
+          const id = rows[0]?.id
+          if (id === undefined) return undefined
+          const balances = rows.flatMap((r) =>
+            r.account === null || r.balance === null ? [] : [[r.account, r.balance] as const],
+          )
+          return { id, balances }
+        }),
+      )
+  }
+
+  const ensureSystemAccount: LedgerRepoShape["ensureSystemAccount"] = (kind, code, currency) =>
+    Effect.gen(function* () {
+      const created = yield* sql<{ readonly id: string }>`
+        INSERT INTO ledger_accounts (kind, code, currency) VALUES (${kind}, ${code}, ${currency})
+        ON CONFLICT (kind, code, currency) WHERE kind <> 'player_cash' DO NOTHING
+        RETURNING id::text AS id
+      `
+      if (created[0] !== undefined) return { id: created[0].id, created: true }
+      const row = yield* systemAccount(kind, code, currency)
+      return { id: row.id, created: false }
+    })
+
   return {
+    ensureSystemAccount,
+    lockPlayersReadSystem,
+    insertPosting,
+    inTransaction: Effect.serviceOption(sql.transactionService).pipe(Effect.map((o) => o._tag === "Some")),
     transaction: sql.withTransaction,
     playerAccount,
     systemAccount,

@@ -349,10 +349,8 @@ const make = Effect.gen(function* () {
   const settle = (provider: string, event: WebhookEvent, hash: string) =>
     repo.transaction(
       Effect.gen(function* () {
-        const known = yield* repo.findEvent(provider, event.id)
-        if (known !== undefined)
-          return { answer: yield* replayAnswer(provider, event, hash, known), push: [] } satisfies Settled
-        // Every event of one deposit queues here: replays and concurrent deliveries see each other.
+        // Every event of one deposit queues here: replays and concurrent deliveries see each other
+        // (the event look-up comes after this lock, in a fresh READ COMMITTED snapshot).
         const deposit = yield* repo.findForUpdate(event.reference)
         if (deposit === undefined) {
           yield* Effect.logWarning(`webhook ${provider}/${event.id}: unknown deposit ${event.reference}`)
@@ -400,25 +398,44 @@ const make = Effect.gen(function* () {
               return yield* Effect.die(
                 new Error(`deposit ${deposit.id}: the player has no ${deposit.currency} account`),
               )
-            const clearing = yield* ledger.systemAccount("gateway_clearing", provider, deposit.currency)
+            const clearing = yield* ledger.systemAccountId("gateway_clearing", provider, deposit.currency)
             const amount = BigInt(deposit.amount)
+            // The deposit's completion and the event record are written inside the posting, before
+            // the provider's clearing row (shared by every deposit of this provider and currency)
+            // is locked: that lock is then held for one UPDATE and the commit only.
             const posted = yield* ledger
-              .post({
-                kind: "deposit",
-                idempotencyKey: `deposit:${deposit.id}`,
-                entries: [
-                  { accountId: clearing.id, currency: deposit.currency, amount: -amount },
-                  { accountId: player.id, currency: deposit.currency, amount },
-                ],
-                metadata: { depositId: deposit.id, provider, eventId: event.id, paymentId: event.paymentId },
-              })
+              .post(
+                {
+                  kind: "deposit",
+                  idempotencyKey: `deposit:${deposit.id}`,
+                  entries: [
+                    { accountId: clearing, currency: deposit.currency, amount: -amount },
+                    { accountId: player.id, currency: deposit.currency, amount },
+                  ],
+                  metadata: {
+                    depositId: deposit.id,
+                    provider,
+                    eventId: event.id,
+                    paymentId: event.paymentId,
+                  },
+                },
+                (transactionId) =>
+                  Effect.andThen(repo.complete(deposit.id, transactionId), record("processed", null)),
+              )
               .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
+            // Credited before under this deposit's key although the deposit is not completed
+            // (cannot happen: both commit together) — link it as the old code did, credit nothing.
+            if (posted.replayed) {
+              yield* Effect.logWarning(
+                `deposit ${deposit.id}: ledger credit found, deposit was not completed`,
+              )
+              yield* repo.complete(deposit.id, posted.transactionId)
+              yield* record("processed", null)
+            }
             if (deposit.status !== "initiated" && deposit.status !== "pending")
               yield* Effect.logWarning(
                 `deposit ${deposit.id} completed after it was ${deposit.status}: credited`,
               )
-            yield* repo.complete(deposit.id, posted.transactionId)
-            yield* record("processed", null)
             const balance = posted.balances.get(player.id) ?? 0n
             return {
               answer: received,
