@@ -130,7 +130,6 @@ export const shellMachine = setup({
     isOnProfilePath: ({ context }) => isProfilePath(context.path),
     staysInProfile: (_, params: { path: string }) => isProfilePath(params.path),
     isOnGamesPath: ({ context }) => isGamesPath(context.path),
-    staysInGames: (_, params: { path: string }) => isGamesPath(params.path),
     isRestricted: (_, params: { data: BootData }) =>
       isRestrictedCountry(params.data.ip.isoCode, params.data.restricted),
     isSamePathReload: ({ context, event }) =>
@@ -313,7 +312,10 @@ export const shellMachine = setup({
             },
           },
         },
-        /** The lobby, a game, the verifier: one area, so moving between them keeps the session watch. */
+        /**
+         * The lobby, a game, the verifier: one area. Moving between its pages starts it again (its
+         * code is downloaded once; the session is known at once), which keeps the first download small.
+         */
         games: {
           initial: "loading",
           states: {
@@ -336,26 +338,6 @@ export const shellMachine = setup({
                 onError: {
                   target: "#shell.crashed",
                   actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
-                },
-              },
-              on: {
-                NAVIGATE: [
-                  { guard: "isSamePathReload", actions: "reloadPage" },
-                  {
-                    guard: { type: "staysInGames", params: ({ event }) => ({ path: event.path }) },
-                    actions: [
-                      assign({ path: ({ event }) => event.path }),
-                      { type: "pushHistory", params: ({ event }) => ({ path: event.path }) },
-                      sendTo("gamesArea", ({ event }) => ({ type: "ROUTE" as const, path: event.path })),
-                    ],
-                  },
-                ],
-                LOCATION_CHANGED: {
-                  guard: { type: "staysInGames", params: ({ event }) => ({ path: event.path }) },
-                  actions: [
-                    assign({ path: ({ event }) => event.path }),
-                    sendTo("gamesArea", ({ event }) => ({ type: "ROUTE" as const, path: event.path })),
-                  ],
                 },
               },
             },
