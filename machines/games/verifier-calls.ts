@@ -1,8 +1,13 @@
 /**
- * What the verifier computes, in the browser: the studio's pure game math (services/games/, written
- * by the studio; browser-safe, WebCrypto). Its own module so the verifier machine can be tested with
- * doubles and the math is downloaded only with /fairness.
+ * What the verifier computes, in the browser: the studio's pure game math (services/games/,
+ * browser-safe, WebCrypto) — the very code the studio plays rounds with. Its own module so the
+ * verifier machine can be tested with doubles; the math is downloaded only with /fairness.
  */
+import { catalogue, gameById } from "../../services/games/catalogue.ts"
+import { hashServerSeed } from "../../services/games/fair.ts"
+import { defaultOptions as gameDefaults } from "../../services/games/play.ts"
+import { verifyRound } from "../../services/games/verify.ts"
+
 export interface VerifierGame {
   readonly id: string
   readonly name: string
@@ -27,12 +32,27 @@ export interface VerifyResult {
   readonly serverSeedHash: string
 }
 
-/** Until the studio's services/games/ is on this branch the verifier says so (see the report). */
-const notYet = (): Promise<never> => Promise.reject(new Error("The fairness verifier is not available yet."))
+/** Every game of the studio, by name. */
+export const loadVerifierGames = async (): Promise<ReadonlyArray<VerifierGame>> =>
+  [...catalogue]
+    .map((def) => ({ id: def.id, name: def.name, kind: def.kind, brand: def.brand }))
+    .sort((a, b) => a.name.localeCompare(b.name))
 
-export const loadVerifierGames = (): Promise<ReadonlyArray<VerifierGame>> => notYet()
+export const verifyWithHash = async (request: VerifyRequest): Promise<VerifyResult> => {
+  const [outcome, serverSeedHash] = await Promise.all([
+    verifyRound(request),
+    hashServerSeed(request.serverSeed),
+  ])
+  return {
+    multiplier: outcome.multiplier.toString(),
+    detail: outcome.detail,
+    jackpotHit: outcome.jackpotHit,
+    serverSeedHash,
+  }
+}
 
-export const verifyWithHash = (_request: VerifyRequest): Promise<VerifyResult> => notYet()
-
-/** A sensible starting point for each kind's options (the verifier's options field). */
-export const defaultOptions = (_kind: string): string => "{}"
+/** The game's default bet options as the options field shows them (JSON). */
+export const defaultOptions = (gameId: string): string => {
+  const def = gameById(gameId)
+  return def === undefined ? "{}" : JSON.stringify(gameDefaults(def))
+}

@@ -86,12 +86,12 @@ export const verifierMachine = setup({
       return {
         games: params.games,
         gameId: first?.id ?? "",
-        options: defaultOptions(first?.kind ?? ""),
+        options: defaultOptions(first?.id ?? ""),
       }
     }),
-    chooseGame: assign(({ context }, params: { gameId: string }) => ({
+    chooseGame: assign((_, params: { gameId: string }) => ({
       gameId: params.gameId,
-      options: defaultOptions(context.games.find((g) => g.id === params.gameId)?.kind ?? ""),
+      options: defaultOptions(params.gameId),
       result: null,
       problem: null,
     })),
