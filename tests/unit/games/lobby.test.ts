@@ -29,12 +29,12 @@ const failure = () => new ClientError({ reason: "Transport", method: "GET", url:
 
 const startLobby = (session: "anonymous" | "signedIn" = "anonymous") => {
   const catalogue = controlled<GamesAndCategories, string>()
-  const top = controlled<Games, undefined>()
-  const jackpots = controlled<Jackpots, undefined>()
-  const favorites = controlled<FavoriteGames, undefined>()
+  const top = controlled<Games, unknown>()
+  const jackpots = controlled<Jackpots, unknown>()
+  const favorites = controlled<FavoriteGames, unknown>()
   const add = controlled<FavoriteGames, FavoriteGame>()
   const remove = controlled<FavoriteGames, string>()
-  const never = controlled<never, undefined>()
+  const never = controlled<never, unknown>()
   const toasts: Array<string> = []
   const asked: Array<string> = []
   const clock = new SimulatedClock()
