@@ -11,6 +11,7 @@ import { fixtureCatalogue, fixtureFavorites, fixtureJackpots } from "../../../ma
 import { GamePageMessages, gamePageMachine } from "../../../machines/games/gamePage.machine.ts"
 import { allGamesOf, lobbyMachine } from "../../../machines/games/lobby.machine.ts"
 import { parseFrameMessage } from "../../../machines/games/support.ts"
+import type { RecommendedGames } from "../../../services/cdn.ts"
 import { ClientError } from "../../../services/client.ts"
 import { PlayBlocked } from "../../../services/errors.ts"
 import type {
@@ -21,6 +22,8 @@ import type {
   Jackpots,
   LaunchPayload,
   LaunchResponse,
+  SkinConfiguration,
+  Winners,
 } from "../../../services/game-service.ts"
 import { JACKPOT_REFRESH_MS, LobbyMessages, SEARCH_DEBOUNCE_MS } from "../../../services/lobby-rules.ts"
 import { controlled, settle } from "../account/doubles.ts"
@@ -34,7 +37,6 @@ const startLobby = (session: "anonymous" | "signedIn" = "anonymous") => {
   const favorites = controlled<FavoriteGames, unknown>()
   const add = controlled<FavoriteGames, FavoriteGame>()
   const remove = controlled<FavoriteGames, string>()
-  const never = controlled<never, unknown>()
   const toasts: Array<string> = []
   const asked: Array<string> = []
   const clock = new SimulatedClock()
@@ -43,11 +45,12 @@ const startLobby = (session: "anonymous" | "signedIn" = "anonymous") => {
       actors: {
         catalogue: catalogue.logic,
         top: top.logic,
-        featured: never.logic,
-        newGames: never.logic,
-        winners: never.logic,
-        skin: never.logic,
-        recommended: never.logic,
+        // Never answered here: these sections stay empty.
+        featured: controlled<Games, unknown>().logic,
+        newGames: controlled<Games, unknown>().logic,
+        winners: controlled<Winners, unknown>().logic,
+        skin: controlled<SkinConfiguration, unknown>().logic,
+        recommended: controlled<RecommendedGames, unknown>().logic,
         jackpots: jackpots.logic,
         favorites: favorites.logic,
         addFavorite: add.logic,
