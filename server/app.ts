@@ -24,6 +24,11 @@ import { seed } from "./db/seed.ts"
 import { ErrorLoggerHandlersLive } from "./errorlog/http.ts"
 import { eventEndpoints, eventRoutes } from "./events/http.ts"
 import { PlayerEvents } from "./events/PlayerEvents.ts"
+import { Games } from "./games/Games.ts"
+import { GamesRepo } from "./games/GamesRepo.ts"
+import { GameWallet } from "./games/GameWallet.ts"
+import { GameHandlers, gameEndpoints, gameWalletRoutes, PlayerGamesHandlers } from "./games/http.ts"
+import { Integrations } from "./games/Integrations.ts"
 import { Geo } from "./geo/Geo.ts"
 import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
@@ -95,7 +100,10 @@ export const makeAppLayer = (config: AppConfigShape) => {
     PlayerEvents.layer,
     DepositsRepo.layer,
   ).pipe(Layer.provideMerge(Account))
-  const Services = Deposits.layer.pipe(Layer.provideMerge(MoneyBase))
+  // Games (issue 10): the catalogue and lobby, launch, and the seamless wallet providers call.
+  const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(MoneyBase))
+  const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
+  const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([
       UserHandlers,
@@ -105,6 +113,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
       WalletHandlers,
       PaymentsHandlers,
       AnalyticsHandlers,
+      GameHandlers,
+      PlayerGamesHandlers,
     ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
@@ -118,6 +128,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...ratesOperatorEndpoints,
     ...paymentEndpoints,
     ...eventEndpoints,
+    ...gameEndpoints,
     // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
     ...(config.sandboxPayments ? sandboxEndpoints : []),
   ])
@@ -130,6 +141,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ratesOperatorRoutes,
     paymentRoutes,
     eventRoutes,
+    gameWalletRoutes,
     paymentSandboxLayer,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
@@ -178,6 +190,10 @@ export type ServerServices =
   | Gateways
   | PlayerEvents
   | Deposits
+  | Games
+  | GameWallet
+  | GamesRepo
+  | Integrations
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {

@@ -102,7 +102,37 @@ export interface AppConfigShape {
   readonly sandboxSecret: string | undefined
   /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
   readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
+  /** GAME_PROVIDERS: JSON array adding or overriding game integrations (docs/game-wallet-protocol.md). */
+  readonly gameProviders: ReadonlyArray<GameProviderConfig>
+  /** The in-house game studio under /studio/ (STUDIO=off disables it; on by default). */
+  readonly studioEnabled: boolean
+  /** STUDIO_SECRET (≥ 32 chars); undefined ⇒ the studio's generated one (table `studio_settings`). */
+  readonly studioSecret: string | undefined
+  /** Real-money and demo game launches per player or visitor IP (60 per 10 minutes, × RATE_LIMIT_SCALE). */
+  readonly gameLaunchLimit: RateLimit
 }
+
+/** One game integration: where its launch goes and the two keys of the wallet protocol. */
+export interface GameProviderConfig {
+  readonly code: string
+  readonly launchUrl: string
+  /** Signs the casino's calls to the provider (launch). */
+  readonly casinoKey: string
+  /** Signs the provider's wallet calls to the casino. */
+  readonly walletSecret: string
+}
+
+const GameProviderOverrides = Schema.fromJsonString(
+  Schema.Array(
+    Schema.Struct({
+      code: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{2,30}$/)),
+      launchUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
+      casinoKey: Schema.String.check(Schema.isMinLength(16)),
+      walletSecret: Schema.String.check(Schema.isMinLength(16)),
+    }),
+  ),
+)
+const decodeGameProviders = Schema.decodeUnknownExit(GameProviderOverrides)
 
 export interface GatewayOverride {
   readonly code: string
@@ -431,6 +461,22 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
   const sandboxRules = parseGatewayRules(sandboxRulesRaw)
   if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
+  const gameProvidersRaw = str(env, "GAME_PROVIDERS")
+  let gameProviders: ReadonlyArray<GameProviderConfig> = []
+  if (gameProvidersRaw !== undefined) {
+    const decoded = decodeGameProviders(gameProvidersRaw)
+    if (Exit.isFailure(decoded))
+      return fail(
+        "GAME_PROVIDERS",
+        "(hidden)",
+        "a JSON array of { code, launchUrl, casinoKey (16+ chars), walletSecret (16+ chars) }",
+      )
+    gameProviders = decoded.value
+  }
+  const studioSecret = str(env, "STUDIO_SECRET")
+  if (studioSecret !== undefined && studioSecret.length < 32) {
+    fail("STUDIO_SECRET", "(hidden)", "at least 32 characters")
+  }
   const config: AppConfigShape = {
     port,
     host,
@@ -473,6 +519,10 @@ export const loadConfig = (env: Env): AppConfigShape => {
     sandboxPayments: bool(env, "SANDBOX_PAYMENTS", nodeEnv !== "production"),
     sandboxSecret,
     sandboxGatewayRules: sandboxRules.value,
+    gameProviders,
+    studioEnabled: bool(env, "STUDIO", true),
+    studioSecret,
+    gameLaunchLimit: scaleLimit({ max: 60, windowSeconds: 600 }, rateLimitScale),
   }
   return config
 }

@@ -86,6 +86,15 @@ export interface LedgerShape {
     code: string,
     currency: string,
   ) => Effect.Effect<AccountRow, SqlError.SqlError>
+  /**
+   * Locks accounts for the rest of the caller's SQL transaction in the ledger's global lock order
+   * (players by id, then system accounts by id) and answers their balances. For a rule that needs
+   * a balance before it posts (a jackpot pays its whole pool): the `post` that follows in the same
+   * transaction finds the rows locked already. Must run inside a transaction.
+   */
+  readonly lockBalances: (
+    ids: ReadonlyArray<string>,
+  ) => Effect.Effect<ReadonlyMap<string, bigint>, SqlError.SqlError>
   /** The id of a system account, created on first use; cached per process. */
   readonly systemAccountId: (
     kind: Exclude<AccountKind, "player_cash">,
@@ -228,8 +237,14 @@ const make = Effect.gen(function* () {
         )
   }
 
+  const lockBalances = (ids: ReadonlyArray<string>) =>
+    repo
+      .lockInOrder(ids)
+      .pipe(Effect.map((rows) => new Map(rows.map((r) => [r.id, BigInt(r.balance)] as const))))
+
   return {
     post,
+    lockBalances,
     playerAccount: repo.playerAccount,
     systemAccount: repo.systemAccount,
     systemAccountId,

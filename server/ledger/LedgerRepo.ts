@@ -7,7 +7,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 
-export type AccountKind = "player_cash" | "gateway_clearing" | "house"
+export type AccountKind = "player_cash" | "gateway_clearing" | "house" | "jackpot_pool"
 
 export interface AccountRow {
   readonly id: string
@@ -84,6 +84,12 @@ export interface LedgerRepoShape {
     code: string,
     currency: string,
   ) => Sql<{ readonly id: string; readonly created: boolean }>
+  /**
+   * Locks the accounts `FOR UPDATE` in the ledger's global order — players by id, then system
+   * accounts by id — and reads them (for a caller that must decide on a balance, e.g. a jackpot
+   * paying out its whole pool, before it posts in the same transaction).
+   */
+  readonly lockInOrder: (ids: ReadonlyArray<string>) => Sql<ReadonlyArray<AccountRow>>
   /** Whether the caller already runs inside an SQL transaction (of this client). */
   readonly inTransaction: Effect.Effect<boolean>
 }
@@ -166,6 +172,14 @@ const make = Effect.gen(function* () {
       ),
     )
 
+  const lockInOrder = (ids: ReadonlyArray<string>) =>
+    sql<AccountRow>`
+      SELECT ${columns} FROM ledger_accounts
+      WHERE id IN ${sql.in([...ids])}
+      ORDER BY (kind <> 'player_cash'), id
+      FOR UPDATE
+    `
+
   const lockPlayersReadSystem = (ids: ReadonlyArray<string>) => {
     const list = ids.map((_, i) => `$${i + 1}::uuid`).join(", ")
     return sql.unsafe<AccountRow>(
@@ -246,6 +260,7 @@ const make = Effect.gen(function* () {
   return {
     ensureSystemAccount,
     lockPlayersReadSystem,
+    lockInOrder,
     insertPosting,
     inTransaction: Effect.serviceOption(sql.transactionService).pipe(Effect.map((o) => o._tag === "Some")),
     transaction: sql.withTransaction,

@@ -1,0 +1,198 @@
+/**
+ * Game settlement throughput: signed seamless-wallet calls (a bet, then its win) → ledger postings,
+ * against the real server PROCESS on PostgreSQL, 200 concurrent players (each playing its rounds one
+ * after the other, as a game does), printed beside pgbench's TPC-B-like figure measured in the same
+ * run on the same database server (our goal: at least half of it).
+ *
+ *   npm run bench:games                                    # 200 players × 20 rounds (8,000 calls)
+ *   npm run bench:games -- --players=200 --rounds=50 --pgbench-seconds=20
+ *
+ * A bet is one SQL transaction (claim the call's id, lock the player, post player −bet / house
+ * +bet, add it to the round, store the answer); a win the same with player +win / house −win.
+ * A fresh database on TEST_DATABASE_URL's server, dropped afterwards. Ends with ledger:check.
+ * A measurement: it asserts nothing about speed; it exits non-zero only on errors or drift.
+ */
+import { execFile } from "node:child_process"
+import { createHmac, randomUUID } from "node:crypto"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { promisify } from "node:util"
+import { Effect, Layer } from "effect"
+import { makeDbLayer } from "../server/db/client.ts"
+import { tokenHash } from "../server/games/rules.ts"
+import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
+import { Ledger } from "../server/ledger/Ledger.ts"
+import { createDatabase, probePostgres, runSql } from "../tests/support/databases.ts"
+import { startServerProcess } from "../tests/support/server.ts"
+
+const run = promisify(execFile)
+const flag = (name: string, def: number): number => {
+  const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))
+  return arg === undefined ? def : Number(arg.split("=")[1])
+}
+const PLAYERS = flag("players", 200)
+const ROUNDS = flag("rounds", 20)
+const PGBENCH_SECONDS = flag("pgbench-seconds", 10)
+const WALLET_SECRET = "bench-wallet-secret-0123456789abcdef"
+
+const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
+
+const sign = (body: string) => {
+  const t = Math.floor(Date.now() / 1000)
+  return `t=${t},v1=${createHmac("sha256", WALLET_SECRET).update(`${t}.${body}`).digest("hex")}`
+}
+
+const main = async (): Promise<number> => {
+  const problem = await probePostgres()
+  if (problem !== undefined) {
+    process.stderr.write(`bench:games needs PostgreSQL (TEST_DATABASE_URL): ${problem}\n`)
+    return 2
+  }
+  const db = await createDatabase("casino_bench_games")
+  const dataDir = await mkdtemp(join(tmpdir(), "casino-bench-games-"))
+  const providers = JSON.stringify([
+    {
+      code: "studio",
+      launchUrl: "http://127.0.0.1:9/launch",
+      casinoKey: "k".repeat(32),
+      walletSecret: WALLET_SECRET,
+    },
+  ])
+  const server = await startServerProcess({
+    dataDir,
+    databaseUrl: db.url,
+    env: { CAPTCHA: "off", LOG_LEVEL: "Warn", GAME_PROVIDERS: providers, SANDBOX_SECRET: "b".repeat(40) },
+  })
+  const dbLayer = Layer.orDie(makeDbLayer({ databaseUrl: db.url, dataDir }))
+  try {
+    const users = await runSql<{ id: string }>(
+      db.url,
+      `INSERT INTO users (email, password_hash, full_name, currency)
+       SELECT 'bench' || g || '@example.com', 'x', 'Bench Player', 'EUR' FROM generate_series(1, ${PLAYERS}) g
+       RETURNING id::text AS id`,
+    )
+    await runSql(
+      db.url,
+      "INSERT INTO wallets (user_id, currency, is_default) SELECT id, 'EUR', true FROM users",
+    )
+    const [game] = await runSql<{ id: string; launch_id: string }>(
+      db.url,
+      "SELECT id, launch_id FROM games WHERE jackpot_id IS NULL AND active ORDER BY sort LIMIT 1",
+    )
+    if (game === undefined) throw new Error("no game seeded")
+    // Every player starts with 1,000.00 EUR, booked by the ledger (as a deposit would).
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const clearing = yield* ledger.systemAccountId("gateway_clearing", "bench", "EUR")
+        for (const u of users) {
+          const account = yield* ledger.playerAccount(u.id, "EUR")
+          if (account === undefined) return yield* Effect.die(new Error("no wallet"))
+          yield* ledger.post({
+            kind: "deposit",
+            idempotencyKey: `bench-credit:${u.id}`,
+            entries: [
+              { accountId: clearing, currency: "EUR", amount: -100_000n },
+              { accountId: account.id, currency: "EUR", amount: 100_000n },
+            ],
+          })
+        }
+      }).pipe(Effect.provide(Ledger.layer), Effect.provide(dbLayer), Effect.scoped, Effect.orDie),
+    )
+    const players = []
+    for (const u of users) {
+      const token = randomUUID().replace(/-/g, "") + randomUUID().replace(/-/g, "")
+      const [session] = await runSql<{ id: string }>(
+        db.url,
+        `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('bench-${randomUUID()}', '${u.id}', now() + interval '1 day') RETURNING id::text AS id`,
+      )
+      await runSql(
+        db.url,
+        `INSERT INTO game_sessions (token_hash, user_id, casino_session_id, currency, game_id, integration, expires_at)
+         VALUES ('${tokenHash(token)}', '${u.id}', '${session?.id}', 'EUR', '${game.id}', 'studio', now() + interval '1 day')`,
+      )
+      players.push({ id: u.id, token })
+    }
+
+    const latencies: Array<number> = []
+    const errors = new Map<number, number>()
+    const call = async (op: string, body: Record<string, unknown>) => {
+      const raw = JSON.stringify(body)
+      const t0 = performance.now()
+      const res = await fetch(`${server.url}/api/games/wallet/studio/${op}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-signature": sign(raw) },
+        body: raw,
+      })
+      await res.arrayBuffer()
+      latencies.push(performance.now() - t0)
+      if (res.status !== 200) errors.set(res.status, (errors.get(res.status) ?? 0) + 1)
+    }
+    const play = async (p: { id: string; token: string }, index: number) => {
+      for (let r = 0; r < ROUNDS; r++) {
+        const roundId = `b-${index}-${r}`
+        const base = {
+          sessionToken: p.token,
+          playerId: p.id,
+          currency: "EUR",
+          roundId,
+          gameId: game.launch_id,
+        }
+        await call("bet", { ...base, transactionId: `bet-${roundId}`, amount: "100" })
+        await call("win", {
+          ...base,
+          transactionId: `win-${roundId}`,
+          amount: String((r % 3) * 90),
+          roundClosed: true,
+        })
+      }
+    }
+    const started = performance.now()
+    await Promise.all(players.map(play))
+    const seconds = (performance.now() - started) / 1000
+    latencies.sort((a, b) => a - b)
+    const calls = PLAYERS * ROUNDS * 2
+
+    await run("/usr/bin/pgbench", ["-i", "-q", "-s", "10", db.url], { maxBuffer: 16 * 1024 * 1024 })
+    const pgb = await run(
+      "/usr/bin/pgbench",
+      ["-c", "16", "-j", "2", "-T", String(PGBENCH_SECONDS), db.url],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    )
+    const tps = /tps = ([\d.]+)/.exec(pgb.stdout)?.[1] ?? "?"
+
+    const report = await Effect.runPromise(checkLedger.pipe(Effect.provide(dbLayer), Effect.scoped))
+    const f = (ms: number) => `${ms.toFixed(1)} ms`
+    process.stdout.write(
+      [
+        `game settlement (signed wallet call → ledger), ${PLAYERS} concurrent players × ${ROUNDS} rounds (bet + win)`,
+        `  throughput: ${(calls / seconds).toFixed(0)} settlements/s (${calls} calls in ${seconds.toFixed(1)} s)`,
+        `  latency: p50 ${f(percentile(latencies, 50))}  p95 ${f(percentile(latencies, 95))}  p99 ${f(percentile(latencies, 99))}  max ${f(latencies.at(-1) ?? 0)}`,
+        `  non-200 answers: ${errors.size === 0 ? "none" : JSON.stringify(Object.fromEntries(errors))}`,
+        `pgbench TPC-B-like (scale 10, 16 clients, 2 threads, ${PGBENCH_SECONDS} s), same server: ${tps} tps`,
+        formatLedgerReport(report).trimEnd(),
+        "",
+      ].join("\n"),
+    )
+    return errors.size === 0 && report.clean ? 0 : 1
+  } finally {
+    await server.stop()
+    await db.drop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench:games: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
+    process.exit(2)
+  },
+)

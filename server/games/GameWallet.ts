@@ -1,0 +1,587 @@
+/**
+ * The seamless wallet (docs/game-wallet-protocol.md): the providers' signed balance / bet / win /
+ * rollback calls, settled in the ledger.
+ *
+ * - Every op is idempotent by (integration, transactionId): the call's row is claimed FIRST in the
+ *   settlement's SQL transaction (UNIQUE), so two deliveries of one id serialise on that index and
+ *   the second answers the first's stored answer; other content under the same id is 409.
+ * - Lock order is the ledger's (player account, then system rows), with the call's own row before
+ *   and the round row in between, in every op: no two settlements wait in a cycle.
+ * - Refusals (INSUFFICIENT_FUNDS, SESSION_EXPIRED, PLAYER_BLOCKED, BET_LIMIT) book nothing and keep
+ *   no row: the provider rolls such a bet back or sends a new one under a new id.
+ * - A win is never refused for an expired session; a rollback for a bet never seen is acknowledged
+ *   and leaves a tombstone under the bet's id, so the bet arriving later is ROLLED_BACK.
+ * After each settlement a `balance` PlayerEvent goes to the player's open pages.
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import type { SqlError } from "effect/sql"
+import type { GameProviderConfig } from "../config.ts"
+import { AppConfig } from "../config.ts"
+import { PlayerEvents } from "../events/PlayerEvents.ts"
+import { Ledger, type PostingEntry } from "../ledger/Ledger.ts"
+import { signatureProblem } from "../payments/adapters.ts"
+import { Integrations } from "./Integrations.ts"
+import { betLimitsIn, callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
+import { type StoredCall, type WalletOp, WalletRepo } from "./WalletRepo.ts"
+
+export interface WalletAnswer {
+  readonly status: number
+  readonly body: Readonly<Record<string, unknown>>
+}
+
+const answer = (status: number, body: Readonly<Record<string, unknown>>): WalletAnswer => ({ status, body })
+
+const Id = Schema.String.check(
+  Schema.isPattern(/^[\x21-\x7e]{1,100}$/, { message: "1 to 100 printable ASCII characters" }),
+)
+const Uuid = Schema.String.check(
+  Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+)
+const Minor = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,29})$/, { message: "minor units" }))
+const Currency = Schema.String.check(Schema.isPattern(/^[A-Z0-9]{2,10}$/))
+const Token = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{16,100}$/))
+
+const BalanceCall = Schema.Struct({ sessionToken: Token, playerId: Uuid, currency: Currency })
+const BetCall = Schema.Struct({
+  sessionToken: Token,
+  playerId: Uuid,
+  currency: Currency,
+  transactionId: Id,
+  roundId: Id,
+  gameId: Id,
+  amount: Minor,
+  jackpotContribution: Schema.optional(Minor),
+})
+const WinCall = Schema.Struct({
+  sessionToken: Schema.optional(Schema.NullOr(Schema.String)),
+  playerId: Uuid,
+  currency: Currency,
+  transactionId: Id,
+  roundId: Id,
+  gameId: Id,
+  amount: Minor,
+  roundClosed: Schema.Boolean,
+  jackpotId: Schema.optional(Schema.NullOr(Id)),
+})
+const RollbackCall = Schema.Struct({
+  sessionToken: Schema.optional(Schema.NullOr(Schema.String)),
+  playerId: Uuid,
+  currency: Currency,
+  transactionId: Id,
+  roundId: Id,
+  refTransactionId: Id,
+})
+
+const decoders = {
+  balance: Schema.decodeUnknownExit(Schema.fromJsonString(BalanceCall)),
+  bet: Schema.decodeUnknownExit(Schema.fromJsonString(BetCall)),
+  win: Schema.decodeUnknownExit(Schema.fromJsonString(WinCall)),
+  rollback: Schema.decodeUnknownExit(Schema.fromJsonString(RollbackCall)),
+} as const
+
+export const walletOps = ["balance", "bet", "win", "rollback"] as const
+export type WalletCallOp = (typeof walletOps)[number]
+const isOp = (op: string): op is WalletCallOp => (walletOps as ReadonlyArray<string>).includes(op)
+
+const badRequest = (message: string) => answer(400, { error: "BAD_REQUEST", message })
+const sessionExpired = answer(401, { error: "SESSION_EXPIRED" })
+const unknownPlayer = answer(404, { error: "UNKNOWN_PLAYER" })
+const unknownRound = answer(404, { error: "UNKNOWN_ROUND" })
+const mismatch = answer(409, { error: "DUPLICATE_MISMATCH" })
+const rolledBack = answer(409, { error: "ROLLED_BACK" })
+
+/** A refusal decided inside the settlement's transaction: rolls it back, answered as is. */
+class Refused extends Schema.TaggedError<Refused>()("Refused", {
+  status: Schema.Number,
+  body: Schema.Record(Schema.String, Schema.Unknown),
+}) {}
+
+export interface GameWalletShape {
+  /** One provider call: the raw body as signed, the X-Signature header. Never fails. */
+  readonly handle: (
+    provider: string,
+    op: string,
+    rawBody: string,
+    signature: string | undefined,
+  ) => Effect.Effect<WalletAnswer>
+}
+
+const make = Effect.gen(function* () {
+  const repo = yield* WalletRepo
+  const ledger = yield* Ledger
+  const events = yield* PlayerEvents
+  const integrations = yield* Integrations
+  const config = yield* AppConfig
+
+  /** The answer to an id seen before: the first answer, or why not. */
+  const replayOf = (existing: StoredCall, op: WalletOp, fingerprint: string): WalletAnswer => {
+    if (existing.op === "tombstone") return op === "bet" ? rolledBack : mismatch
+    if (existing.op !== op || existing.fingerprint !== fingerprint) return mismatch
+    // status 0 cannot be seen: a claim commits only together with its completion.
+    return answer(existing.status, (existing.response ?? {}) as Record<string, unknown>)
+  }
+
+  const balanceOf = (accountId: string) =>
+    ledger.lockBalances([accountId]).pipe(Effect.map((m) => m.get(accountId) ?? 0n))
+
+  const currentBalance = (userId: string, currency: string) =>
+    ledger.playerAccount(userId, currency).pipe(Effect.map((a) => (a === undefined ? 0n : BigInt(a.balance))))
+
+  const publish = (userId: string, currency: string, balance: bigint) =>
+    events.publish(userId, { type: "balance", currency, balance: balance.toString() })
+
+  /** Runs a settlement: replays and refusals answered, the commit's balance published. */
+  const settle = (
+    integration: string,
+    op: WalletOp,
+    transactionId: string,
+    userId: string,
+    currency: string,
+    body: Effect.Effect<
+      { readonly answer: WalletAnswer; readonly balance: bigint | undefined },
+      Refused | SqlError.SqlError | { readonly _tag: "Replay"; readonly answer: WalletAnswer }
+    >,
+  ): Effect.Effect<WalletAnswer, SqlError.SqlError> =>
+    repo.transaction(body).pipe(
+      Effect.tap((done) =>
+        done.balance === undefined ? Effect.void : publish(userId, currency, done.balance),
+      ),
+      Effect.map((done) => done.answer),
+      Effect.catchTag("Refused", (r) => Effect.succeed(answer(r.status, r.body))),
+      Effect.catchTag("Replay", (r) => Effect.succeed(r.answer)),
+      Effect.withSpan(`GameWallet.${op}`, { attributes: { integration, transactionId } }),
+    )
+
+  /** Claims the id in the transaction; when taken, the stored answer (after the holder commits). */
+  const claimOrReplay = (call: Parameters<typeof repo.claim>[0] & { readonly op: WalletOp }) =>
+    Effect.gen(function* () {
+      const id = yield* repo.claim(call)
+      if (id !== undefined) return id
+      const existing = yield* repo.findCall(call.integration, call.transactionId)
+      if (existing === undefined) return yield* Effect.die(new Error("game call id taken but absent"))
+      return yield* Effect.fail({
+        _tag: "Replay" as const,
+        answer: replayOf(existing, call.op, call.fingerprint),
+      })
+    })
+
+  const houseOf = (currency: string) => ledger.systemAccountId("house", "games", currency)
+  const poolOf = (jackpotId: string, currency: string) =>
+    ledger.systemAccountId("jackpot_pool", jackpotId, currency)
+
+  const balance = (call: typeof BalanceCall.Type) =>
+    Effect.gen(function* () {
+      const session = yield* repo.sessionOf(tokenHash(call.sessionToken))
+      if (session === undefined || !session.live || session.userId !== call.playerId) return sessionExpired
+      if (session.currency !== call.currency) return badRequest("currency is not the session's")
+      return answer(200, {
+        balance: (yield* currentBalance(call.playerId, call.currency)).toString(),
+        currency: call.currency,
+      })
+    })
+
+  const bet = (integration: string, call: typeof BetCall.Type) =>
+    Effect.gen(function* () {
+      const amount = BigInt(call.amount)
+      const share = BigInt(call.jackpotContribution ?? "0")
+      const fingerprint = callFingerprint("bet", {
+        playerId: call.playerId,
+        currency: call.currency,
+        roundId: call.roundId,
+        gameId: call.gameId,
+        amount: call.amount,
+        jackpotContribution: share.toString(),
+      })
+      const seen = yield* repo.findCall(integration, call.transactionId)
+      if (seen !== undefined) return replayOf(seen, "bet", fingerprint)
+      const ctx = yield* repo.betContext(integration, tokenHash(call.sessionToken), call.gameId)
+      if (ctx === undefined || !ctx.live || ctx.userId !== call.playerId) return sessionExpired
+      if (ctx.currency !== call.currency) return badRequest("currency is not the session's")
+      if (ctx.excluded) return answer(403, { error: "PLAYER_BLOCKED" })
+      if (ctx.gameId === null || ctx.minBetEur === null || ctx.maxBetEur === null)
+        return answer(404, { error: "UNKNOWN_GAME" })
+      if (ctx.accountId === null) return unknownPlayer
+      const limits =
+        ctx.eurRate === null || ctx.subunits === null
+          ? undefined
+          : betLimitsIn(
+              BigInt(ctx.minBetEur),
+              BigInt(ctx.maxBetEur),
+              rateOf(ctx.eurRate),
+              BigInt(ctx.subunits),
+            )
+      if (limits === undefined) return answer(422, { error: "BET_LIMIT", min: "0", max: "0" })
+      if (amount < limits.min || amount > limits.max)
+        return answer(422, { error: "BET_LIMIT", min: limits.min.toString(), max: limits.max.toString() })
+      if (share > amount || (share > 0n && ctx.jackpotId === null))
+        return badRequest("jackpotContribution is more than the bet, or the game has no jackpot")
+      const playerAccount = ctx.accountId
+      const gameId = ctx.gameId
+      const house = yield* houseOf(call.currency)
+      const pool =
+        ctx.jackpotId === null || share === 0n ? undefined : yield* poolOf(ctx.jackpotId, call.currency)
+      const entries: Array<PostingEntry> = [
+        { accountId: playerAccount, currency: call.currency, amount: -amount },
+      ]
+      if (amount - share > 0n)
+        entries.push({ accountId: house, currency: call.currency, amount: amount - share })
+      if (pool !== undefined) entries.push({ accountId: pool, currency: call.currency, amount: share })
+      return yield* settle(
+        integration,
+        "bet",
+        call.transactionId,
+        call.playerId,
+        call.currency,
+        Effect.gen(function* () {
+          const id = yield* claimOrReplay({
+            integration,
+            transactionId: call.transactionId,
+            op: "bet",
+            roundId: call.roundId,
+            userId: call.playerId,
+            currency: call.currency,
+            amount,
+            jackpotId: pool === undefined ? null : ctx.jackpotId,
+            jackpotShare: share,
+            fingerprint,
+          })
+          const posted = yield* ledger
+            .post(
+              {
+                kind: "game.bet",
+                idempotencyKey: `game:${integration}:${call.transactionId}`,
+                entries,
+                metadata: { integration, roundId: call.roundId, gameId },
+              },
+              () =>
+                repo
+                  .addBet({
+                    integration,
+                    roundId: call.roundId,
+                    userId: call.playerId,
+                    gameId,
+                    currency: call.currency,
+                    amount,
+                  })
+                  .pipe(
+                    Effect.flatMap((ok) =>
+                      ok
+                        ? Effect.void
+                        : Effect.fail(new Refused({ ...badRequest("the round is another player's") })),
+                    ),
+                  ),
+            )
+            .pipe(
+              Effect.catchTag("InsufficientFunds", () =>
+                Effect.gen(function* () {
+                  const now = yield* currentBalance(call.playerId, call.currency)
+                  return yield* new Refused({
+                    status: 402,
+                    body: { error: "INSUFFICIENT_FUNDS", balance: now.toString() },
+                  })
+                }),
+              ),
+              Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
+              Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
+            )
+          const after = posted.balances.get(playerAccount) ?? 0n
+          const body = {
+            balance: after.toString(),
+            currency: call.currency,
+            transactionId: call.transactionId,
+          }
+          yield* repo.complete(id, 200, body, posted.transactionId)
+          return { answer: answer(200, body), balance: after }
+        }),
+      )
+    })
+
+  const win = (integration: string, call: typeof WinCall.Type) =>
+    Effect.gen(function* () {
+      const amount = BigInt(call.amount)
+      const fingerprint = callFingerprint("win", {
+        playerId: call.playerId,
+        currency: call.currency,
+        roundId: call.roundId,
+        gameId: call.gameId,
+        amount: call.amount,
+        roundClosed: call.roundClosed,
+        jackpotId: call.jackpotId ?? null,
+      })
+      const seen = yield* repo.findCall(integration, call.transactionId)
+      if (seen !== undefined) return replayOf(seen, "win", fingerprint)
+      const playerAccount = yield* repo.playerAccount(call.playerId, call.currency)
+      if (playerAccount === undefined) return unknownPlayer
+      const round = yield* repo.round(integration, call.roundId)
+      if (round === undefined || round.userId !== call.playerId) return unknownRound
+      if (round.currency !== call.currency) return badRequest("currency is not the round's")
+      if (round.status === "rolled-back")
+        yield* Effect.logWarning(
+          `games: win ${call.transactionId} on rolled-back round ${call.roundId} (paid)`,
+        )
+      // The jackpot named must be the one the round's game feeds; anything else pays the plain win.
+      const jackpotId = call.jackpotId ?? null
+      const validJackpot = jackpotId !== null && jackpotId === round.jackpotId ? jackpotId : null
+      if (jackpotId !== null && validJackpot === null)
+        yield* Effect.logWarning(
+          `games: win ${call.transactionId} names jackpot ${jackpotId}, not its game's (not paid)`,
+        )
+      const house = yield* houseOf(call.currency)
+      const pool = validJackpot === null ? undefined : yield* poolOf(validJackpot, call.currency)
+      const seedEur = validJackpot === null ? 0n : yield* jackpotSeedEur(validJackpot)
+      const seed =
+        round.eurRate === null || round.subunits === null
+          ? 0n
+          : eurCentsToMinor(seedEur, rateOf(round.eurRate), BigInt(round.subunits))
+      return yield* settle(
+        integration,
+        "win",
+        call.transactionId,
+        call.playerId,
+        call.currency,
+        Effect.gen(function* () {
+          const id = yield* claimOrReplay({
+            integration,
+            transactionId: call.transactionId,
+            op: "win",
+            roundId: call.roundId,
+            userId: call.playerId,
+            currency: call.currency,
+            amount,
+            jackpotId: validJackpot,
+            jackpotShare: 0n,
+            fingerprint,
+          })
+          let jackpot = 0n
+          if (pool !== undefined) {
+            // The pool's whole balance is paid: locked first (in the ledger's order) so two wins of
+            // one pool cannot both pay it.
+            const locked = yield* ledger.lockBalances([playerAccount, pool])
+            const poolNow = locked.get(pool) ?? 0n
+            jackpot = poolNow > 0n ? poolNow : 0n
+          }
+          const roundUpdate = repo.addWin({
+            integration,
+            roundId: call.roundId,
+            amount,
+            jackpot,
+            closed: call.roundClosed,
+          })
+          let after: bigint
+          let ledgerTx: string | null = null
+          if (amount + jackpot === 0n) {
+            yield* roundUpdate
+            after = yield* balanceOf(playerAccount)
+          } else {
+            // Player +win +pool; house −win −seed (the pool topped up to its seed); pool seed − pool.
+            const entries: Array<PostingEntry> = [
+              { accountId: playerAccount, currency: call.currency, amount: amount + jackpot },
+            ]
+            const houseDelta = -amount - (jackpot > 0n ? seed : 0n)
+            if (houseDelta !== 0n)
+              entries.push({ accountId: house, currency: call.currency, amount: houseDelta })
+            if (pool !== undefined && jackpot > 0n && seed - jackpot !== 0n)
+              entries.push({ accountId: pool, currency: call.currency, amount: seed - jackpot })
+            const posted = yield* ledger
+              .post(
+                {
+                  kind: jackpot > 0n ? "game.jackpot" : "game.win",
+                  idempotencyKey: `game:${integration}:${call.transactionId}`,
+                  entries,
+                  metadata: { integration, roundId: call.roundId, jackpot: jackpot.toString() },
+                },
+                () => roundUpdate,
+              )
+              .pipe(
+                Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
+                Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
+                Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
+              )
+            after = posted.balances.get(playerAccount) ?? 0n
+            ledgerTx = posted.transactionId
+          }
+          if (jackpot > 0n && validJackpot !== null) yield* repo.jackpotWon(validJackpot)
+          const body: Record<string, unknown> = {
+            balance: after.toString(),
+            currency: call.currency,
+            transactionId: call.transactionId,
+          }
+          if (jackpotId !== null) body.jackpotAmount = jackpot.toString()
+          yield* repo.complete(id, 200, body, ledgerTx)
+          return { answer: answer(200, body), balance: after }
+        }),
+      )
+    })
+
+  const rollback = (integration: string, call: typeof RollbackCall.Type) =>
+    Effect.gen(function* () {
+      const fingerprint = callFingerprint("rollback", {
+        playerId: call.playerId,
+        currency: call.currency,
+        roundId: call.roundId,
+        refTransactionId: call.refTransactionId,
+      })
+      const seen = yield* repo.findCall(integration, call.transactionId)
+      if (seen !== undefined) return replayOf(seen, "rollback", fingerprint)
+      const playerAccount = yield* repo.playerAccount(call.playerId, call.currency)
+      if (playerAccount === undefined) return unknownPlayer
+      const house = yield* houseOf(call.currency)
+      return yield* settle(
+        integration,
+        "rollback",
+        call.transactionId,
+        call.playerId,
+        call.currency,
+        Effect.gen(function* () {
+          const id = yield* claimOrReplay({
+            integration,
+            transactionId: call.transactionId,
+            op: "rollback",
+            roundId: call.roundId,
+            userId: call.playerId,
+            currency: call.currency,
+            amount: 0n,
+            jackpotId: null,
+            jackpotShare: 0n,
+            fingerprint,
+          })
+          const ack = (balance: bigint, ledgerTx: string | null) =>
+            Effect.gen(function* () {
+              const body = {
+                balance: balance.toString(),
+                currency: call.currency,
+                transactionId: call.transactionId,
+              }
+              yield* repo.complete(id, 200, body, ledgerTx)
+              return { answer: answer(200, body), balance }
+            })
+          let bet = yield* repo.findCall(integration, call.refTransactionId)
+          if (bet === undefined) {
+            // Never seen: acknowledged, and the id kept so the bet arriving later is refused.
+            const tomb = yield* repo.claim({
+              integration,
+              transactionId: call.refTransactionId,
+              op: "tombstone",
+              roundId: call.roundId,
+              userId: call.playerId,
+              currency: call.currency,
+              amount: 0n,
+              jackpotId: null,
+              jackpotShare: 0n,
+              fingerprint: "",
+            })
+            if (tomb !== undefined) {
+              yield* repo.complete(tomb, 200, { tombstone: call.transactionId }, null)
+              return yield* ack(yield* balanceOf(playerAccount), null)
+            }
+            // The bet committed meanwhile (we waited on its id): refund it below.
+            bet = yield* repo.findCall(integration, call.refTransactionId)
+          }
+          if (bet === undefined) return yield* Effect.die(new Error("bet id taken but absent"))
+          if (bet.op === "tombstone" || bet.status !== 200)
+            return yield* ack(yield* balanceOf(playerAccount), null)
+          if (bet.op !== "bet") return yield* new Refused({ ...badRequest("refTransactionId is not a bet") })
+          if (bet.userId !== call.playerId || bet.currency !== call.currency)
+            return yield* new Refused({
+              ...badRequest("refTransactionId is another player's or currency's bet"),
+            })
+          // One refund per bet, whichever rollback id comes first (the row lock decides).
+          const first = yield* repo.markRolledBack(integration, call.refTransactionId, call.transactionId)
+          if (!first) return yield* ack(yield* balanceOf(playerAccount), null)
+          const amount = BigInt(bet.amount)
+          const share = BigInt(bet.jackpotShare)
+          const entries: Array<PostingEntry> = [{ accountId: playerAccount, currency: call.currency, amount }]
+          if (amount - share > 0n)
+            entries.push({ accountId: house, currency: call.currency, amount: -(amount - share) })
+          if (share > 0n && bet.jackpotId !== null)
+            entries.push({
+              accountId: yield* poolOf(bet.jackpotId, call.currency),
+              currency: call.currency,
+              amount: -share,
+            })
+          const posted = yield* ledger
+            .post(
+              {
+                kind: "game.rollback",
+                idempotencyKey: `game:${integration}:${call.transactionId}`,
+                entries,
+                metadata: { integration, roundId: bet.roundId, refTransactionId: call.refTransactionId },
+              },
+              () => repo.removeBet(integration, bet.roundId, amount),
+            )
+            .pipe(
+              Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
+              Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
+              Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
+            )
+          return yield* ack(posted.balances.get(playerAccount) ?? 0n, posted.transactionId)
+        }),
+      )
+    })
+
+  const seeds = new Map<string, bigint>()
+  const jackpotSeedEur = (jackpotId: string) =>
+    Effect.gen(function* () {
+      const known = seeds.get(jackpotId)
+      if (known !== undefined) return known
+      const value = yield* repo.jackpotSeed(jackpotId)
+      seeds.set(jackpotId, value)
+      return value
+    })
+
+  const dispatch = (integration: GameProviderConfig, op: WalletCallOp, rawBody: string) =>
+    Effect.gen(function* () {
+      switch (op) {
+        case "balance": {
+          const d = decoders.balance(rawBody)
+          return d._tag === "Success" ? yield* balance(d.value) : badRequest("not a balance call")
+        }
+        case "bet": {
+          const d = decoders.bet(rawBody)
+          return d._tag === "Success" ? yield* bet(integration.code, d.value) : badRequest("not a bet call")
+        }
+        case "win": {
+          const d = decoders.win(rawBody)
+          return d._tag === "Success" ? yield* win(integration.code, d.value) : badRequest("not a win call")
+        }
+        case "rollback": {
+          const d = decoders.rollback(rawBody)
+          return d._tag === "Success"
+            ? yield* rollback(integration.code, d.value)
+            : badRequest("not a rollback call")
+        }
+      }
+    })
+
+  const handle: GameWalletShape["handle"] = (provider, op, rawBody, signature) =>
+    Effect.gen(function* () {
+      const integration = yield* integrations.get(provider)
+      if (integration === undefined) return answer(404, { error: "UNKNOWN_PROVIDER" })
+      const problem = signatureProblem(
+        integration.walletSecret,
+        signature,
+        rawBody,
+        Math.floor(Date.now() / 1000),
+        config.webhookToleranceSeconds,
+      )
+      if (problem !== undefined) return answer(401, { error: "INVALID_SIGNATURE" })
+      if (!isOp(op)) return answer(404, { error: "UNKNOWN_OPERATION" })
+      return yield* dispatch(integration, op, rawBody)
+    }).pipe(
+      Effect.catchTag("SqlError", (e) =>
+        Effect.logError("games: wallet call failed", e).pipe(Effect.as(answer(500, { error: "INTERNAL" }))),
+      ),
+    )
+
+  return { handle } satisfies GameWalletShape
+})
+
+/** numeric(38,18) text → RATE_SCALE bigint (all 18 decimals are printed). */
+const rateOf = (text: string): bigint => {
+  const [whole = "0", fraction = ""] = text.split(".")
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, "0").slice(0, 18))
+}
+
+export class GameWallet extends Context.Service<GameWallet, GameWalletShape>()("casino/server/GameWallet") {
+  static readonly layer = Layer.effect(GameWallet, make).pipe(Layer.provide(WalletRepo.layer))
+}

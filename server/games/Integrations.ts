@@ -1,0 +1,139 @@
+/**
+ * The game integrations (docs/game-wallet-protocol.md): per provider code, where its launch goes
+ * and its two keys. GAME_PROVIDERS adds or overrides them; the in-house studio is `studio` by
+ * default (unless STUDIO=off): launchUrl `{INTERNAL_URL}/studio/api/launch`, keys derived from the
+ * studio secret (STUDIO_SECRET, else the one the studio generated into `studio_settings`):
+ *   casinoKey = hex HMAC-SHA256(secret, "casino:studio"), walletSecret = hex HMAC-SHA256(secret, "wallet:studio").
+ * A studio secret not generated yet (the studio not started) leaves `studio` unavailable until it is.
+ */
+import { createHmac } from "node:crypto"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig, type GameProviderConfig } from "../config.ts"
+import { signWebhook } from "../payments/adapters.ts"
+import { STUDIO } from "./catalogue.ts"
+
+export const SIGNATURE_HEADER = "x-signature"
+
+/** `t=<unix s>,v1=<hex HMAC-SHA256(key, t + "." + body)>` — the protocol's header, both directions. */
+export const signBody = (key: string, timestamp: number, rawBody: string): string =>
+  signWebhook(key, timestamp, rawBody)
+
+export const deriveStudioKey = (secret: string, purpose: "casino" | "wallet"): string =>
+  createHmac("sha256", secret).update(`${purpose}:${STUDIO}`).digest("hex")
+
+export interface LaunchRequest {
+  readonly sessionToken: string | null
+  readonly playerId: string | null
+  readonly nickname: string | null
+  readonly currency: string
+  readonly gameId: string
+  readonly demo: boolean
+  readonly lang: string
+  readonly platform: string
+  readonly lobbyUrl: string
+}
+
+export type LaunchAnswer =
+  | { readonly _tag: "ok"; readonly url: string }
+  | { readonly _tag: "unknown-game" }
+  | { readonly _tag: "unavailable"; readonly reason: string }
+
+export interface IntegrationsShape {
+  /** The integration of `code`, or undefined (unknown, or the studio's secret not there yet). */
+  readonly get: (code: string) => Effect.Effect<GameProviderConfig | undefined>
+  /** The signed launch call; never fails: an unreachable or odd provider is `unavailable`. */
+  readonly launch: (integration: GameProviderConfig, request: LaunchRequest) => Effect.Effect<LaunchAnswer>
+}
+
+const LaunchReply = Schema.Struct({ url: Schema.String.check(Schema.isPattern(/^(https?:\/\/|\/)\S+$/)) })
+const decodeLaunchReply = Schema.decodeUnknownOption(Schema.fromJsonString(LaunchReply))
+
+const LAUNCH_TIMEOUT_MS = 5_000
+
+export class Integrations extends Context.Service<Integrations, IntegrationsShape>()(
+  "casino/server/GameIntegrations",
+) {
+  static readonly layer = Layer.effect(
+    Integrations,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const sql = yield* SqlClient.SqlClient
+      const configured = new Map(config.gameProviders.map((p) => [p.code, p] as const))
+      let studio: GameProviderConfig | undefined
+
+      const studioSecret = Effect.gen(function* () {
+        if (config.studioSecret !== undefined) return config.studioSecret
+        // The studio owns the table; before its migration exists there is no secret to read.
+        const exists = yield* sql<{
+          readonly t: string | null
+        }>`SELECT to_regclass('studio_settings')::text AS t`
+        if (exists[0]?.t == null) return undefined
+        const rows = yield* sql<{
+          readonly value: string
+        }>`SELECT value FROM studio_settings WHERE key = 'secret'`
+        return rows[0]?.value
+      }).pipe(Effect.orElseSucceed(() => undefined))
+
+      const get = (code: string): Effect.Effect<GameProviderConfig | undefined> => {
+        const own = configured.get(code)
+        if (own !== undefined) return Effect.succeed(own)
+        if (code !== STUDIO || !config.studioEnabled) return Effect.succeed(undefined)
+        if (studio !== undefined) return Effect.succeed(studio)
+        return studioSecret.pipe(
+          Effect.map((secret) => {
+            if (secret === undefined) return undefined
+            studio = {
+              code: STUDIO,
+              launchUrl: `${config.internalUrl}/studio/api/launch`,
+              casinoKey: deriveStudioKey(secret, "casino"),
+              walletSecret: deriveStudioKey(secret, "wallet"),
+            }
+            return studio
+          }),
+        )
+      }
+
+      const launch = (integration: GameProviderConfig, request: LaunchRequest): Effect.Effect<LaunchAnswer> =>
+        Effect.tryPromise({
+          try: async (signal) => {
+            const body = JSON.stringify(request)
+            const timestamp = Math.floor(Date.now() / 1000)
+            const response = await fetch(integration.launchUrl, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                [SIGNATURE_HEADER]: signBody(integration.casinoKey, timestamp, body),
+              },
+              body,
+              signal: AbortSignal.any([signal, AbortSignal.timeout(LAUNCH_TIMEOUT_MS)]),
+              redirect: "error",
+            })
+            const text = await response.text()
+            if (response.status === 404) return { _tag: "unknown-game" } as const
+            if (response.status !== 200)
+              return { _tag: "unavailable", reason: `launch answered ${response.status}` } as const
+            const reply = decodeLaunchReply(text)
+            if (reply._tag === "None")
+              return { _tag: "unavailable", reason: "launch answer without a url" } as const
+            return { _tag: "ok", url: reply.value.url } as const
+          },
+          catch: (e) => e,
+        }).pipe(
+          Effect.catch((e) =>
+            Effect.succeed<LaunchAnswer>({
+              _tag: "unavailable",
+              reason: e instanceof Error ? e.message : "launch failed",
+            }),
+          ),
+          Effect.tap((answer) =>
+            answer._tag === "unavailable"
+              ? Effect.logWarning(`games: launch at ${integration.code} failed: ${answer.reason}`)
+              : Effect.void,
+          ),
+        )
+
+      return { get, launch } satisfies IntegrationsShape
+    }),
+  )
+}
