@@ -43,6 +43,8 @@ export const normalizeText = (text: string): string =>
   text
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
+    // Upper then lower: a case fold, so "ß" and "SS" meet (fast-check found "ß" ≠ "SS".toLowerCase()).
+    .toUpperCase()
     .toLowerCase()
     .replace(/[\s\-_]+/g, " ")
     .trim()
@@ -115,6 +117,16 @@ export const jackpotSection = (games: Games, jackpots: Jackpots): Games =>
     ...jackpots.flatMap((j) => j.gameIds),
     ...games.filter((g) => g.jackpot).map((g) => g.id),
   ])
+
+/**
+ * The pools the lobby shows: each jackpot once, in the catalogue's currency (the session's), else in
+ * EUR (every pool exists per currency on the server; listing them all buries the lobby).
+ */
+export const poolsIn = (jackpots: Jackpots, currency: string): Jackpots => {
+  const pick = (code: string) => jackpots.filter((j) => j.currency === code)
+  const inCurrency = pick(currency)
+  return inCurrency.length > 0 ? inCurrency : pick("EUR")
+}
 
 export const isFavorite = (favorites: FavoriteGames, id: string): boolean =>
   favorites.some((f) => f.id === id)

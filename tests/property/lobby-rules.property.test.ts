@@ -18,6 +18,7 @@ import {
   nextCount,
   normalizeText,
   PAGE_SIZE,
+  poolsIn,
   searchWords,
   visibleGames,
 } from "../../services/lobby-rules.ts"
@@ -160,5 +161,21 @@ describe("the catalogue's currency", () => {
     expect(catalogueCurrency(null)).toBe("EUR")
     expect(catalogueCurrency("usd")).toBe("USD")
     expect(catalogueCurrency("USDT")).toBe("EUR")
+  })
+})
+
+describe("the pools shown", () => {
+  it("are the catalogue currency's, else EUR's", () => {
+    const pool = (id: string, currency: string) => ({
+      id,
+      name: id,
+      currency,
+      amount: "100",
+      gameIds: [],
+      lastWonAt: null,
+    })
+    const all = [pool("a", "EUR"), pool("a", "USD"), pool("b", "EUR"), pool("b", "USD")]
+    expect(poolsIn(all, "USD").map((j) => `${j.id}${j.currency}`)).toEqual(["aUSD", "bUSD"])
+    expect(poolsIn(all, "JPY").map((j) => `${j.id}${j.currency}`)).toEqual(["aEUR", "bEUR"])
   })
 })

@@ -17,6 +17,7 @@ import {
   jackpotSection,
   LobbyMessages,
   PAGE_SIZE,
+  poolsIn,
   recommendedSection,
   visibleGames,
 } from "../../services/lobby-rules.ts"
@@ -124,7 +125,7 @@ const Section = ({
 }
 
 const Jackpots = ({ actor }: { actor: LobbyActor }) => {
-  const jackpots = useSelector(actor, (s) => s.context.jackpots)
+  const jackpots = useSelector(actor, (s) => poolsIn(s.context.jackpots, s.context.currency))
   const currencies = useShell((s) => s.context.currencies)
   if (jackpots.length === 0) return null
   return (
