@@ -44,6 +44,8 @@ export interface GamePageInput {
 export interface GamePageContext extends GamePageInput {
   readonly game: Game | null
   readonly betLimits: { readonly min: string; readonly max: string } | null
+  /** The game's segment as the lobby names it ("Video slots"). */
+  readonly categoryName: string
   readonly catalogueCurrency: string
   /** Null until the game is known (then the default for the session). */
   readonly mode: PlayMode | null
@@ -119,6 +121,8 @@ export const gamePageMachine = setup({
       return {
         game,
         betLimits: game === null ? null : (params.catalogue.betLimits[game.id] ?? null),
+        categoryName:
+          params.catalogue.categories.find((c) => c.slug === game?.category)?.name ?? game?.category ?? "",
         catalogueCurrency: params.catalogue.currency,
         // A player opens in real money, a visitor in demo; a game without demo only for real.
         mode: game?.demo && context.session !== "signedIn" ? "demo" : "real",
@@ -143,6 +147,7 @@ export const gamePageMachine = setup({
     ...input,
     game: null,
     betLimits: null,
+    categoryName: "",
     catalogueCurrency: catalogueCurrency(input.currency),
     mode: null,
     launch: null,

@@ -18,14 +18,13 @@ export const GameTile = ({
 }) => (
   <li className="tile">
     <Link to={`/game/${game.id}`} className="tile__link">
-      <img
+      {/* A background, not an <img>: art that does not load leaves the tile's gradient, no broken mark. */}
+      <span
         className="tile__art"
-        src={game.image}
-        alt=""
-        width={240}
-        height={180}
-        loading="lazy"
-        decoding="async"
+        aria-hidden="true"
+        style={{
+          backgroundImage: `url("${encodeURI(game.image)}"), linear-gradient(135deg, var(--panel), var(--bg-sunken))`,
+        }}
       />
       <span className="tile__name">{game.name}</span>
       <span className="tile__brand">{game.provider}</span>

@@ -106,6 +106,7 @@ const ModeSwitch = ({ actor }: { actor: GameActor }) => {
 const Info = ({ actor }: { actor: GameActor }) => {
   const game = useSelector(actor, (s) => s.context.game)
   const limits = useSelector(actor, (s) => s.context.betLimits)
+  const category = useSelector(actor, (s) => s.context.categoryName)
   const currency = useSelector(actor, (s) => s.context.launch?.currency ?? s.context.catalogueCurrency)
   const currencies = useShell((s) => s.context.currencies)
   if (game === null) return null
@@ -120,7 +121,7 @@ const Info = ({ actor }: { actor: GameActor }) => {
         <dt>Brand</dt>
         <dd>{game.provider}</dd>
         <dt>Category</dt>
-        <dd>{game.category}</dd>
+        <dd>{category}</dd>
         {limits ? (
           <>
             <dt>Bets</dt>
