@@ -24,9 +24,10 @@ import {
 import { fetchCdnFile } from "../services/client.ts"
 import { ipClient } from "../services/clients/ip.ts"
 import type { ClientIp } from "../services/ip-service.ts"
-import { isProfilePath, isRestrictedCountry, Messages } from "../services/rules.ts"
+import { isGamesPath, isProfilePath, isRestrictedCountry, Messages } from "../services/rules.ts"
 import type { SessionUser } from "../services/user-service.ts"
 import { authMachine, loadSessionCalls } from "./auth.machine.ts"
+import type { gamesAreaMachine } from "./games/gamesArea.machine.ts"
 import { lazyLogic } from "./lazy.ts"
 import { type ModalRequest, modalsMachine, parseModalRequest } from "./modals.machine.ts"
 import type { profileAreaMachine } from "./profile/profileArea.machine.ts"
@@ -34,6 +35,11 @@ import type { profileAreaMachine } from "./profile/profileArea.machine.ts"
 /** The profile area's machine (and, through it, every tab's): downloaded when a /profile path opens. */
 export const profileArea = lazyLogic<typeof profileAreaMachine>("profile", () =>
   import("./profile/profileArea.machine.ts").then((m) => m.profileAreaMachine),
+)
+
+/** The lobby, the game pages and the verifier (issue 10): downloaded when one of their paths opens. */
+export const gamesArea = lazyLogic<typeof gamesAreaMachine>("games", () =>
+  import("./games/gamesArea.machine.ts").then((m) => m.gamesAreaMachine),
 )
 
 export type { CapturedError }
@@ -117,10 +123,13 @@ export const shellMachine = setup({
     modals: modalsMachine,
     loadProfileArea: fromPromise(() => profileArea.load()),
     profileArea: profileArea.logic,
+    loadGamesArea: fromPromise(() => gamesArea.load()),
+    gamesArea: gamesArea.logic,
   },
   guards: {
     isOnProfilePath: ({ context }) => isProfilePath(context.path),
     staysInProfile: (_, params: { path: string }) => isProfilePath(params.path),
+    isOnGamesPath: ({ context }) => isGamesPath(context.path),
     isRestricted: (_, params: { data: BootData }) =>
       isRestrictedCountry(params.data.ip.isoCode, params.data.restricted),
     isSamePathReload: ({ context, event }) =>
@@ -251,7 +260,11 @@ export const shellMachine = setup({
       states: {
         /** Which screen the path asks for: the profile area runs a machine of its own. */
         route: {
-          always: [{ guard: "isOnProfilePath", target: "profile" }, { target: "page" }],
+          always: [
+            { guard: "isOnProfilePath", target: "profile" },
+            { guard: "isOnGamesPath", target: "games" },
+            { target: "page" },
+          ],
         },
         page: {},
         profile: {
@@ -294,6 +307,37 @@ export const shellMachine = setup({
                     assign({ path: ({ event }) => event.path }),
                     sendTo("profileArea", ({ event }) => ({ type: "ROUTE" as const, path: event.path })),
                   ],
+                },
+              },
+            },
+          },
+        },
+        /**
+         * The lobby, a game, the verifier: one area. Moving between its pages starts it again (its
+         * code is downloaded once; the session is known at once), which keeps the first download small.
+         */
+        games: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadGamesArea",
+                src: "loadGamesArea",
+                onDone: "active",
+                onError: {
+                  target: "#shell.crashed",
+                  actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
+                },
+              },
+            },
+            active: {
+              invoke: {
+                id: "gamesArea",
+                src: "gamesArea",
+                input: ({ context }) => ({ path: context.path }),
+                onError: {
+                  target: "#shell.crashed",
+                  actions: assign({ error: ({ event }) => toCapturedError(event.error) }),
                 },
               },
             },

@@ -160,8 +160,17 @@ export type FavoriteGames = typeof FavoriteGames.Type
 export const FavoriteParams = Schema.Struct({ id: Schema.String })
 
 const Day = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, { message: "a day, yyyy-mm-dd" }))
-const PageNumber = Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0))
-const PageSize = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 }))
+// The bounds are plain filters, not isGreaterThanOrEqualTo / isBetween: those bring Schema's Order
+// machinery (~490 B gzip) into the browser's first download, where every Effect export any chunk
+// uses lands (vite.config.ts, the core group). Same 400 for a value out of range.
+const PageNumber = Schema.NumberFromString.check(
+  Schema.isInt(),
+  Schema.makeFilter((n: number) => n >= 0 || "a page number, 0 or more"),
+)
+const PageSize = Schema.NumberFromString.check(
+  Schema.isInt(),
+  Schema.makeFilter((n: number) => (n >= 1 && n <= 100) || "a page size between 1 and 100"),
+)
 
 /** GET /history/bet?from&to&size&page&provider: days inclusive (UTC), page from 0. */
 export const BetHistoryQuery = Schema.Struct({

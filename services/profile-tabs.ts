@@ -1,10 +1,11 @@
 /**
- * The profile area's tabs and their addresses (issue 8, the deposits tab issue 9; docs/decisions.md). The verification tab's
+ * The profile area's tabs and their addresses (issue 8, the deposits tab issue 9, the bets tab issue 10; docs/decisions.md). The verification tab's
  * address is the spec's (`/profile/verification`, linked from cashout); the others follow it.
  */
 export const profileTabs = [
   "general",
   "deposits",
+  "bets",
   "verification",
   "sessions",
   "security",
@@ -16,6 +17,7 @@ export type ProfileTab = (typeof profileTabs)[number]
 export const ProfileTabInfo = {
   general: { path: "/profile", label: "General" },
   deposits: { path: "/profile/deposits", label: "Deposits" },
+  bets: { path: "/profile/bets", label: "Bets" },
   verification: { path: "/profile/verification", label: "Verification" },
   sessions: { path: "/profile/sessions", label: "Sessions" },
   security: { path: "/profile/security", label: "Security" },

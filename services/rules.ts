@@ -74,6 +74,9 @@ export const isCurrencyCode = (code: string): boolean => /^[A-Z]{3,5}$/.test(cod
 /** The profile area: `/profile` and its tabs (services/profile-tabs.ts). */
 export const isProfilePath = (path: string): boolean => path === "/profile" || path.startsWith("/profile/")
 
+/** The games area (issue 10): the lobby at `/`, `/game/{id}`, `/fairness`. */
+export const isGamesPath = (path: string): boolean => path === "/" || /^\/(game\/|fairness\/?$)/.test(path)
+
 /** `/unsubscribe/{id}`, the link of every promotional e-mail: its id, or null. */
 export const unsubscribeIdOf = (path: string): string | null => {
   const match = /^\/unsubscribe\/([^/]+)\/?$/.exec(path)

@@ -6,11 +6,10 @@ import { useSelector } from "@xstate/react"
 import { lazy, Suspense, useEffect } from "react"
 import type { ActorRefFrom } from "xstate"
 import type { realityCheckMachine } from "../machines/profile/realityCheck.machine.ts"
-import { isProfilePath, unsubscribeIdOf } from "../services/rules.ts"
+import { isGamesPath, isProfilePath, unsubscribeIdOf } from "../services/rules.ts"
 import { useAuthActor, useShell } from "./app/actors.tsx"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
-import { HomePage } from "./pages/HomePage.tsx"
 import { Header } from "./shell/Header.tsx"
 import { ModalHost, prefetchModalLayer } from "./shell/ModalHost.tsx"
 
@@ -23,11 +22,13 @@ const UnsubscribePage = lazy(() =>
 const RealityCheckDialog = lazy(() =>
   import("./profile/RealityCheckDialog.tsx").then((m) => ({ default: m.RealityCheckDialog })),
 )
-const NotFoundPage = lazy(() => import("./pages/NotFoundPage.tsx").then((m) => ({ default: m.NotFoundPage })))
+const GamesPage = lazy(() => import("./games/GamesPage.tsx").then((m) => ({ default: m.GamesPage })))
+const staticPages = () => import("./pages/static.ts")
+const NotFoundPage = lazy(() => staticPages().then((m) => ({ default: m.NotFoundPage })))
 // Issue 9 made room in the first download this way: a blocked visitor waits for one more small
 // chunk (the spinner shows meanwhile); every other visitor never downloads this page.
 const BlockedPage = lazy(() => import("./pages/BlockedPage.tsx").then((m) => ({ default: m.BlockedPage })))
-const TermsPage = lazy(() => import("./pages/TermsPage.tsx").then((m) => ({ default: m.TermsPage })))
+const TermsPage = lazy(() => staticPages().then((m) => ({ default: m.TermsPage })))
 
 /** After the first screen, when the browser has nothing better to do: the modal layer's chunk. */
 const usePrefetchWhenIdle = () =>
@@ -41,35 +42,22 @@ const usePrefetchWhenIdle = () =>
     return () => clearTimeout(id)
   }, [])
 
+/** Every page is its own chunk: the layout wraps the route in one Suspense (see Layout). */
 const Route = () => {
   const path = useShell((s) => s.context.path)
   const siteConfig = useShell((s) => s.context.siteConfig)
   const unsubscribeId = unsubscribeIdOf(path)
-  if (isProfilePath(path) || unsubscribeId !== null)
-    return (
-      <Suspense fallback={null}>
-        {unsubscribeId === null ? <ProfilePage /> : <UnsubscribePage id={unsubscribeId} />}
-      </Suspense>
-    )
-  switch (path) {
-    case "/":
-      return <HomePage />
-    case "/terms":
-      return (
-        <Suspense fallback={null}>
-          <TermsPage
-            productName={siteConfig?.productName ?? "Casino"}
-            supportEmail={siteConfig?.supportEmail ?? ""}
-          />
-        </Suspense>
-      )
-    default:
-      return (
-        <Suspense fallback={null}>
-          <NotFoundPage />
-        </Suspense>
-      )
-  }
+  if (unsubscribeId !== null) return <UnsubscribePage id={unsubscribeId} />
+  if (isProfilePath(path)) return <ProfilePage />
+  if (isGamesPath(path)) return <GamesPage />
+  return path === "/terms" ? (
+    <TermsPage
+      productName={siteConfig?.productName ?? "Casino"}
+      supportEmail={siteConfig?.supportEmail ?? ""}
+    />
+  ) : (
+    <NotFoundPage />
+  )
 }
 
 type RealityCheckActor = ActorRefFrom<typeof realityCheckMachine>
@@ -95,7 +83,9 @@ const Layout = () => {
     <div className="layout">
       <Header />
       <main className="layout__main">
-        <Route />
+        <Suspense fallback={null}>
+          <Route />
+        </Suspense>
       </main>
       <ModalHost />
       <RealityCheck />

@@ -21,6 +21,7 @@ import {
 import { toCapturedError } from "../../services/captured-error.ts"
 import { type ProfileTab, profileTabOf } from "../../services/profile-tabs.ts"
 import type { authMachine } from "../auth.machine.ts"
+import type { betHistoryMachine } from "../games/betHistory.machine.ts"
 import { lazyLogic } from "../lazy.ts"
 import type { depositHistoryMachine } from "../wallet/depositHistory.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
@@ -37,6 +38,11 @@ import { verificationDocumentMachine } from "./verificationDocument.machine.ts"
  */
 export const depositHistory = lazyLogic<typeof depositHistoryMachine>("deposits", () =>
   import("../wallet/depositHistory.machine.ts").then((m) => m.depositHistoryMachine),
+)
+
+/** The bets tab (issue 10) comes with the game calls' client: downloaded when the tab opens. */
+export const betHistory = lazyLogic<typeof betHistoryMachine>("bets", () =>
+  import("../games/betHistory.machine.ts").then((m) => m.betHistoryMachine),
 )
 
 export type SessionStatus = "checking" | "anonymous" | "signedIn"
@@ -56,7 +62,7 @@ export type ProfileAreaEvent =
   | { readonly type: "SESSION"; readonly status: SessionStatus }
   | { readonly type: "LOG_IN" }
   | { readonly type: "ACCOUNT_CHANGED" }
-  /** The deposits tab's code failed to download: try again. */
+  /** The deposits (or bets) tab's code failed to download: try again. */
   | { readonly type: "RETRY" }
 
 /** What the area asks of the shell. */
@@ -116,6 +122,8 @@ export const profileAreaMachine = setup({
       general: "general"
       loadDeposits: "loadDeposits"
       deposits: "deposits"
+      loadBets: "loadBets"
+      bets: "bets"
       idDocument: "document"
       billDocument: "document"
       sessions: "sessions"
@@ -141,6 +149,8 @@ export const profileAreaMachine = setup({
     general: profileFormMachine,
     loadDeposits: fromPromise(() => depositHistory.load()),
     deposits: depositHistory.logic,
+    loadBets: fromPromise(() => betHistory.load()),
+    bets: betHistory.logic,
     document: verificationDocumentMachine,
     sessions: sessionsMachine,
     security: changePasswordMachine,
@@ -230,6 +240,7 @@ export const profileAreaMachine = setup({
           always: [
             tabRoute("general"),
             tabRoute("deposits"),
+            tabRoute("bets"),
             tabRoute("verification"),
             tabRoute("sessions"),
             tabRoute("security"),
@@ -256,6 +267,25 @@ export const profileAreaMachine = setup({
               invoke: {
                 id: "deposits",
                 src: "deposits",
+                // The server's days are UTC: the default range ends on today's UTC date.
+                input: () => ({ today: new Date().toISOString().slice(0, 10) }),
+                ...tabOutcome,
+              },
+            },
+          },
+        },
+        /** Its code first (the game calls' client), then the tab. */
+        bets: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: { id: "loadBets", src: "loadBets", onDone: "active", onError: "loadFailed" },
+            },
+            loadFailed: { on: { RETRY: "loading" } },
+            active: {
+              invoke: {
+                id: "bets",
+                src: "bets",
                 // The server's days are UTC: the default range ends on today's UTC date.
                 input: () => ({ today: new Date().toISOString().slice(0, 10) }),
                 ...tabOutcome,

@@ -6,6 +6,7 @@
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
+import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
 import type { changePasswordMachine } from "../../machines/profile/changePassword.machine.ts"
 import type { profileAreaMachine } from "../../machines/profile/profileArea.machine.ts"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
@@ -19,6 +20,7 @@ import { useShell } from "../app/actors.tsx"
 import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
+import { BetsTab, betsLoadFailed } from "./BetsTab.tsx"
 import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
@@ -55,6 +57,7 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
   })
   const children = useSelector(area, (s) => s.children)
   const depositsCodeFailed = useSelector(area, (s) => s.matches({ open: { deposits: "loadFailed" } }))
+  const betsCodeFailed = useSelector(area, (s) => s.matches({ open: { bets: "loadFailed" } }))
   switch (state) {
     case "general": {
       const form = children.general as ActorRefFrom<typeof profileFormMachine> | undefined
@@ -72,6 +75,15 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
         <LoadFailed message={depositsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
       ) : (
         <Spinner label="Loading your deposits" />
+      )
+    }
+    case "bets": {
+      const actor = children.bets as ActorRefFrom<typeof betHistoryMachine> | undefined
+      if (actor) return <BetsTab actor={actor} />
+      return betsCodeFailed ? (
+        <LoadFailed message={betsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
+      ) : (
+        <Spinner label="Loading your bets" />
       )
     }
     case "verification": {

@@ -1,0 +1,283 @@
+/**
+ * The game page (`/game/{id}`; issue 10): finds the game in the catalogue (its name, brand, category,
+ * RTP, volatility and bet limits for the info panel, and the launch fields), then launches it in demo
+ * or for real money (`POST …/game` → the URL the frame opens).
+ *
+ * - Real money needs a session: a visitor who asks for it gets the login modal and the game starts
+ *   for real once they are signed in (or they go back to demo). A signed-in player opens in real
+ *   money, a visitor in demo (a game without demo opens in real money, so asks a visitor to log in).
+ * - The launch's refusals: GameNotFound, PlayBlocked (self-excluded: "You cannot play for real money
+ *   while your account is excluded"; no wallet in the game's currency), GameUnavailable (Try again).
+ * - While playing, the frame's messages: after each round (`studio:balance`) the session reads the
+ *   balance again (the server also pushes it); a refused bet for lack of money
+ *   (`studio:error` INSUFFICIENT_FUNDS) shows a clear message with Deposit.
+ */
+import { assign, sendParent, setup } from "xstate"
+import { fromEffect } from "../../services/bridge.ts"
+import { gamesClient } from "../../services/clients/games.ts"
+import { GameNotFound, GameUnavailable, PlayBlocked, Unauthenticated } from "../../services/errors.ts"
+import type { Game, GamesAndCategories, LaunchPayload, LaunchResponse } from "../../services/game-service.ts"
+import { catalogueCurrency } from "../../services/lobby-rules.ts"
+import type { FrameMessage, GamesRequest, SessionEvent, SessionStatus } from "./support.ts"
+
+export type PlayMode = "demo" | "real"
+
+export const GamePageMessages = {
+  notFound: "This game does not exist (any more).",
+  excluded: "You cannot play for real money while your account is excluded",
+  noWallet: "You have no wallet in a currency this game takes. Add one from your balance first.",
+  demoOnly: "This game can only be played in demo mode.",
+  unavailable: "The game could not be started. Please try again in a moment.",
+  loadFailed: "The game could not be loaded.",
+  insufficientFunds: "Your balance is too low for this bet. Deposit to keep playing, or lower the bet.",
+} as const
+
+export interface GamePageInput {
+  readonly gameId: string
+  readonly session: SessionStatus
+  /** The session's currency (its default wallet), or null. */
+  readonly currency: string | null
+  readonly platform: "desktop" | "mobile"
+  readonly lang: string
+}
+
+export interface GamePageContext extends GamePageInput {
+  readonly game: Game | null
+  readonly betLimits: { readonly min: string; readonly max: string } | null
+  /** The game's segment as the lobby names it ("Video slots"). */
+  readonly categoryName: string
+  readonly catalogueCurrency: string
+  /** Null until the game is known (then the default for the session). */
+  readonly mode: PlayMode | null
+  readonly launch: LaunchResponse | null
+  /** What refused the launch, shown in place of the frame. */
+  readonly message: string | null
+}
+
+export type GamePageEvent =
+  | SessionEvent
+  | { readonly type: "PLAY"; readonly mode: PlayMode }
+  | { readonly type: "RETRY" }
+  | { readonly type: "FRAME"; readonly message: FrameMessage }
+  | { readonly type: "DISMISS" }
+
+/**
+ * The launch call's body (spec section 7) for the page's game and mode. The launch runs only once
+ * the catalogue named the game; without it the fields are empty and the server refuses (404).
+ */
+export const launchPayload = (context: GamePageContext): LaunchPayload => ({
+  id: context.game?.id ?? context.gameId,
+  gameName: context.game?.name ?? "",
+  demo: context.mode !== "real",
+  lang: context.lang,
+  launchId: context.game?.launchId ?? "",
+  imageId: context.game?.imageId ?? "",
+  platform: context.platform,
+  provider: context.game?.provider ?? "",
+  category: context.game?.category ?? "",
+})
+
+/** The message a PlayBlocked refusal shows. */
+export const blockedMessage = (error: PlayBlocked): string => {
+  switch (error.reason) {
+    case "excluded":
+      return GamePageMessages.excluded
+    case "currency":
+      return GamePageMessages.noWallet
+    case "demo-only":
+      return GamePageMessages.demoOnly
+  }
+}
+
+export const gamePageMachine = setup({
+  types: {
+    input: {} as GamePageInput,
+    context: {} as GamePageContext,
+    events: {} as GamePageEvent,
+  },
+  actors: {
+    catalogue: fromEffect((currency: string) => gamesClient.gamesAndCategories({ params: { currency } })),
+    launch: fromEffect((payload: LaunchPayload) => gamesClient.launch({ payload })),
+  },
+  guards: {
+    knowsGame: ({ context }, params: { catalogue: GamesAndCategories }) =>
+      params.catalogue.games.some((g) => g.id === context.gameId),
+    wantsRealWithoutSession: ({ context }) => context.mode === "real" && context.session !== "signedIn",
+    isSignedIn: (_, params: { status: SessionStatus }) => params.status === "signedIn",
+    leftSession: ({ context }, params: { status: SessionStatus }) =>
+      context.mode === "real" && params.status === "anonymous",
+    canPlay: ({ context }, params: { mode: PlayMode }) =>
+      params.mode === "real" || context.game?.demo === true,
+    isBlocked: (_, params: { error: unknown }) => params.error instanceof PlayBlocked,
+    isNotFound: (_, params: { error: unknown }) => params.error instanceof GameNotFound,
+    isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
+    isUnavailable: (_, params: { error: unknown }) => params.error instanceof GameUnavailable,
+    isLowBalance: (_, params: { message: FrameMessage }) => params.message.type === "insufficientFunds",
+    isBalance: (_, params: { message: FrameMessage }) => params.message.type === "balance",
+  },
+  actions: {
+    useCatalogue: assign(({ context }, params: { catalogue: GamesAndCategories }) => {
+      const game = params.catalogue.games.find((g) => g.id === context.gameId) ?? null
+      return {
+        game,
+        betLimits: game === null ? null : (params.catalogue.betLimits[game.id] ?? null),
+        categoryName:
+          params.catalogue.categories.find((c) => c.slug === game?.category)?.name ?? game?.category ?? "",
+        catalogueCurrency: params.catalogue.currency,
+        // A player opens in real money, a visitor in demo; a game without demo only for real.
+        mode: game?.demo && context.session !== "signedIn" ? "demo" : "real",
+      } satisfies Partial<GamePageContext>
+    }),
+    setMode: assign((_, params: { mode: PlayMode }) => ({ mode: params.mode, message: null })),
+    setSession: assign((_, params: { status: SessionStatus }) => ({ session: params.status })),
+    useLaunch: assign((_, params: { launch: LaunchResponse }) => ({ launch: params.launch, message: null })),
+    dropLaunch: assign({ launch: null }),
+    say: assign((_, params: { message: string }) => ({ message: params.message })),
+    sayBlocked: assign((_, params: { error: unknown }) => ({
+      message:
+        params.error instanceof PlayBlocked ? blockedMessage(params.error) : GamePageMessages.unavailable,
+    })),
+    askForLogin: sendParent({ type: "OPEN_LOGIN" } satisfies GamesRequest),
+    refreshFund: sendParent({ type: "FUND_CHANGED" } satisfies GamesRequest),
+    recheckSession: sendParent({ type: "AUTH_RECHECK" } satisfies GamesRequest),
+  },
+}).createMachine({
+  id: "gamePage",
+  context: ({ input }) => ({
+    ...input,
+    game: null,
+    betLimits: null,
+    categoryName: "",
+    catalogueCurrency: catalogueCurrency(input.currency),
+    mode: null,
+    launch: null,
+    message: null,
+  }),
+  initial: "loading",
+  on: {
+    SESSION: { actions: { type: "setSession", params: ({ event }) => ({ status: event.status }) } },
+  },
+  states: {
+    loading: {
+      invoke: {
+        id: "catalogue",
+        src: "catalogue",
+        input: ({ context }) => context.catalogueCurrency,
+        onDone: [
+          {
+            guard: { type: "knowsGame", params: ({ event }) => ({ catalogue: event.output }) },
+            target: "starting",
+            actions: { type: "useCatalogue", params: ({ event }) => ({ catalogue: event.output }) },
+          },
+          { target: "notFound" },
+        ],
+        onError: "loadFailed",
+      },
+    },
+    loadFailed: { on: { RETRY: "loading" } },
+    notFound: {},
+    /** Real money needs a session first. */
+    starting: {
+      always: [{ guard: "wantsRealWithoutSession", target: "needsLogin" }, { target: "launching" }],
+    },
+    needsLogin: {
+      entry: "askForLogin",
+      on: {
+        SESSION: {
+          guard: { type: "isSignedIn", params: ({ event }) => ({ status: event.status }) },
+          target: "launching",
+          actions: { type: "setSession", params: ({ event }) => ({ status: event.status }) },
+        },
+        PLAY: {
+          guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },
+          target: "starting",
+          actions: { type: "setMode", params: ({ event }) => ({ mode: event.mode }) },
+        },
+      },
+    },
+    launching: {
+      entry: "dropLaunch",
+      invoke: {
+        id: "launch",
+        src: "launch",
+        input: ({ context }) => launchPayload(context),
+        onDone: {
+          target: "playing",
+          actions: { type: "useLaunch", params: ({ event }) => ({ launch: event.output }) },
+        },
+        onError: [
+          {
+            guard: { type: "isBlocked", params: ({ event }) => ({ error: event.error }) },
+            target: "refused",
+            actions: { type: "sayBlocked", params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            guard: { type: "isNotFound", params: ({ event }) => ({ error: event.error }) },
+            target: "notFound",
+          },
+          {
+            // The session ended meanwhile: the shell re-checks it; signing in again resumes.
+            guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+            target: "needsLogin",
+            actions: ["recheckSession", { type: "setSession", params: { status: "anonymous" } }],
+          },
+          {
+            target: "unavailable",
+            actions: { type: "say", params: { message: GamePageMessages.unavailable } },
+          },
+        ],
+      },
+    },
+    playing: {
+      initial: "frame",
+      on: {
+        FRAME: [
+          {
+            guard: { type: "isBalance", params: ({ event }) => ({ message: event.message }) },
+            actions: "refreshFund",
+          },
+          {
+            guard: { type: "isLowBalance", params: ({ event }) => ({ message: event.message }) },
+            target: ".lowBalance",
+          },
+        ],
+        PLAY: {
+          guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },
+          target: "starting",
+          actions: { type: "setMode", params: ({ event }) => ({ mode: event.mode }) },
+        },
+        // Signed out while playing for real money: the frame's session is gone too.
+        SESSION: {
+          guard: { type: "leftSession", params: ({ event }) => ({ status: event.status }) },
+          target: "starting",
+          actions: { type: "setSession", params: ({ event }) => ({ status: event.status }) },
+        },
+      },
+      states: {
+        frame: {},
+        /** "Your balance is too low…" with Deposit (the view opens the deposit modal) and Dismiss. */
+        lowBalance: { on: { DISMISS: "frame" } },
+      },
+    },
+    /** PlayBlocked: the reason, and demo mode when the game has it. */
+    refused: {
+      on: {
+        PLAY: {
+          guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },
+          target: "starting",
+          actions: { type: "setMode", params: ({ event }) => ({ mode: event.mode }) },
+        },
+      },
+    },
+    unavailable: {
+      on: {
+        RETRY: "launching",
+        PLAY: {
+          guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },
+          target: "starting",
+          actions: { type: "setMode", params: ({ event }) => ({ mode: event.mode }) },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,206 @@
+/**
+ * The bets tab (`/profile/bets`; `betHistory` machine): a date range (the last 30 days first), a
+ * provider filter, and the real-money rounds in it, 20 a page: game, brand, bet, win, status, time.
+ * Thin: the checks and messages come from the machine (type-only import: its module and the game
+ * calls' client are downloaded when the tab opens).
+ */
+import { useSelector } from "@xstate/react"
+import type { ActorRefFrom } from "xstate"
+import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
+import type { BetRecord } from "../../services/game-service.ts"
+import { useShell } from "../app/actors.tsx"
+import { Amount } from "../components/Amount.tsx"
+import { Spinner } from "../components/Spinner.tsx"
+import { LoadFailed } from "./fields.tsx"
+import { formatDateTime } from "./format.ts"
+
+type Actor = ActorRefFrom<typeof betHistoryMachine>
+
+export const betsLoadFailed = "Your bets could not be loaded."
+
+export const betStatusLabels: Readonly<Record<BetRecord["status"], string>> = {
+  open: "Open",
+  settled: "Settled",
+  "rolled-back": "Refunded",
+}
+
+const Filters = ({ actor }: { actor: Actor }) => {
+  const from = useSelector(actor, (s) => s.context.from)
+  const to = useSelector(actor, (s) => s.context.to)
+  const error = useSelector(actor, (s) => s.context.rangeError)
+  const loading = useSelector(actor, (s) => s.matches("loading"))
+  const providers = useSelector(actor, (s) => s.context.providers)
+  const provider = useSelector(actor, (s) => s.context.shown.provider)
+  return (
+    <form
+      className="deposits__range"
+      aria-label="Bets between"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        actor.send({ type: "SHOW" })
+      }}
+    >
+      <div className="field">
+        <label className="field__label" htmlFor="bets-from">
+          From
+        </label>
+        <input
+          id="bets-from"
+          type="date"
+          className="input"
+          value={from}
+          aria-invalid={error !== null}
+          aria-describedby={error !== null ? "bets-range-error" : undefined}
+          onChange={(event) => actor.send({ type: "FROM", value: event.currentTarget.value })}
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="bets-to">
+          To
+        </label>
+        <input
+          id="bets-to"
+          type="date"
+          className="input"
+          value={to}
+          aria-invalid={error !== null}
+          aria-describedby={error !== null ? "bets-range-error" : undefined}
+          onChange={(event) => actor.send({ type: "TO", value: event.currentTarget.value })}
+        />
+      </div>
+      <button type="submit" className="button button--primary" disabled={loading}>
+        Show
+      </button>
+      <div className="field">
+        <label className="field__label" htmlFor="bets-provider">
+          Provider
+        </label>
+        <select
+          id="bets-provider"
+          className="input"
+          value={provider}
+          onChange={(event) => actor.send({ type: "PROVIDER", provider: event.currentTarget.value })}
+        >
+          <option value="">All providers</option>
+          {providers.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error !== null ? (
+        <p id="bets-range-error" className="field__error deposits__range-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  )
+}
+
+const Pager = ({ actor }: { actor: Actor }) => {
+  const page = useSelector(actor, (s) => s.context.shown.page)
+  const total = useSelector(actor, (s) => s.context.history?.totalPages ?? 0)
+  const loading = useSelector(actor, (s) => s.matches("loading"))
+  if (total <= 1) return null
+  return (
+    <nav className="bets__pager" aria-label="Pages of bets">
+      <button
+        type="button"
+        className="button button--ghost"
+        disabled={page === 0 || loading}
+        onClick={() => actor.send({ type: "PAGE", page: page - 1 })}
+      >
+        Previous
+      </button>
+      <span aria-live="polite">
+        Page {page + 1} of {total}
+      </span>
+      <button
+        type="button"
+        className="button button--ghost"
+        disabled={page + 1 >= total || loading}
+        onClick={() => actor.send({ type: "PAGE", page: page + 1 })}
+      >
+        Next
+      </button>
+    </nav>
+  )
+}
+
+const List = ({ actor }: { actor: Actor }) => {
+  const history = useSelector(actor, (s) => s.context.history)
+  const shown = useSelector(actor, (s) => s.context.shown)
+  const loading = useSelector(actor, (s) => s.matches("loading"))
+  const currencies = useShell((s) => s.context.currencies)
+  if (history === null) return <Spinner label="Loading your bets" />
+  if (history.content.length === 0)
+    return (
+      <p className="notice">
+        No bets from {shown.from} to {shown.to}
+        {shown.provider === "" ? "" : ` with ${shown.provider}`}.
+      </p>
+    )
+  return (
+    <>
+      <div className="bets__scroll">
+        <table className="bets" aria-busy={loading}>
+          <caption className="visually-hidden">Your bets, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Game</th>
+              <th scope="col">Provider</th>
+              <th scope="col" className="bets__num">
+                Bet
+              </th>
+              <th scope="col" className="bets__num">
+                Win
+              </th>
+              <th scope="col">Status</th>
+              <th scope="col">Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.content.map((bet) => (
+              <tr key={bet.roundId}>
+                <td>{bet.gameName}</td>
+                <td>{bet.provider}</td>
+                <td className="bets__num">
+                  <Amount minor={bet.bet} currency={bet.currency} currencies={currencies} /> {bet.currency}
+                </td>
+                <td className={`bets__num${bet.win !== "0" ? " bets__win" : ""}`}>
+                  <Amount minor={bet.win} currency={bet.currency} currencies={currencies} /> {bet.currency}
+                </td>
+                <td>
+                  <span className={`badge bets__status bets__status--${bet.status}`}>
+                    {betStatusLabels[bet.status]}
+                  </span>
+                </td>
+                <td className="muted">
+                  <time dateTime={bet.at}>{formatDateTime(bet.at)}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager actor={actor} />
+    </>
+  )
+}
+
+export const BetsTab = ({ actor }: { actor: Actor }) => {
+  const failed = useSelector(actor, (s) => s.matches("loadFailed"))
+  return (
+    <div className="profile__section">
+      <p className="page__lead">Your real-money rounds, newest first. Days are counted in UTC.</p>
+      <Filters actor={actor} />
+      {failed ? (
+        <LoadFailed message={betsLoadFailed} onRetry={() => actor.send({ type: "RETRY" })} />
+      ) : (
+        <List actor={actor} />
+      )}
+    </div>
+  )
+}
