@@ -102,6 +102,10 @@ export interface AppConfigShape {
   readonly sandboxSecret: string | undefined
   /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
   readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
+  /** The in-house game studio under /studio/ (STUDIO): on by default; off = no /studio/ route. */
+  readonly studio: boolean
+  /** STUDIO_SECRET (≥ 32 chars); undefined ⇒ generated once into the table `studio_settings`. */
+  readonly studioSecret: string | undefined
 }
 
 export interface GatewayOverride {
@@ -428,6 +432,10 @@ export const loadConfig = (env: Env): AppConfigShape => {
   if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
     fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
   }
+  const studioSecret = str(env, "STUDIO_SECRET")
+  if (studioSecret !== undefined && studioSecret.length < 32) {
+    fail("STUDIO_SECRET", "(hidden)", "at least 32 characters")
+  }
   const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
   const sandboxRules = parseGatewayRules(sandboxRulesRaw)
   if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
@@ -473,6 +481,8 @@ export const loadConfig = (env: Env): AppConfigShape => {
     sandboxPayments: bool(env, "SANDBOX_PAYMENTS", nodeEnv !== "production"),
     sandboxSecret,
     sandboxGatewayRules: sandboxRules.value,
+    studio: bool(env, "STUDIO", true),
+    studioSecret,
   }
   return config
 }
