@@ -37,6 +37,7 @@ import { Gateways } from "./payments/Gateways.ts"
 import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
+import { gameStudioLayer, studioEndpoints } from "./providers/game-studio/index.ts"
 import { paymentSandboxLayer, sandboxEndpoints } from "./providers/payment-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
@@ -120,6 +121,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...eventEndpoints,
     // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
     ...(config.sandboxPayments ? sandboxEndpoints : []),
+    ...(config.studio ? studioEndpoints : []),
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -131,6 +133,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     paymentRoutes,
     eventRoutes,
     paymentSandboxLayer,
+    gameStudioLayer,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
