@@ -37,6 +37,8 @@ export interface FakeCasino {
   betDelayMs: number
   /** Players who are self-excluded. */
   readonly blocked: Set<string>
+  /** The next n win calls answer 500 (not acknowledged). */
+  failWins: number
   readonly close: () => Promise<void>
 }
 
@@ -50,6 +52,7 @@ export const startFakeCasino = async (): Promise<FakeCasino> => {
     balances: new Map(),
     betDelayMs: 0,
     blocked: new Set(),
+    failWins: 0,
     close: async () => undefined,
   }
   const server = createServer((req, res) => {
@@ -95,6 +98,10 @@ export const startFakeCasino = async (): Promise<FakeCasino> => {
         return remember(200, { balance: balance().toString(), currency, transactionId: tx })
       }
       if (op === "win") {
+        if (casino.failWins > 0) {
+          casino.failWins--
+          return send(500, { error: "TRY_LATER" })
+        }
         casino.balances.set(player, balance() + BigInt(String(body.amount)))
         return remember(200, { balance: balance().toString(), currency, transactionId: tx })
       }
