@@ -41,8 +41,19 @@ export const pageCsp = (nonce: string, publicUrl: string): string => {
   ].join("; ")
 }
 
+/** Black or white text on a colour, whichever contrasts more (WCAG relative luminance). */
+const onColor = (hex: string): string => {
+  const n = Number.parseInt(hex.replace("#", "").padEnd(6, "0").slice(0, 6), 16)
+  const lin = (c: number) => {
+    const v = c / 255
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+  }
+  const l = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255)
+  return l > 0.179 ? "#111111" : "#ffffff"
+}
+
 const styles = (def: GameDefinition) => `
-:root{--bg:${def.palette.background};--pri:${def.palette.primary};--acc:${def.palette.accent};--txt:${def.palette.text};color-scheme:dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.4}
+:root{--bg:${def.palette.background};--pri:${def.palette.primary};--on-pri:${onColor(def.palette.primary)};--acc:${def.palette.accent};--txt:${def.palette.text};color-scheme:dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.4}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--txt);min-height:100vh}
 header{display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between;padding:10px 14px;background:rgba(0,0,0,.35)}
 h1{font-size:1.1rem;margin:0}.brand{opacity:.8;font-size:.85rem}.badge{background:var(--acc);color:#111;border-radius:4px;padding:1px 6px;font-size:.75rem;font-weight:700;margin-left:6px}
@@ -53,12 +64,12 @@ main{max-width:760px;margin:0 auto;padding:12px}
 label{display:block;font-size:.85rem;margin-bottom:3px;opacity:.9}
 input,select,button{font:inherit;border-radius:8px;border:1px solid rgba(255,255,255,.35);padding:9px 10px;background:rgba(255,255,255,.08);color:var(--txt);width:100%}
 select option{color:#111}
-button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:#111;border:0;font-size:1.1rem}
+button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:var(--on-pri);border:0;font-size:1.1rem}
 button[disabled]{opacity:.55;cursor:progress}
 button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
 .result{min-height:2.6em;margin:10px 0;font-size:1.05rem;font-weight:600}.result.win{color:var(--acc)}.result.error{color:#ffb4ab}
 .grid{display:grid;gap:6px}.mines{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
-.mines button{aspect-ratio:1;padding:0;font-size:1.2rem}.mines button[aria-pressed=true]{background:var(--pri);color:#111}
+.mines button{aspect-ratio:1;padding:0;font-size:1.2rem}.mines button[aria-pressed=true]{background:var(--pri);color:var(--on-pri)}
 .mines button.mine{background:#c62828;color:#fff}.mines button.safe{outline:2px solid var(--acc)}
 .reels{grid-template-columns:repeat(5,1fr);max-width:420px;margin:0 auto}
 .cell{aspect-ratio:1;border-radius:10px;display:flex;align-items:center;justify-content:center;font-weight:800;color:#111;font-size:1.1rem}
