@@ -42,6 +42,7 @@ import { Gateways } from "./payments/Gateways.ts"
 import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
+import { gameStudioLayer, studioEndpoints } from "./providers/game-studio/index.ts"
 import { paymentSandboxLayer, sandboxEndpoints } from "./providers/payment-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
@@ -131,6 +132,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...gameEndpoints,
     // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
     ...(config.sandboxPayments ? sandboxEndpoints : []),
+    ...(config.studioEnabled ? studioEndpoints : []),
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -143,6 +145,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     eventRoutes,
     gameWalletRoutes,
     paymentSandboxLayer,
+    gameStudioLayer,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),

@@ -449,6 +449,10 @@ export const loadConfig = (env: Env): AppConfigShape => {
   if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
     fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
   }
+  const studioSecret = str(env, "STUDIO_SECRET")
+  if (studioSecret !== undefined && studioSecret.length < 32) {
+    fail("STUDIO_SECRET", "(hidden)", "at least 32 characters")
+  }
   const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
   const sandboxRules = parseGatewayRules(sandboxRulesRaw)
   if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
@@ -463,10 +467,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
         "a JSON array of { code, launchUrl, casinoKey (16+ chars), walletSecret (16+ chars) }",
       )
     gameProviders = decoded.value
-  }
-  const studioSecret = str(env, "STUDIO_SECRET")
-  if (studioSecret !== undefined && studioSecret.length < 32) {
-    fail("STUDIO_SECRET", "(hidden)", "at least 32 characters")
   }
   const config: AppConfigShape = {
     port,

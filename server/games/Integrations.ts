@@ -2,15 +2,13 @@
  * The game integrations (docs/game-wallet-protocol.md): per provider code, where its launch goes
  * and its two keys. GAME_PROVIDERS adds or overrides them; the in-house studio is `studio` by
  * default (unless STUDIO=off): launchUrl `{INTERNAL_URL}/studio/api/launch`, keys derived from the
- * studio secret (STUDIO_SECRET, else the one the studio generated into `studio_settings`):
- *   casinoKey = hex HMAC-SHA256(secret, "casino:studio"), walletSecret = hex HMAC-SHA256(secret, "wallet:studio").
- * A studio secret not generated yet (the studio not started) leaves `studio` unavailable until it is.
+ * studio secret by the studio's own derivation (server/providers/game-studio/credentials.ts).
  */
-import { createHmac } from "node:crypto"
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type GameProviderConfig } from "../config.ts"
 import { signWebhook } from "../payments/adapters.ts"
+import { studioCredentials, studioSecret } from "../providers/game-studio/credentials.ts"
 import { STUDIO } from "./catalogue.ts"
 
 export const SIGNATURE_HEADER = "x-signature"
@@ -18,9 +16,6 @@ export const SIGNATURE_HEADER = "x-signature"
 /** `t=<unix s>,v1=<hex HMAC-SHA256(key, t + "." + body)>` — the protocol's header, both directions. */
 export const signBody = (key: string, timestamp: number, rawBody: string): string =>
   signWebhook(key, timestamp, rawBody)
-
-export const deriveStudioKey = (secret: string, purpose: "casino" | "wallet"): string =>
-  createHmac("sha256", secret).update(`${purpose}:${STUDIO}`).digest("hex")
 
 export interface LaunchRequest {
   readonly sessionToken: string | null
@@ -62,33 +57,23 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
       const configured = new Map(config.gameProviders.map((p) => [p.code, p] as const))
       let studio: GameProviderConfig | undefined
 
-      const studioSecret = Effect.gen(function* () {
-        if (config.studioSecret !== undefined) return config.studioSecret
-        // The studio owns the table; before its migration exists there is no secret to read.
-        const exists = yield* sql<{
-          readonly t: string | null
-        }>`SELECT to_regclass('studio_settings')::text AS t`
-        if (exists[0]?.t == null) return undefined
-        const rows = yield* sql<{
-          readonly value: string
-        }>`SELECT value FROM studio_settings WHERE key = 'secret'`
-        return rows[0]?.value
-      }).pipe(Effect.orElseSucceed(() => undefined))
+      // The studio's own derivation (server/providers/game-studio/credentials.ts): the configured
+      // secret, else the one generated into `studio_settings` (created here if the studio has not yet).
+      const studioKeys = studioSecret(config.studioSecret).pipe(
+        Effect.map(studioCredentials),
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.orElseSucceed(() => undefined),
+      )
 
       const get = (code: string): Effect.Effect<GameProviderConfig | undefined> => {
         const own = configured.get(code)
         if (own !== undefined) return Effect.succeed(own)
         if (code !== STUDIO || !config.studioEnabled) return Effect.succeed(undefined)
         if (studio !== undefined) return Effect.succeed(studio)
-        return studioSecret.pipe(
-          Effect.map((secret) => {
-            if (secret === undefined) return undefined
-            studio = {
-              code: STUDIO,
-              launchUrl: `${config.internalUrl}/studio/api/launch`,
-              casinoKey: deriveStudioKey(secret, "casino"),
-              walletSecret: deriveStudioKey(secret, "wallet"),
-            }
+        return studioKeys.pipe(
+          Effect.map((keys) => {
+            if (keys === undefined) return undefined
+            studio = { code: STUDIO, launchUrl: `${config.internalUrl}/studio/api/launch`, ...keys }
             return studio
           }),
         )

@@ -649,7 +649,7 @@ const originals: ReadonlyArray<GameDefinition> = [
       "low",
       ["roulette", "table", "single zero"],
       pal("#06281a", "#1b5e20", "#ffd54f"),
-      "Single-zero roulette: straight up to even money, every bet returns 97.30 %.",
+      "Single-zero roulette: from straight up to even money, every bet returns 36/37 of the stakes.",
       { featured: true },
     ),
     kind: "roulette",

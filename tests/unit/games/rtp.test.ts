@@ -8,7 +8,14 @@ import { MINES_TILES } from "../../../services/games/mines.ts"
 import { playRound } from "../../../services/games/play.ts"
 import { plinkoRisks } from "../../../services/games/plinko.ts"
 import { exactRtp, rtpPercent } from "../../../services/games/rtp.ts"
-import { linePay, paylines, playSlot, type SlotParams, slotRtp } from "../../../services/games/slot.ts"
+import {
+  linePay,
+  paylines,
+  playSlot,
+  type SlotParams,
+  slotRtp,
+  slotWindow,
+} from "../../../services/games/slot.ts"
 
 const game = (id: string): GameDefinition => {
   const g = gameById(id)
@@ -210,7 +217,7 @@ describe("slots", () => {
     )
     expect(outcome.multiplier).toBe(BigInt(lines) * 1_000n + 20_000n)
     // Wrapping: reel 4 "ABCSC" at its last stop shows C, A, B.
-    expect(playSlot(params, floats([0, 0, 0, 4, 0])).detail.window[3]).toEqual(["C", "A", "B"])
+    expect(slotWindow(params, [0, 0, 0, 4, 0])[3]).toEqual(["C", "A", "B"])
   })
 })
 

@@ -1,0 +1,589 @@
+/**
+ * The studio's rules: launch → play session, seeds (commit, client seed, rotation), rounds (demo on
+ * play money; real through the casino's seamless wallet: bet → outcome → win, a bet with no answer
+ * rolled back), and the outbox of win/rollback calls retried until the casino acknowledges them.
+ *
+ * Outcomes come from services/games (the same code the verifier runs): HMAC-SHA256 of the active
+ * server seed over `${clientSeed}:${nonce}:${cursor}`. The nonce is taken under the seed row's lock,
+ * so concurrent rounds of one player never share a nonce (UNIQUE (seed_id, nonce) backs it up).
+ */
+import { randomBytes, randomUUID } from "node:crypto"
+import { Context, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { type GameDefinition, gameById, gameByLaunchId } from "../../../services/games/catalogue.ts"
+import { hashServerSeed, roundFloats } from "../../../services/games/fair.ts"
+import {
+  decodeOptions,
+  floatsNeeded,
+  isOptionsError,
+  jackpotContribution,
+  jackpotHit,
+  type Outcome,
+  playRound,
+  winAmount,
+} from "../../../services/games/play.ts"
+import { AppConfig } from "../../config.ts"
+import { studioCredentials, studioSecret } from "./credentials.ts"
+import { callWallet, type WalletAnswer } from "./wallet.ts"
+
+/** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
+export const DEMO_BALANCE = 100_000n
+export const SESSION_HOURS = 24
+const maxBet = 10n ** 12n
+
+/** Where the studio reaches the casino's wallet, and how long it waits for a bet's answer. */
+export interface StudioOptionsShape {
+  /** `{casino}/api/games/wallet/studio`; the ops are appended. */
+  readonly walletUrl: string
+  readonly betTimeoutMs: number
+  readonly retryTimeoutMs: number
+}
+export class StudioOptions extends Context.Service<StudioOptions, StudioOptionsShape>()(
+  "casino/server/providers/game-studio/StudioOptions",
+) {
+  /** The default: the casino on this server's internal URL. */
+  static readonly fromConfig = Layer.effect(
+    StudioOptions,
+    Effect.gen(function* () {
+      const c = yield* AppConfig
+      return {
+        walletUrl: `${c.internalUrl}/api/games/wallet/studio`,
+        betTimeoutMs: 8_000,
+        retryTimeoutMs: 10_000,
+      }
+    }),
+  )
+}
+
+export interface SessionRow {
+  readonly id: string
+  readonly casinoToken: string | null
+  readonly playerId: string | null
+  readonly nickname: string | null
+  readonly currency: string
+  readonly gameId: string
+  readonly demo: boolean
+  readonly demoBalance: string | null
+  readonly lang: string
+  readonly platform: string
+  readonly lobbyUrl: string | null
+  readonly expiresAt: Date
+}
+
+export interface SeedRow {
+  readonly id: string
+  readonly serverSeed: string
+  readonly hash: string
+  readonly clientSeed: string
+  readonly nonce: string
+}
+
+export interface LaunchInput {
+  readonly sessionToken: string | null
+  readonly playerId: string | null
+  readonly nickname: string | null
+  readonly currency: string
+  readonly gameId: string
+  readonly demo: boolean
+  readonly lang: string
+  readonly platform: string
+  readonly lobbyUrl: string | null
+}
+
+/** A refusal the page shows as is: status for the page API, code, and a sentence. */
+export interface Refusal {
+  readonly _tag: "Refusal"
+  readonly status: number
+  readonly error: string
+  readonly message: string
+}
+const refusal = (status: number, error: string, message: string): Refusal => ({
+  _tag: "Refusal",
+  status,
+  error,
+  message,
+})
+
+export interface RoundResult {
+  readonly _tag: "Round"
+  readonly roundId: string
+  readonly gameId: string
+  readonly nonce: number
+  readonly clientSeed: string
+  readonly serverSeedHash: string
+  readonly bet: string
+  readonly multiplier: string
+  readonly win: string
+  readonly detail: Outcome["detail"]
+  readonly jackpotHit: boolean
+  readonly jackpotAmount: string | null
+  /** The balance after the round; null when the casino has not acknowledged the win yet. */
+  readonly balance: string | null
+  readonly currency: string
+}
+
+export interface SeedState {
+  readonly serverSeedHash: string
+  readonly clientSeed: string
+  readonly nonce: number
+}
+
+const money = (amount: bigint, currency: string): string => {
+  const s = amount.toString().padStart(3, "0")
+  return `${s.slice(0, -2)}.${s.slice(-2)} ${currency}`
+}
+
+/** What the page says for each wallet refusal of a bet (docs/game-studio.md). */
+export const betRefusal = (answer: Extract<WalletAnswer, { _tag: "Refused" }>, currency: string): Refusal => {
+  const b = answer.body
+  const amount = (key: string) => (typeof b[key] === "string" ? money(BigInt(String(b[key])), currency) : "?")
+  switch (answer.error) {
+    case "INSUFFICIENT_FUNDS":
+      return refusal(
+        402,
+        "INSUFFICIENT_FUNDS",
+        `Your balance is too low for this bet (balance ${amount("balance")}).`,
+      )
+    case "PLAYER_BLOCKED":
+      return refusal(403, "PLAYER_BLOCKED", "You cannot place bets: your account is excluded from play.")
+    case "BET_LIMIT":
+      return refusal(
+        422,
+        "BET_LIMIT",
+        `This bet is outside the limits: from ${amount("min")} to ${amount("max")}.`,
+      )
+    case "SESSION_EXPIRED":
+      return refusal(
+        401,
+        "SESSION_EXPIRED",
+        "Your game session has expired. Open the game again from the lobby.",
+      )
+    default:
+      return refusal(409, answer.error, `The casino refused the bet (${answer.error}).`)
+  }
+}
+
+const sessionColumns = `id, casino_token AS "casinoToken", player_id AS "playerId", nickname, currency, game_id AS "gameId",
+  demo, demo_balance::text AS "demoBalance", lang, platform, lobby_url AS "lobbyUrl", expires_at AS "expiresAt"`
+const seedColumns = `id::text AS "id", server_seed AS "serverSeed", hash, client_seed AS "clientSeed", nonce::text AS "nonce"`
+
+export const playerKey = (s: SessionRow): string => (s.demo ? `demo:${s.id}` : `player:${s.playerId ?? ""}`)
+
+type Sql<A> = Effect.Effect<A, SqlError.SqlError>
+
+export interface StudioShape {
+  readonly credentials: { readonly casinoKey: string; readonly walletSecret: string }
+  readonly publicUrl: string
+  readonly launch: (input: LaunchInput) => Sql<{ readonly url: string; readonly sessionId: string } | Refusal>
+  readonly session: (id: string) => Sql<SessionRow | undefined>
+  readonly seedState: (s: SessionRow) => Sql<SeedState>
+  /** The balance: play money, or the casino's answer (null with the reason when it has none). */
+  readonly balance: (
+    s: SessionRow,
+  ) => Effect.Effect<{ readonly balance: string | null; readonly error?: string }, SqlError.SqlError>
+  readonly round: (s: SessionRow, bet: bigint, options: unknown) => Sql<RoundResult | Refusal>
+  readonly setClientSeed: (s: SessionRow, clientSeed: string) => Sql<SeedState>
+  readonly rotate: (s: SessionRow) => Sql<{
+    readonly revealed: {
+      readonly serverSeed: string
+      readonly serverSeedHash: string
+      readonly clientSeed: string
+      readonly nonce: number
+    }
+    readonly next: SeedState
+  }>
+  readonly rounds: (s: SessionRow, limit: number) => Sql<ReadonlyArray<Record<string, unknown>>>
+  /** Delivers due outbox rows (win, rollback); how many were acknowledged. */
+  readonly deliverDue: () => Sql<number>
+}
+
+export class Studio extends Context.Service<Studio, StudioShape>()(
+  "casino/server/providers/game-studio/Studio",
+) {
+  static readonly layerNoDeps = Layer.effect(
+    Studio,
+    Effect.gen(function* () {
+      const config = yield* AppConfig
+      const options = yield* StudioOptions
+      const sql = yield* SqlClient.SqlClient
+      const credentials = studioCredentials(yield* studioSecret(config.studioSecret))
+      const wallet = (op: "balance" | "bet" | "win" | "rollback", body: string, timeoutMs: number) =>
+        callWallet(options.walletUrl, credentials.walletSecret, op, body, timeoutMs)
+
+      const session = (id: string): Sql<SessionRow | undefined> =>
+        sql<SessionRow>`SELECT ${sql.literal(sessionColumns)} FROM studio_sessions WHERE id = ${id}`.pipe(
+          Effect.map((r) => r[0]),
+        )
+
+      /** The active seed of a player key, created (committed) when there is none. */
+      const activeSeed = (key: string, lock: boolean): Sql<SeedRow> =>
+        Effect.gen(function* () {
+          const serverSeed = randomBytes(32).toString("hex")
+          const hash = yield* Effect.promise(() => hashServerSeed(serverSeed))
+          yield* sql`INSERT INTO studio_seeds (player_key, server_seed, hash, client_seed)
+                     VALUES (${key}, ${serverSeed}, ${hash}, ${randomBytes(8).toString("hex")})
+                     ON CONFLICT (player_key) WHERE revealed_at IS NULL DO NOTHING`
+          const rows = yield* sql<SeedRow>`SELECT ${sql.literal(seedColumns)} FROM studio_seeds
+            WHERE player_key = ${key} AND revealed_at IS NULL ${sql.literal(lock ? "FOR UPDATE" : "")}`
+          const row = rows[0]
+          if (row === undefined) return yield* Effect.die(new Error(`no active seed for ${key}`))
+          return row
+        })
+
+      const seedState = (s: SessionRow): Sql<SeedState> =>
+        Effect.map(activeSeed(playerKey(s), false), (seed) => ({
+          serverSeedHash: seed.hash,
+          clientSeed: seed.clientSeed,
+          nonce: Number(seed.nonce),
+        }))
+
+      /** Takes the next nonce under the seed's lock and computes the outcome (inside a transaction). */
+      const draw = (s: SessionRow, def: GameDefinition, rawOptions: unknown) =>
+        Effect.gen(function* () {
+          const seed = yield* activeSeed(playerKey(s), true)
+          yield* sql`UPDATE studio_seeds SET nonce = nonce + 1 WHERE id = ${seed.id}`
+          const nonce = Number(seed.nonce)
+          const need = floatsNeeded(def, rawOptions)
+          const floats = yield* Effect.promise(() =>
+            roundFloats(seed.serverSeed, seed.clientSeed, nonce, need + (def.jackpot === null ? 0 : 1)),
+          )
+          const outcome = playRound(def, rawOptions, floats)
+          if (isOptionsError(outcome)) return yield* Effect.die(new Error(outcome.error))
+          return { seed, nonce, outcome, jackpotHit: jackpotHit(def, floats[need]) }
+        })
+
+      const insertRound = (r: {
+        id: string
+        s: SessionRow
+        seed: SeedRow
+        nonce: number
+        options: unknown
+        bet: bigint
+        outcome: Outcome
+        win: bigint
+        jackpotHit: boolean
+        contribution: bigint
+        status: string
+      }) =>
+        sql`INSERT INTO studio_rounds (id, session_id, game_id, seed_id, client_seed, nonce, options, bet, multiplier, win,
+              detail, jackpot_hit, jackpot_contribution, bet_tx, win_tx, status, settled_at)
+            VALUES (${r.id}, ${r.s.id}, ${r.s.gameId}, ${r.seed.id}::bigint, ${r.seed.clientSeed}, ${r.nonce},
+              ${JSON.stringify(r.options ?? {})}::jsonb, ${r.bet.toString()}::bigint, ${r.outcome.multiplier.toString()}::bigint,
+              ${r.win.toString()}::bigint, ${JSON.stringify(r.outcome.detail)}::jsonb, ${r.jackpotHit},
+              ${r.contribution.toString()}::bigint, ${`bet-${r.id}`}, ${`win-${r.id}`}, ${r.status},
+              ${r.status === "settled" ? new Date() : null})`
+
+      const result = (
+        s: SessionRow,
+        id: string,
+        d: { seed: SeedRow; nonce: number; outcome: Outcome; jackpotHit: boolean },
+        bet: bigint,
+        win: bigint,
+        balance: string | null,
+        jackpotAmount: string | null,
+      ): RoundResult => ({
+        _tag: "Round",
+        roundId: id,
+        gameId: s.gameId,
+        nonce: d.nonce,
+        clientSeed: d.seed.clientSeed,
+        serverSeedHash: d.seed.hash,
+        bet: bet.toString(),
+        multiplier: d.outcome.multiplier.toString(),
+        win: win.toString(),
+        detail: d.outcome.detail,
+        jackpotHit: d.jackpotHit,
+        jackpotAmount,
+        balance,
+        currency: s.currency,
+      })
+
+      const markDelivered = (transactionId: string, answer: Readonly<Record<string, unknown>>) =>
+        Effect.gen(function* () {
+          const rows = yield* sql<{ op: string; roundId: string }>`
+            UPDATE studio_outbox SET delivered_at = now(), answer = ${JSON.stringify(answer)}
+            WHERE transaction_id = ${transactionId} AND delivered_at IS NULL
+            RETURNING op, round_id::text AS "roundId"`
+          const row = rows[0]
+          if (row?.op === "win") {
+            const jackpot = typeof answer.jackpotAmount === "string" ? answer.jackpotAmount : null
+            yield* sql`UPDATE studio_rounds SET status = 'settled', settled_at = now(), jackpot_amount = ${jackpot}::bigint
+                       WHERE id = ${row.roundId}::uuid AND status = 'open'`
+          }
+        })
+
+      const backoffSeconds = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60)
+
+      /** One delivery attempt of an outbox row (already claimed or just written). */
+      const deliver = (transactionId: string, op: "win" | "rollback", body: string, attempts: number) =>
+        Effect.gen(function* () {
+          const answer = yield* wallet(op, body, options.retryTimeoutMs)
+          if (answer._tag === "Ok") {
+            yield* markDelivered(transactionId, answer.body)
+            return answer
+          }
+          const error = answer._tag === "Refused" ? `${answer.status} ${answer.error}` : answer.error
+          yield* Effect.logWarning(`game-studio: ${op} ${transactionId} not acknowledged: ${error}`)
+          yield* sql`UPDATE studio_outbox SET last_error = ${error},
+                       next_attempt_at = now() + make_interval(secs => ${backoffSeconds(attempts)})
+                     WHERE transaction_id = ${transactionId} AND delivered_at IS NULL`
+          return answer
+        })
+
+      const queue = (roundId: string, transactionId: string, op: "win" | "rollback", body: string) =>
+        sql`INSERT INTO studio_outbox (transaction_id, round_id, op, body, attempts, next_attempt_at)
+            VALUES (${transactionId}, ${roundId}::uuid, ${op}, ${body}, 1, now() + interval '30 seconds')
+            ON CONFLICT (transaction_id) DO NOTHING`
+
+      const demoRound = (s: SessionRow, def: GameDefinition, bet: bigint, rawOptions: unknown) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql<{ balance: string }>`
+              SELECT demo_balance::text AS balance FROM studio_sessions WHERE id = ${s.id} FOR UPDATE`
+            const balance = BigInt(rows[0]?.balance ?? "0")
+            if (balance < bet) {
+              return refusal(
+                402,
+                "INSUFFICIENT_FUNDS",
+                `Your play-money balance is too low for this bet (${money(balance, s.currency)}).`,
+              )
+            }
+            const d = yield* draw(s, def, rawOptions)
+            const win = winAmount(bet, d.outcome.multiplier)
+            const after = balance - bet + win
+            yield* sql`UPDATE studio_sessions SET demo_balance = ${after.toString()}::bigint WHERE id = ${s.id}`
+            const id = randomUUID()
+            yield* insertRound({
+              id,
+              s,
+              seed: d.seed,
+              nonce: d.nonce,
+              options: rawOptions,
+              bet,
+              outcome: d.outcome,
+              win,
+              jackpotHit: d.jackpotHit,
+              contribution: 0n,
+              status: "settled",
+            })
+            return result(s, id, d, bet, win, after.toString(), null)
+          }),
+        )
+
+      const realRound = (s: SessionRow, def: GameDefinition, bet: bigint, rawOptions: unknown) =>
+        Effect.gen(function* () {
+          const id = randomUUID()
+          const contribution = jackpotContribution(def, bet)
+          const d = yield* sql.withTransaction(
+            Effect.gen(function* () {
+              const d = yield* draw(s, def, rawOptions)
+              const win = winAmount(bet, d.outcome.multiplier)
+              yield* insertRound({
+                id,
+                s,
+                seed: d.seed,
+                nonce: d.nonce,
+                options: rawOptions,
+                bet,
+                outcome: d.outcome,
+                win,
+                jackpotHit: d.jackpotHit,
+                contribution,
+                status: "pending",
+              })
+              return d
+            }),
+          )
+          const win = winAmount(bet, d.outcome.multiplier)
+          const who = { sessionToken: s.casinoToken, playerId: s.playerId, currency: s.currency }
+          const betBody = JSON.stringify({
+            ...who,
+            transactionId: `bet-${id}`,
+            roundId: id,
+            gameId: def.launchId,
+            amount: bet.toString(),
+            ...(def.jackpot === null ? {} : { jackpotContribution: contribution.toString() }),
+          })
+          const betAnswer = yield* wallet("bet", betBody, options.betTimeoutMs)
+          if (betAnswer._tag === "Refused") {
+            yield* sql`UPDATE studio_rounds SET status = 'refused', error = ${betAnswer.error} WHERE id = ${id}::uuid`
+            return betRefusal(betAnswer, s.currency)
+          }
+          if (betAnswer._tag === "NoAnswer") {
+            // The casino may or may not have taken the bet: roll it back (retried until acknowledged).
+            const rollbackTx = `rollback-${id}`
+            const body = JSON.stringify({
+              ...who,
+              transactionId: rollbackTx,
+              roundId: id,
+              refTransactionId: `bet-${id}`,
+            })
+            yield* sql.withTransaction(
+              Effect.all([
+                sql`UPDATE studio_rounds SET status = 'rolled-back', rollback_tx = ${rollbackTx}, error = ${betAnswer.error}
+                    WHERE id = ${id}::uuid`,
+                queue(id, rollbackTx, "rollback", body),
+              ]),
+            )
+            yield* deliver(rollbackTx, "rollback", body, 1)
+            return refusal(
+              503,
+              "BET_NOT_CONFIRMED",
+              "The casino did not confirm your bet in time, so it was cancelled: your balance is unchanged. Please try again.",
+            )
+          }
+          const winTx = `win-${id}`
+          const winBody = JSON.stringify({
+            ...who,
+            transactionId: winTx,
+            roundId: id,
+            gameId: def.launchId,
+            amount: win.toString(),
+            roundClosed: true,
+            ...(d.jackpotHit && def.jackpot !== null ? { jackpotId: def.jackpot.id } : {}),
+          })
+          yield* sql.withTransaction(
+            Effect.all([
+              sql`UPDATE studio_rounds SET status = 'open' WHERE id = ${id}::uuid AND status = 'pending'`,
+              queue(id, winTx, "win", winBody),
+            ]),
+          )
+          const winAnswer = yield* deliver(winTx, "win", winBody, 1)
+          const afterBet = typeof betAnswer.body.balance === "string" ? betAnswer.body.balance : null
+          if (winAnswer._tag !== "Ok") {
+            // The win is queued and retried; until then the page shows the balance after the bet + the win to come.
+            return result(
+              s,
+              id,
+              d,
+              bet,
+              win,
+              afterBet === null ? null : (BigInt(afterBet) + win).toString(),
+              null,
+            )
+          }
+          const balance = typeof winAnswer.body.balance === "string" ? winAnswer.body.balance : null
+          const jackpotAmount =
+            typeof winAnswer.body.jackpotAmount === "string" ? winAnswer.body.jackpotAmount : null
+          return result(s, id, d, bet, win, balance, jackpotAmount)
+        })
+
+      return Studio.of({
+        credentials,
+        publicUrl: config.publicUrl,
+        launch: (input) =>
+          Effect.gen(function* () {
+            const def = gameByLaunchId(input.gameId)
+            if (def === undefined) return refusal(404, "UNKNOWN_GAME", `No game ${input.gameId}.`)
+            if (input.demo && !def.demo) return refusal(404, "UNKNOWN_GAME", `${def.name} has no demo.`)
+            const id = randomBytes(24).toString("base64url")
+            const expires = new Date(Date.now() + SESSION_HOURS * 3_600_000)
+            yield* sql`INSERT INTO studio_sessions (id, casino_token, player_id, nickname, currency, game_id, demo,
+                         demo_balance, lang, platform, lobby_url, expires_at)
+                       VALUES (${id}, ${input.demo ? null : input.sessionToken}, ${input.demo ? null : input.playerId},
+                         ${input.nickname}, ${input.currency}, ${def.id}, ${input.demo},
+                         ${input.demo ? DEMO_BALANCE.toString() : null}::bigint, ${input.lang}, ${input.platform},
+                         ${input.lobbyUrl}, ${expires})`
+            return { url: `${config.publicUrl}/studio/play/${id}`, sessionId: id }
+          }),
+        session,
+        seedState,
+        balance: (s) =>
+          s.demo
+            ? Effect.map(session(s.id), (row) => ({ balance: row?.demoBalance ?? null }))
+            : Effect.map(
+                wallet(
+                  "balance",
+                  JSON.stringify({ sessionToken: s.casinoToken, playerId: s.playerId, currency: s.currency }),
+                  options.betTimeoutMs,
+                ),
+                (a) =>
+                  a._tag === "Ok" && typeof a.body.balance === "string"
+                    ? { balance: a.body.balance }
+                    : {
+                        balance: null,
+                        error:
+                          a._tag === "Refused" && a.error === "SESSION_EXPIRED"
+                            ? "Your game session has expired. Open the game again from the lobby."
+                            : "The casino's wallet did not answer; your balance will show after the next round.",
+                      },
+              ),
+        round: (s, bet, rawOptions) =>
+          Effect.gen(function* () {
+            const def = gameById(s.gameId)
+            if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
+            const decoded = decodeOptions(def, rawOptions)
+            if (isOptionsError(decoded)) return refusal(400, "BAD_OPTIONS", decoded.error)
+            if (bet <= 0n || bet > maxBet)
+              return refusal(400, "BAD_BET", "The bet must be a positive amount.")
+            if (s.expiresAt.getTime() < Date.now()) {
+              return refusal(
+                401,
+                "SESSION_EXPIRED",
+                "Your game session has expired. Open the game again from the lobby.",
+              )
+            }
+            return s.demo
+              ? yield* demoRound(s, def, bet, rawOptions)
+              : yield* realRound(s, def, bet, rawOptions)
+          }),
+        setClientSeed: (s, clientSeed) =>
+          Effect.gen(function* () {
+            const seed = yield* activeSeed(playerKey(s), false)
+            yield* sql`UPDATE studio_seeds SET client_seed = ${clientSeed} WHERE id = ${seed.id}::bigint`
+            return { serverSeedHash: seed.hash, clientSeed, nonce: Number(seed.nonce) }
+          }),
+        rotate: (s) =>
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const old = yield* activeSeed(playerKey(s), true)
+              yield* sql`UPDATE studio_seeds SET revealed_at = now() WHERE id = ${old.id}::bigint`
+              const serverSeed = randomBytes(32).toString("hex")
+              const hash = yield* Effect.promise(() => hashServerSeed(serverSeed))
+              yield* sql`INSERT INTO studio_seeds (player_key, server_seed, hash, client_seed)
+                         VALUES (${playerKey(s)}, ${serverSeed}, ${hash}, ${old.clientSeed})`
+              return {
+                revealed: {
+                  serverSeed: old.serverSeed,
+                  serverSeedHash: old.hash,
+                  clientSeed: old.clientSeed,
+                  nonce: Number(old.nonce),
+                },
+                next: { serverSeedHash: hash, clientSeed: old.clientSeed, nonce: 0 },
+              }
+            }),
+          ),
+        rounds: (s, limit) =>
+          sql<Record<string, unknown>>`
+            SELECT r.id::text AS "roundId", r.game_id AS "gameId", r.nonce::int AS "nonce", r.client_seed AS "clientSeed",
+              k.hash AS "serverSeedHash", CASE WHEN k.revealed_at IS NULL THEN NULL ELSE k.server_seed END AS "serverSeed",
+              r.options, r.bet::text AS "bet", r.multiplier::text AS "multiplier", r.win::text AS "win", r.status,
+              r.jackpot_hit AS "jackpotHit", r.created_at AS "at"
+            FROM studio_rounds r JOIN studio_seeds k ON k.id = r.seed_id
+            WHERE r.session_id = ${s.id} OR (${s.demo} = false AND k.player_key = ${playerKey(s)})
+            ORDER BY r.created_at DESC LIMIT ${limit}`,
+        deliverDue: () =>
+          Effect.gen(function* () {
+            const due = yield* sql<{
+              transactionId: string
+              op: "win" | "rollback"
+              body: string
+              attempts: number
+            }>`
+              UPDATE studio_outbox o SET attempts = o.attempts + 1, next_attempt_at = now() + interval '60 seconds'
+              WHERE o.transaction_id IN (
+                SELECT transaction_id FROM studio_outbox
+                WHERE delivered_at IS NULL AND next_attempt_at <= now()
+                ORDER BY next_attempt_at LIMIT 20 FOR UPDATE SKIP LOCKED)
+              RETURNING o.transaction_id AS "transactionId", o.op, o.body, o.attempts`
+            let acknowledged = 0
+            for (const row of due) {
+              const a = yield* deliver(row.transactionId, row.op, row.body, row.attempts)
+              if (a._tag === "Ok") acknowledged++
+            }
+            return acknowledged
+          }),
+      })
+    }),
+  )
+}

@@ -1,0 +1,235 @@
+/**
+ * The studio's HTTP face, under /studio/ (docs/game-studio.md):
+ *
+ *   POST /studio/api/launch                       casino → studio, signed with the casino key
+ *   GET  /studio/api/session/{id}                 the page's state: game, balance, seeds
+ *   POST /studio/api/session/{id}/round           { bet, options } → outcome + balance
+ *   POST /studio/api/session/{id}/seed            { clientSeed }
+ *   POST /studio/api/session/{id}/rotate          reveals the server seed, commits the next
+ *   GET  /studio/api/session/{id}/rounds          the recent rounds (seeds once revealed)
+ *   GET  /studio/play/{id}                        the game page (pages.ts)
+ *   GET  /studio/art/{imageId}.svg                generated art (art.ts)
+ *
+ * The session id (192 random bits) is the page's capability, as a provider's launch URL token is.
+ * Refusals are JSON `{ error, message }`; nothing here answers 500 for a client's mistake.
+ */
+import { randomBytes } from "node:crypto"
+import { Effect, Layer } from "effect"
+import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { catalogue, gameById } from "../../../services/games/catalogue.ts"
+import { rtpPercent } from "../../../services/games/rtp.ts"
+import { gameArt } from "./art.ts"
+import { gamePage, notFoundPage, pageCsp } from "./pages.ts"
+import { type SessionRow, Studio } from "./Studio.ts"
+import { SIGNATURE_HEADER, verifySignature } from "./signature.ts"
+
+export const STUDIO_PREFIX = "/studio"
+
+const json = (status: number, body: unknown) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers: { "cache-control": "no-store" } })
+
+const fail = (status: number, error: string, message: string) => json(status, { error, message })
+
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> =>
+  typeof v === "object" && v !== null && !Array.isArray(v)
+
+const readJson = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const raw = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
+  try {
+    const value: unknown = JSON.parse(raw)
+    return { raw, value }
+  } catch {
+    return { raw, value: undefined }
+  }
+})
+
+const nullableText = (v: unknown, max: number): string | null | false =>
+  v === null || v === undefined ? null : typeof v === "string" && v.length <= max ? v : false
+
+const launch = Effect.gen(function* () {
+  const studio = yield* Studio
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { raw, value } = yield* readJson
+  if (!verifySignature(studio.credentials.casinoKey, request.headers[SIGNATURE_HEADER], raw)) {
+    return json(401, { error: "INVALID_SIGNATURE" })
+  }
+  if (!isRecord(value)) return fail(400, "BAD_REQUEST", "The body must be a JSON object.")
+  const sessionToken = nullableText(value.sessionToken, 200)
+  const playerId = nullableText(value.playerId, 100)
+  const nickname = nullableText(value.nickname, 100)
+  const lobbyUrl = nullableText(value.lobbyUrl, 2_000)
+  const { currency, gameId, demo, lang, platform } = value
+  if (sessionToken === false || playerId === false || nickname === false || lobbyUrl === false) {
+    return fail(400, "BAD_REQUEST", "sessionToken, playerId, nickname and lobbyUrl are text or null.")
+  }
+  if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency))
+    return fail(400, "BAD_REQUEST", "currency: 3 capital letters.")
+  if (typeof gameId !== "string" || gameId.length > 100)
+    return fail(400, "BAD_REQUEST", "gameId: the game's launch id.")
+  if (typeof demo !== "boolean") return fail(400, "BAD_REQUEST", "demo: true or false.")
+  if (!demo && (sessionToken === null || playerId === null)) {
+    return fail(400, "BAD_REQUEST", "A real-money launch needs sessionToken and playerId.")
+  }
+  const language = typeof lang === "string" && /^[A-Za-z-]{2,16}$/.test(lang) ? lang : "en"
+  const device = platform === "mobile" ? "mobile" : "desktop"
+  const answer = yield* studio.launch({
+    sessionToken,
+    playerId,
+    nickname,
+    currency,
+    gameId,
+    demo,
+    lang: language,
+    platform: device,
+    lobbyUrl,
+  })
+  return "_tag" in answer ? json(answer.status, { error: answer.error }) : json(200, { url: answer.url })
+})
+
+/** The session of the path, or a 404 answer. */
+const withSession = <E, R>(
+  f: (s: SessionRow, studio: Studio["Service"]) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+) =>
+  Effect.gen(function* () {
+    const studio = yield* Studio
+    const id = (yield* HttpRouter.params).id ?? ""
+    if (!/^[A-Za-z0-9_-]{20,64}$/.test(id)) return fail(404, "UNKNOWN_SESSION", "No such game session.")
+    const s = yield* studio.session(id)
+    if (s === undefined) return fail(404, "UNKNOWN_SESSION", "No such game session.")
+    return yield* f(s, studio)
+  })
+
+const describeGame = (gameId: string) => {
+  const def = gameById(gameId)
+  if (def === undefined) return null
+  return {
+    id: def.id,
+    name: def.name,
+    brand: def.brand,
+    kind: def.kind,
+    volatility: def.volatility,
+    rtp: rtpPercent(def),
+    jackpot:
+      def.jackpot === null ? null : { id: def.jackpot.id, name: def.jackpot.name, odds: def.jackpot.odds },
+  }
+}
+
+const state = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const seed = yield* studio.seedState(s)
+    const balance = yield* studio.balance(s)
+    return json(200, {
+      sessionId: s.id,
+      demo: s.demo,
+      currency: s.currency,
+      game: describeGame(s.gameId),
+      balance: balance.balance,
+      ...(balance.error === undefined ? {} : { balanceMessage: balance.error }),
+      seed,
+      lobbyUrl: s.lobbyUrl,
+    })
+  }),
+)
+
+const round = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const { value } = yield* readJson
+    if (!isRecord(value)) return fail(400, "BAD_REQUEST", "Send { bet, options }.")
+    const bet =
+      typeof value.bet === "string" && /^\d{1,15}$/.test(value.bet)
+        ? BigInt(value.bet)
+        : typeof value.bet === "number" && Number.isSafeInteger(value.bet) && value.bet > 0
+          ? BigInt(value.bet)
+          : undefined
+    if (bet === undefined || bet <= 0n)
+      return fail(400, "BAD_BET", 'bet: a positive whole number of minor units, e.g. "100".')
+    const answer = yield* studio.round(s, bet, value.options ?? {})
+    return answer._tag === "Refusal" ? fail(answer.status, answer.error, answer.message) : json(200, answer)
+  }),
+)
+
+const seed = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const { value } = yield* readJson
+    const clientSeed = isRecord(value) ? value.clientSeed : undefined
+    if (typeof clientSeed !== "string" || !/^[\x21-\x7e]{1,64}$/.test(clientSeed)) {
+      return fail(400, "BAD_CLIENT_SEED", "The client seed is 1–64 printable characters without spaces.")
+    }
+    return json(200, yield* studio.setClientSeed(s, clientSeed))
+  }),
+)
+
+const rotate = withSession((s, studio) => Effect.map(studio.rotate(s), (r) => json(200, r)))
+
+const rounds = withSession((s, studio) => Effect.map(studio.rounds(s, 50), (r) => json(200, { rounds: r })))
+
+const page = Effect.gen(function* () {
+  const studio = yield* Studio
+  const id = (yield* HttpRouter.params).id ?? ""
+  const s = /^[A-Za-z0-9_-]{20,64}$/.test(id) ? yield* studio.session(id) : undefined
+  const def = s === undefined ? undefined : gameById(s.gameId)
+  const nonce = randomBytes(16).toString("base64")
+  const csp = pageCsp(nonce, studio.publicUrl)
+  yield* HttpEffect.appendPreResponseHandler((_req, response) =>
+    Effect.succeed(
+      HttpServerResponse.setHeaders(response, {
+        "content-security-policy": csp,
+        "cache-control": "no-store",
+        "referrer-policy": "same-origin",
+      }),
+    ),
+  )
+  const html = s === undefined || def === undefined ? notFoundPage(nonce) : gamePage(nonce, s, def)
+  return HttpServerResponse.text(html, {
+    status: s === undefined ? 404 : 200,
+    contentType: "text/html; charset=utf-8",
+  })
+})
+
+const art = Effect.gen(function* () {
+  const file = (yield* HttpRouter.params).file ?? ""
+  const match = /^([a-z0-9-]{1,64})\.svg$/.exec(file)
+  const def = match?.[1] === undefined ? undefined : catalogue.find((g) => g.imageId === match[1])
+  if (def === undefined) return fail(404, "UNKNOWN_IMAGE", "No such image.")
+  return HttpServerResponse.text(gameArt(def), {
+    contentType: "image/svg+xml",
+    headers: {
+      "cache-control": "public, max-age=86400",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+    },
+  })
+})
+
+const catchAll = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>) =>
+  effect.pipe(
+    Effect.catchCause((cause) =>
+      Effect.as(
+        Effect.logError("game-studio: request failed", cause),
+        fail(503, "UNAVAILABLE", "The game is unavailable for a moment; please try again."),
+      ),
+    ),
+  )
+
+const P = STUDIO_PREFIX
+export const studioEndpoints = [
+  { method: "POST", path: `${P}/api/launch` },
+  { method: "GET", path: `${P}/api/session/:id` },
+  { method: "POST", path: `${P}/api/session/:id/round` },
+  { method: "POST", path: `${P}/api/session/:id/seed` },
+  { method: "POST", path: `${P}/api/session/:id/rotate` },
+  { method: "GET", path: `${P}/api/session/:id/rounds` },
+  { method: "GET", path: `${P}/play/:id` },
+  { method: "GET", path: `${P}/art/:file` },
+] as const
+
+export const studioRoutes = Layer.mergeAll(
+  HttpRouter.add("POST", `${P}/api/launch`, catchAll(launch)),
+  HttpRouter.add("GET", `${P}/api/session/:id`, catchAll(state)),
+  HttpRouter.add("POST", `${P}/api/session/:id/round`, catchAll(round)),
+  HttpRouter.add("POST", `${P}/api/session/:id/seed`, catchAll(seed)),
+  HttpRouter.add("POST", `${P}/api/session/:id/rotate`, catchAll(rotate)),
+  HttpRouter.add("GET", `${P}/api/session/:id/rounds`, catchAll(rounds)),
+  HttpRouter.add("GET", `${P}/play/:id`, catchAll(page)),
+  HttpRouter.add("GET", `${P}/art/:file`, catchAll(art)),
+)
