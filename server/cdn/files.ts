@@ -3,7 +3,7 @@
  *
  * - Defaults for every missing file; an existing file is the operator's and is never overwritten:
  *   country-codes.json (countries table), restricted-countries.json (US, GB), currencies.json
- *   (enabled currencies), recommended-games.json (empty until the games capability), the currency
+ *   (enabled currencies), recommended-games.json (a curated pick of the catalogue; an operator edits the file), the currency
  *   icons images/{fiat|crypto}/{CODE}.svg and the tutorial page tutorial/index.html.
  * - site-config.json is ALWAYS regenerated from the configuration.
  * Every JSON file is encoded with the schemas of services/cdn.ts and written atomically.
@@ -22,10 +22,25 @@ import {
   RestrictedCountries,
   SiteConfig,
 } from "../../services/cdn.ts"
+import { catalogue } from "../../services/games/catalogue.ts"
 import type { AppConfigShape } from "../config.ts"
 import { currencyIconSvg } from "./icons.ts"
 import { tutorialPage } from "./tutorial.ts"
 
+/**
+ * The lobby's "recommended" section (spec: a list on the CDN): the first title of each kind and
+ * every jackpot title, in catalogue order. Written once; the operator curates the file from then on.
+ */
+const recommendedGames = (): RecommendedGames => {
+  const kinds = new Set<string>()
+  return catalogue
+    .filter((g) => {
+      const firstOfKind = !kinds.has(g.kind)
+      kinds.add(g.kind)
+      return firstOfKind || g.jackpot !== null
+    })
+    .map((g) => ({ id: g.id, name: g.name, provider: g.brand, category: g.category }))
+}
 export const defaultRestrictedCountries: RestrictedCountries = [{ code: "US" }, { code: "GB" }]
 
 const exists = (path: string): Promise<boolean> =>
@@ -106,7 +121,9 @@ export const writeCdnFiles = (config: AppConfigShape) =>
       json(Schema.encodeSync(RestrictedCountries)(defaultRestrictedCountries)),
     )
     yield* writeIfMissing(CdnFiles.currencies, () => json(Schema.encodeSync(Currencies)(currencies)))
-    yield* writeIfMissing(CdnFiles.recommendedGames, () => json(Schema.encodeSync(RecommendedGames)([])))
+    yield* writeIfMissing(CdnFiles.recommendedGames, () =>
+      json(Schema.encodeSync(RecommendedGames)(recommendedGames())),
+    )
     for (const c of currencies) {
       yield* writeIfMissing(currencyIconPath(c.type, c.code), () => currencyIconSvg(c))
     }

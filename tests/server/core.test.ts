@@ -24,6 +24,7 @@ import {
   RestrictedCountries,
   SiteConfig,
 } from "../../services/cdn.ts"
+import { gameById } from "../../services/games/catalogue.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 
 const CDN = "/files"
@@ -173,7 +174,10 @@ describeBackends("server core", ({ start }) => {
       { code: "US" },
       { code: "GB" },
     ])
-    expect(Schema.decodeUnknownSync(RecommendedGames)(await get(CdnFiles.recommendedGames))).toEqual([])
+    // A curated pick of the catalogue: every kind and every jackpot title, each a real game.
+    const recommended = Schema.decodeUnknownSync(RecommendedGames)(await get(CdnFiles.recommendedGames))
+    expect(new Set(recommended.map((g) => gameById(g.id)?.kind)).size).toBe(6)
+    expect(recommended.every((g) => gameById(g.id)?.name === g.name)).toBe(true)
     const site = Schema.decodeUnknownSync(SiteConfig)(await get(CdnFiles.siteConfig))
     expect(site).toMatchObject({
       productName: server.config.productName,

@@ -328,7 +328,9 @@ describeBackends("money crash: SIGKILL during deposit webhooks, restart, provide
     expect(final.deposits.filter((d) => d.status !== "completed")).toEqual([])
     expect(final.deposits.length).toBe(ROUNDS * DEPOSITS_PER_ROUND)
     expectConsistent(final, "at the end")
-    expect(final.ledger.transactions).toBe(ROUNDS * DEPOSITS_PER_ROUND)
+    // Each deposit's own transaction is counted exactly per deposit (`txs`, in expectConsistent);
+    // the ledger holds other postings too (the games' jackpot pools are seeded at start).
+    expect(final.deposits.every((d) => d.txs === 1)).toBe(true)
     log(`final check ${lap()} ms: ${final.ledger.transactions} ledger transactions, ledger:check clean`)
   }, 120_000)
 })
