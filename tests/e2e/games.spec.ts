@@ -4,9 +4,10 @@
  * a visitor's favorite asks to log in; a player adds and removes a favorite (it survives a reload);
  * the bets tab; a round verified on /fairness with the studio's own math.
  *
- * The journeys that need the studio's play page in the frame (a demo round played; real rounds after
- * a deposit with the balance and the bets tab following) run when the studio answers launches, and
- * are skipped with the reason otherwise (the studio is another branch until the lead merges it).
+ * With the studio's play page in the frame: a demo round (a slot opened from the lobby, spun); real
+ * money after a 30 EUR card deposit (support/deposit.ts): three dice rounds, the header's balance
+ * following the studio's studio:balance message, the bets tab listing them, the server seed rotated
+ * in the game and the first round recomputed on /fairness from the seeds the studio page showed.
  * Screenshots: test-results/screenshots/games-*.png.
  */
 import type { Locator, Page } from "@playwright/test"
