@@ -10,9 +10,20 @@
  * test. The file runs serially: a rule is server-wide, and the other tests use the same cascade.
  * Screenshots of each stage go to test-results/screenshots/deposit-*.png.
  */
-import type { Locator, Page } from "@playwright/test"
+import type { Page } from "@playwright/test"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
+import {
+  balance,
+  banner,
+  chooseAmount,
+  chooseMethod,
+  completeCardProfile,
+  field,
+  payByCard,
+  paymentDialog,
+  paymentPage,
+} from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
 import { paymentCookie, setGatewayRule } from "./support/payments.ts"
 import { dismissToasts, solveCaptchaWidget } from "./support/ui.ts"
@@ -22,19 +33,6 @@ test.describe.configure({ mode: "serial" })
 /** The default card cascade (server/config.ts defaultCardCascade): the first two. */
 const FIRST_GATEWAY = "paystudio"
 const SECOND_GATEWAY = "payweb"
-
-const banner = (page: Page): Locator => page.getByRole("banner")
-const depositDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Deposit" })
-const paymentDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Payment" })
-const paymentPage = (page: Page) => paymentDialog(page).frameLocator('iframe[title="Payment page"]')
-const balance = (page: Page): Locator => banner(page).getByRole("button", { name: /^Balance:/ })
-
-/**
- * A profile field by its label; a field the method needs is announced as "<label>, missing", the
- * phone's label carries its (aria-hidden) asterisk.
- */
-const field = (form: Locator, label: string): Locator =>
-  form.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[\\s*]*(,\\s*missing)?$`))
 
 test.afterEach(async ({ world }) => {
   await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "up")
@@ -58,66 +56,6 @@ const signedInPlayer = async (page: Page, world: World, tag: string): Promise<vo
   expect(response.status()).toBe(200)
   await page.goto("/")
   await expect(balance(page)).toContainText("0.00")
-}
-
-/** Screenshots `<prefix>-amount` and `<prefix>-methods` when a world and a prefix are given. */
-interface Shots {
-  readonly world: World
-  readonly prefix: string
-}
-
-/** Deposit from the header → a quick amount → Play with: the method list. */
-const chooseAmount = async (page: Page, shots: Shots | undefined, euros: 30 | 75 | 100): Promise<Locator> => {
-  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
-  const dialog = depositDialog(page)
-  const form = dialog.getByRole("form", { name: "Deposit amount" })
-  await form.getByRole("button", { name: `${euros} EUR` }).click()
-  await expect(field(form, "Amount")).toHaveValue(new RegExp(`^${euros}(\\.00)?$`))
-  await expect(field(form, "Currency")).toHaveValue("EUR")
-  const play = form.getByRole("button", { name: "Play with" })
-  await expect(play).toBeEnabled()
-  await expect(form.getByRole("button", { name: `${euros} EUR` })).toHaveAttribute("aria-pressed", "true")
-  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-amount`)
-  await play.click()
-  await expect(dialog.getByRole("list", { name: "Payment methods" })).toBeVisible()
-  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-methods`)
-  return dialog
-}
-
-const chooseMethod = async (dialog: Locator, name: "Card" | "Skrill"): Promise<void> => {
-  await dialog
-    .getByRole("list", { name: "Payment methods" })
-    .getByRole("button", { name: new RegExp(`^${name}`) })
-    .click()
-}
-
-/** The profile-completion step with the fields the card needs (spec section 5). */
-const completeCardProfile = async (page: Page, world: World | undefined): Promise<void> => {
-  const form = depositDialog(page).getByRole("form", { name: "Profile" })
-  await expect(form).toBeVisible()
-  // Exactly the card's missing fields: nothing the card does not need.
-  await expect(field(form, "Date of birth")).toHaveCount(0)
-  await field(form, "Country").selectOption({ label: "Malta" })
-  await field(form, "Address").fill("12 Republic Street")
-  await field(form, "Postal code").fill("VLT1117")
-  await field(form, "City").fill("Valletta")
-  await field(form, "State / region").fill("Valletta")
-  await field(form, "Calling code").selectOption({ label: "+356 Malta" })
-  await field(form, "Phone").fill("2123 4567")
-  if (world !== undefined) await world.screenshot(page, "deposit-03-profile-completion")
-  await form.getByRole("button", { name: "Save and continue" }).click()
-}
-
-/** The sandbox's card page inside the frame: the test card, a future expiry, any CVC, then Pay. */
-const payByCard = async (page: Page, world: World | undefined, number: string): Promise<void> => {
-  const card = paymentPage(page)
-  await expect(card.getByLabel("Card number")).toBeVisible()
-  await card.getByLabel("Name on the card").fill("Grace Hopper")
-  await card.getByLabel("Card number").fill(number)
-  await card.getByLabel("Expiry (MM/YY)").fill("12/39")
-  await card.getByLabel("Security code (CVC)").fill("123")
-  if (world !== undefined) await world.screenshot(page, "deposit-04-card-page")
-  await card.getByRole("button", { name: /^Pay / }).click()
 }
 
 test("a new player deposits 30 EUR by card: profile completed first, the first gateway down, the second pays, the header shows 30.00", async ({

@@ -4,15 +4,18 @@
  * a visitor's favorite asks to log in; a player adds and removes a favorite (it survives a reload);
  * the bets tab; a round verified on /fairness with the studio's own math.
  *
- * The journeys that need the studio's play page in the frame (a demo round played; real rounds after
- * a deposit with the balance and the bets tab following) run when the studio answers launches, and
- * are skipped with the reason otherwise (the studio is another branch until the lead merges it).
+ * With the studio's play page in the frame: a demo round (a slot opened from the lobby, spun); real
+ * money after a 30 EUR card deposit (support/deposit.ts): three dice rounds, the header's balance
+ * following the studio's studio:balance message, the bets tab listing them, the server seed rotated
+ * in the game and the first round recomputed on /fairness from the seeds the studio page showed.
  * Screenshots: test-results/screenshots/games-*.png.
  */
 import type { Locator, Page } from "@playwright/test"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
+import { balance, depositThirtyByCard } from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
+import { dismissToasts } from "./support/ui.ts"
 
 const allGames = (page: Page): Locator => page.getByRole("region", { name: /^(All games|Results for)/ })
 const tilesIn = (region: Locator): Locator => region.getByRole("listitem")
@@ -177,16 +180,153 @@ test("a round verified on /fairness with the studio's math", async ({ page, worl
   await expect(page.getByRole("alert")).toHaveText("The nonce is a whole number, 0 or more.")
 })
 
-test("a demo round in the frame", async ({ page, world }) => {
-  test.skip(
-    !(await studioLaunches(page, world)),
-    "the studio's play pages are not on this branch yet (games-studio)",
-  )
-  await page.goto("/game/dice-classic")
-  const frame = page.frameLocator(".game__frame")
-  await frame
-    .getByRole("button", { name: /^(Roll|Bet|Spin|Play)/i })
-    .first()
+/** The studio's play page inside the game page's frame. */
+const studio = (page: Page) => page.frameLocator(".game__frame")
+
+/** "Balance: 1000.00 EUR" → "1000.00" (the studio's balance line, or the header's button). */
+const amountIn = (text: string): string => {
+  const match = /(\d+\.\d{2})/.exec(text)
+  if (match?.[1] === undefined) throw new Error(`no amount in ${JSON.stringify(text)}`)
+  return match[1]
+}
+
+/** Cents of "12.34" (two decimals, EUR): sums of amounts compared exactly, never as floats. */
+const cents = (amount: string): bigint => BigInt(amount.replace(".", ""))
+
+/** The round's announcement: "<what happened> — you win 1.98 EUR (1.98×)." or "… — no win." */
+const ROUND_RESULT = / — (you win \d+\.\d{2} EUR \([\d.]+×\)|no win)\./
+
+test("a demo round in the frame: a visitor opens a slot from the lobby and spins", async ({
+  page,
+  world,
+}) => {
+  await page.goto("/")
+  const first = tilesIn(allGames(page)).first().getByRole("link")
+  const name = (await first.locator(".tile__name").innerText()).trim()
+  await first.click()
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible()
+  await expect(page.getByRole("button", { name: "Demo" })).toHaveAttribute("aria-pressed", "true")
+
+  const game = studio(page)
+  // The studio's page: the game's name with DEMO, the demo wallet's balance, the reels.
+  await expect(game.getByRole("heading", { level: 1 })).toContainText(name)
+  await expect(game.getByRole("heading", { level: 1 })).toContainText("DEMO")
+  await expect(game.getByText(/^Balance: \d+\.\d{2} EUR$/)).toBeVisible()
+  await expect(game.getByRole("img", { name: /^Reels: / })).toBeVisible()
+  await game.getByLabel("Bet (EUR)").fill("1.00")
+  const spin = game.getByRole("button", { name: "Spin", exact: true })
+  // The whole button shows without scrolling inside the frame.
+  await expect(spin).toBeInViewport({ ratio: 1 })
+  await spin.click()
+  await expect(game.getByRole("status")).toHaveText(ROUND_RESULT)
+  await expect(spin).toBeEnabled()
+  await world.screenshot(page, "games-slot-demo-round")
+})
+
+test("real money: register, deposit 30 EUR by card, play dice rounds, the balance and the bets tab follow, a round verified", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(120_000)
+  await signedInPlayer(page, world, "real")
+  await page.goto("/")
+  await expect(balance(page)).toContainText("0.00")
+  await depositThirtyByCard(page)
+  await dismissToasts(page)
+
+  // ── The dice game from the lobby's search, for real money ──
+  await page.getByRole("searchbox", { name: "Search games" }).fill("dice")
+  await tilesIn(allGames(page))
+    .getByRole("link")
+    .filter({ has: page.locator(".tile__name", { hasText: /^Dice$/ }) })
     .click()
-  await expect(frame.getByText(/win|lose|lost|won|×/i).first()).toBeVisible()
+  await expect(page).toHaveURL(/\/game\/dice-classic$/)
+  await page.getByRole("button", { name: "Real money" }).click()
+  await expect(page.getByRole("button", { name: "Real money" })).toHaveAttribute("aria-pressed", "true")
+  const game = studio(page)
+  await expect(game.getByRole("heading", { level: 1 })).not.toContainText("DEMO")
+  await expect(game.getByText("Balance: 30.00 EUR")).toBeVisible()
+
+  // The seeds before play: the committed hash, the client seed, the next round's nonce.
+  await game.getByText("Fairness", { exact: true }).click()
+  await expect(game.locator("#hash")).toHaveText(/^[0-9a-f]{64}$/)
+  const committedHash = (await game.locator("#hash").innerText()).trim()
+  await expect(game.getByLabel("Client seed")).not.toHaveValue("")
+  const clientSeed = await game.getByLabel("Client seed").inputValue()
+  const firstNonce = Number((await game.locator("#nonce").innerText()).trim())
+  expect(Number.isInteger(firstNonce)).toBe(true)
+
+  // ── Three rounds of 1.00 EUR, under 50 ──
+  await game.getByLabel("Bet (EUR)").fill("1.00")
+  await game.getByLabel("Target (0.01–99.99)").fill("50")
+  await game.getByLabel("Roll", { exact: true }).selectOption("under")
+  const roll = game.getByRole("button", { name: "Roll", exact: true })
+  const results: Array<string> = []
+  for (let round = 0; round < 3; round++) {
+    await roll.click()
+    await expect(game.locator("#nonce")).toHaveText(String(firstNonce + round + 1))
+    await expect(game.getByRole("status")).toHaveText(ROUND_RESULT)
+    results.push(await game.getByRole("status").innerText())
+  }
+  const inFrame = amountIn(await game.getByText(/^Balance: /).innerText())
+  // Each round is −1.00 or +0.98: three never come back to 30.00.
+  expect(inFrame).not.toBe("30.00")
+  // The header follows the studio's studio:balance message.
+  await expect(balance(page)).toContainText(inFrame)
+  await world.screenshot(page, "games-dice-real")
+
+  // ── The bets tab: the three rounds, bet and win; balance = 30 − 3 × 1 + the wins ──
+  await page.goto("/profile/bets")
+  await expect(balance(page)).toContainText(inFrame)
+  const rows = page.getByRole("table").getByRole("row").filter({ hasText: "Lumen Play" })
+  await expect(rows).toHaveCount(3)
+  let wins = 0n
+  for (const row of await rows.all()) {
+    const cells = row.getByRole("cell")
+    await expect(cells.nth(0)).toHaveText("Dice")
+    await expect(cells.nth(2)).toHaveText("1.00 EUR")
+    wins += cents(amountIn(await cells.nth(3).innerText()))
+  }
+  expect(cents(inFrame)).toBe(3000n - 300n + wins)
+  await world.screenshot(page, "games-bets-tab")
+
+  // ── Rotate the server seed in the game: it is revealed, and the first round checks out ──
+  await page.goBack()
+  await expect(page).toHaveURL(/\/game\/dice-classic$/)
+  await page.getByRole("button", { name: "Real money" }).click()
+  await game.getByText("Fairness", { exact: true }).click()
+  await game.getByRole("button", { name: "Rotate server seed" }).click()
+  const revealed = game.getByText(/^Revealed server seed: /)
+  await expect(revealed).toBeVisible()
+  const match =
+    /^Revealed server seed: ([0-9a-f]+) \(hash ([0-9a-f]{64}), client seed (.+), (\d+) rounds played\)\.$/.exec(
+      (await revealed.innerText()).trim(),
+    )
+  if (match === null) throw new Error("the revealed seed line has an unexpected shape")
+  const [, serverSeed = "", hash, revealedClientSeed, played] = match
+  expect(hash).toBe(committedHash)
+  expect(revealedClientSeed).toBe(clientSeed)
+  expect(Number(played)).toBe(firstNonce + 3)
+  // The next seed is committed: a different hash.
+  await expect(game.locator("#hash")).not.toHaveText(committedHash)
+
+  await page.goto("/fairness")
+  await page.getByLabel("Game").selectOption("dice-classic")
+  await page.getByLabel("Bet options (JSON)").fill('{"target":50,"direction":"under"}')
+  await page.getByLabel("Server seed (revealed)").fill(serverSeed)
+  await page.getByLabel("Client seed").fill(clientSeed)
+  await page.getByLabel("Nonce").fill(String(firstNonce))
+  await page.getByRole("button", { name: "Verify" }).click()
+  const outcome = page.getByRole("region", { name: "Outcome" })
+  await expect(outcome).toContainText(committedHash)
+  const firstRound = results[0] ?? ""
+  const rolled = /^Roll (\d+\.\d{2}) /.exec(firstRound)?.[1]
+  expect(rolled).toBeDefined()
+  const won = /\(([\d.]+)×\)\.$/.exec(firstRound)?.[1]
+  await expect(outcome.locator(".verifier__multiplier")).toHaveText(won === undefined ? "0×" : `${won}×`)
+  await outcome.getByText("Round details").click()
+  // The verifier's detail is the round's JSON ("roll": 34.5); the studio shows it with two decimals.
+  const detailRoll = /"roll": ([\d.]+)/.exec(await outcome.locator(".verifier__detail").innerText())?.[1]
+  expect(Number(detailRoll).toFixed(2)).toBe(rolled)
+  await world.screenshot(page, "games-verified-round")
 })

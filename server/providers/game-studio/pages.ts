@@ -67,11 +67,11 @@ select option{color:#111}
 button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:var(--on-pri);border:0;font-size:1.1rem}
 button[disabled]{opacity:.55;cursor:progress}
 button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
-.result{min-height:2.6em;margin:10px 0;font-size:1.05rem;font-weight:600}.result.win{color:var(--acc)}.result.error{color:#ffb4ab}
+.result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:var(--acc)}.result.error{color:#ffb4ab}
 .grid{display:grid;gap:6px}.mines{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
 .mines button{aspect-ratio:1;padding:0;font-size:1.2rem}.mines button[aria-pressed=true]{background:var(--pri);color:var(--on-pri)}
 .mines button.mine{background:#c62828;color:#fff}.mines button.safe{outline:2px solid var(--acc)}
-.reels{grid-template-columns:repeat(5,1fr);max-width:420px;margin:0 auto}
+.reels{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
 .cell{aspect-ratio:1;border-radius:10px;display:flex;align-items:center;justify-content:center;font-weight:800;color:#111;font-size:1.1rem}
 .cell.hit{outline:3px solid var(--acc)}
 .roulette{grid-template-columns:repeat(6,1fr)}.roulette button{padding:6px 0;font-size:.85rem}
@@ -242,7 +242,7 @@ if(cfg.kind==="slot"){
   var reels=el("div",{"class":"grid reels",role:"img","aria-label":"Reels"});board.appendChild(reels);var byId={};cfg.symbols.forEach(function(s){byId[s.id]=s});
   var paint=function(w,hits){reels.textContent="";var names=[];for(var row=0;row<3;row++){for(var c=0;c<5;c++){var id=w?w[c][row]:cfg.symbols[(c+row)%cfg.symbols.length].id;var s=byId[id];var cell=el("div",{"class":"cell"+(hits&&hits[c+":"+row]?" hit":"")},s.glyph);cell.style.background=s.color;reels.appendChild(cell);names.push(s.name)}}reels.setAttribute("aria-label","Reels: "+names.join(", "))};
   paint(null,null);
-  show=function(r){var hits={};r.detail.wins.forEach(function(w){var line=cfg.lines[w.line];for(var c=0;c<w.count;c++)hits[c+":"+line[c]]=true});paint(r.detail.window,hits);var t=r.detail.wins.map(function(w){return "line "+(w.line+1)+": "+w.count+"× "+byId[w.symbol].name+" pays "+w.pay}).join("; ");if(r.detail.scatterPay>0)t+=(t?"; ":"")+r.detail.scatters+" scatters pay "+r.detail.scatterPay+"× bet";return t||"No win this spin."};
+  show=function(r){var hits={};r.detail.wins.forEach(function(w){var line=cfg.lines[w.line];for(var c=0;c<w.count;c++)hits[c+":"+line[c]]=true});paint(r.detail.window,hits);var t=r.detail.wins.map(function(w){return "line "+(w.line+1)+": "+w.count+"× "+byId[w.symbol].name+" pays "+w.pay}).join("; ");if(r.detail.scatterPay>0)t+=(t?"; ":"")+r.detail.scatters+" scatters pay "+r.detail.scatterPay+"× bet";return t||"Nothing on the lines"};
 }
 // ---- state, round, seeds ----
 function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}

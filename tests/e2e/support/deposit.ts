@@ -1,0 +1,95 @@
+/**
+ * The money-in steps a player takes in the browser, shared by the deposit spec and the games
+ * journeys: the header's balance and Deposit, the deposit modal's amount, method and profile
+ * steps, and the sandbox's card page inside the payment frame.
+ */
+import type { Locator, Page } from "@playwright/test"
+import { expect, type World } from "./fixtures.ts"
+
+export const banner = (page: Page): Locator => page.getByRole("banner")
+export const depositDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Deposit" })
+export const paymentDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Payment" })
+export const paymentPage = (page: Page) => paymentDialog(page).frameLocator('iframe[title="Payment page"]')
+export const balance = (page: Page): Locator => banner(page).getByRole("button", { name: /^Balance:/ })
+
+/**
+ * A profile field by its label; a field the method needs is announced as "<label>, missing", the
+ * phone's label carries its (aria-hidden) asterisk.
+ */
+export const field = (form: Locator, label: string): Locator =>
+  form.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}[\\s*]*(,\\s*missing)?$`))
+
+/** Screenshots `<prefix>-amount` and `<prefix>-methods` when a world and a prefix are given. */
+export interface Shots {
+  readonly world: World
+  readonly prefix: string
+}
+
+/** Deposit from the header → a quick amount → Play with: the method list. */
+export const chooseAmount = async (
+  page: Page,
+  shots: Shots | undefined,
+  euros: 30 | 75 | 100,
+): Promise<Locator> => {
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const form = dialog.getByRole("form", { name: "Deposit amount" })
+  await form.getByRole("button", { name: `${euros} EUR` }).click()
+  await expect(field(form, "Amount")).toHaveValue(new RegExp(`^${euros}(\\.00)?$`))
+  await expect(field(form, "Currency")).toHaveValue("EUR")
+  const play = form.getByRole("button", { name: "Play with" })
+  await expect(play).toBeEnabled()
+  await expect(form.getByRole("button", { name: `${euros} EUR` })).toHaveAttribute("aria-pressed", "true")
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-amount`)
+  await play.click()
+  await expect(dialog.getByRole("list", { name: "Payment methods" })).toBeVisible()
+  if (shots !== undefined) await shots.world.screenshot(page, `${shots.prefix}-methods`)
+  return dialog
+}
+
+export const chooseMethod = async (dialog: Locator, name: "Card" | "Skrill"): Promise<void> => {
+  await dialog
+    .getByRole("list", { name: "Payment methods" })
+    .getByRole("button", { name: new RegExp(`^${name}`) })
+    .click()
+}
+
+/** The profile-completion step with the fields the card needs (spec section 5). */
+export const completeCardProfile = async (page: Page, world: World | undefined): Promise<void> => {
+  const form = depositDialog(page).getByRole("form", { name: "Profile" })
+  await expect(form).toBeVisible()
+  // Exactly the card's missing fields: nothing the card does not need.
+  await expect(field(form, "Date of birth")).toHaveCount(0)
+  await field(form, "Country").selectOption({ label: "Malta" })
+  await field(form, "Address").fill("12 Republic Street")
+  await field(form, "Postal code").fill("VLT1117")
+  await field(form, "City").fill("Valletta")
+  await field(form, "State / region").fill("Valletta")
+  await field(form, "Calling code").selectOption({ label: "+356 Malta" })
+  await field(form, "Phone").fill("2123 4567")
+  if (world !== undefined) await world.screenshot(page, "deposit-03-profile-completion")
+  await form.getByRole("button", { name: "Save and continue" }).click()
+}
+
+/** The sandbox's card page inside the frame: the test card, a future expiry, any CVC, then Pay. */
+export const payByCard = async (page: Page, world: World | undefined, number: string): Promise<void> => {
+  const card = paymentPage(page)
+  await expect(card.getByLabel("Card number")).toBeVisible()
+  await card.getByLabel("Name on the card").fill("Grace Hopper")
+  await card.getByLabel("Card number").fill(number)
+  await card.getByLabel("Expiry (MM/YY)").fill("12/39")
+  await card.getByLabel("Security code (CVC)").fill("123")
+  if (world !== undefined) await world.screenshot(page, "deposit-04-card-page")
+  await card.getByRole("button", { name: /^Pay / }).click()
+}
+
+/** A signed-in player's first card deposit of 30 EUR, the approving test card: the header shows 30.00. */
+export const depositThirtyByCard = async (page: Page): Promise<void> => {
+  const dialog = await chooseAmount(page, undefined, 30)
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(balance(page)).toContainText("30.00")
+}
