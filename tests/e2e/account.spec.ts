@@ -352,17 +352,29 @@ test("the reality check reminds the player how long they have been signed in, to
   await limits
     .getByLabel("Remind me how long I have been playing")
     .selectOption({ label: "Every 15 minutes" })
+  // Saving makes the reality check read its settings again; its timer starts when they arrive.
+  const reread = page.waitForResponse(
+    (r) =>
+      r.url().endsWith("/profile-service/api/v1/profile/responsible-gaming") &&
+      r.request().method() === "GET",
+  )
   await limits.getByRole("button", { name: "Save limits" }).click()
   await expect(toast(page, "Your limits are saved")).toBeVisible()
+  await (await reread).finished()
 
-  await page.clock.fastForward("15:00")
+  // Minute by minute, so a timer the page schedules a moment after a step still fires at 15:00
+  // (one jump of 15 minutes taken before the timer exists would skip to the next reminder).
+  const minutesPass = async (minutes: number) => {
+    for (let m = 0; m < minutes; m++) await page.clock.fastForward("01:00")
+  }
+  await minutesPass(15)
   const reminder = page.getByRole("alertdialog", { name: "Reality check" })
   await expect(reminder).toContainText("You have been signed in for 15 min")
   await world.screenshot(page, "account-13-reality-check")
   await reminder.getByRole("button", { name: "Continue playing" }).click()
   await expect(reminder).toHaveCount(0)
 
-  await page.clock.fastForward("15:00")
+  await minutesPass(15)
   await expect(reminder).toContainText("You have been signed in for 30 min")
   await reminder.getByRole("button", { name: "Sign out" }).click()
   await expect(banner(page).getByRole("button", { name: "Log in" })).toBeVisible()
