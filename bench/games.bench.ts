@@ -12,13 +12,11 @@
  * A fresh database on TEST_DATABASE_URL's server, dropped afterwards. Ends with ledger:check.
  * A measurement: it asserts nothing about speed; it exits non-zero only on errors or drift.
  */
-import { execFile } from "node:child_process"
 import { createHmac, randomUUID } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import { promisify } from "node:util"
 import { Effect, Layer } from "effect"
 import { makeDbLayer } from "../server/db/client.ts"
 import { tokenHash } from "../server/games/rules.ts"
@@ -26,8 +24,8 @@ import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
 import { Ledger } from "../server/ledger/Ledger.ts"
 import { createDatabase, probePostgres, runSql } from "../tests/support/databases.ts"
 import { startServerProcess } from "../tests/support/server.ts"
+import { percentile, pgbenchTpcB } from "./pgbench.ts"
 
-const run = promisify(execFile)
 const flag = (name: string, def: number): number => {
   const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))
   return arg === undefined ? def : Number(arg.split("=")[1])
@@ -36,9 +34,6 @@ const PLAYERS = flag("players", 200)
 const ROUNDS = flag("rounds", 20)
 const PGBENCH_SECONDS = flag("pgbench-seconds", 10)
 const WALLET_SECRET = "bench-wallet-secret-0123456789abcdef"
-
-const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
 
 const sign = (body: string) => {
   const t = Math.floor(Date.now() / 1000)
@@ -156,15 +151,8 @@ const main = async (): Promise<number> => {
     latencies.sort((a, b) => a - b)
     const calls = PLAYERS * ROUNDS * 2
 
-    await run("/usr/bin/pgbench", ["-i", "-q", "-s", "10", db.url], { maxBuffer: 16 * 1024 * 1024 })
-    const pgb = await run(
-      "/usr/bin/pgbench",
-      ["-c", "16", "-j", "2", "-T", String(PGBENCH_SECONDS), db.url],
-      {
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    )
-    const tps = /tps = ([\d.]+)/.exec(pgb.stdout)?.[1] ?? "?"
+    // pgbench TPC-B-like on the same PostgreSQL server, same database, same run.
+    const tps = await pgbenchTpcB(db.url, PGBENCH_SECONDS)
 
     const report = await Effect.runPromise(checkLedger.pipe(Effect.provide(dbLayer), Effect.scoped))
     const f = (ms: number) => `${ms.toFixed(1)} ms`
