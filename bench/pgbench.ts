@@ -12,11 +12,21 @@ const run = promisify(execFile)
 export const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
 
-/** pgbench's TPC-B-like tps on `url` for `seconds` ("?" when its output has none). */
-export const pgbenchTpcB = async (url: string, seconds: number): Promise<string> => {
+/** pgbench's tables at scale 10 on `url`. */
+export const pgbenchInit = async (url: string): Promise<void> => {
   await run("/usr/bin/pgbench", ["-i", "-q", "-s", "10", url], { maxBuffer: 16 * 1024 * 1024 })
+}
+
+/** pgbench's TPC-B-like tps on an initialised `url` for `seconds` ("?" when its output has none). */
+export const pgbenchRun = async (url: string, seconds: number): Promise<string> => {
   const pgb = await run("/usr/bin/pgbench", ["-c", "16", "-j", "2", "-T", String(seconds), url], {
     maxBuffer: 16 * 1024 * 1024,
   })
   return /tps = ([\d.]+)/.exec(pgb.stdout)?.[1] ?? "?"
+}
+
+/** pgbench's TPC-B-like tps on `url` for `seconds` ("?" when its output has none). */
+export const pgbenchTpcB = async (url: string, seconds: number): Promise<string> => {
+  await pgbenchInit(url)
+  return pgbenchRun(url, seconds)
 }

@@ -36,6 +36,8 @@ export type AuthEvent =
   | { readonly type: "PAGE_VISIBLE" }
   /** The server pushed a balance or deposit change (services/player-events.ts). */
   | { readonly type: "FUND_CHANGED" }
+  /** The server pushed that a page of this player answered the reality check's reminder. */
+  | { readonly type: "REALITY_CHECK_ANSWERED" }
 
 /**
  * The session's calls are their own chunk (services/session-calls.ts): the first screen does not
@@ -76,7 +78,10 @@ export const authMachine = setup({
     pushEvents: fromCallback<AuthEvent>(({ sendBack }) => {
       // No push this session when the module fails to load: the fund still refreshes when stale.
       const stop = loadPlayerEvents().then(
-        (m) => m.subscribePlayerEvents(() => sendBack({ type: "FUND_CHANGED" })),
+        (m) =>
+          m.subscribePlayerEvents((event) =>
+            sendBack({ type: event.type === "realityCheck" ? "REALITY_CHECK_ANSWERED" : "FUND_CHANGED" }),
+          ),
         () => undefined,
       )
       return () => void stop.then((unsubscribe) => unsubscribe?.())
@@ -230,8 +235,12 @@ export const authMachine = setup({
                 onDone: "#auth.signingOut",
                 onError: "off",
               },
-              // The settings changed (a save in the profile area): read the interval again.
-              on: { REFRESH: { actions: sendTo("realityCheck", { type: "REFRESH" }) } },
+              on: {
+                // The settings changed (a save in the profile area): read the interval again.
+                REFRESH: { actions: sendTo("realityCheck", { type: "REFRESH" }) },
+                // Another page answered a reminder: one this page shows may be answered already.
+                REALITY_CHECK_ANSWERED: { actions: sendTo("realityCheck", { type: "ANSWERED_ELSEWHERE" }) },
+              },
             },
             /** No reminders this session: its code could not be downloaded. */
             off: {},

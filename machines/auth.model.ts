@@ -26,6 +26,7 @@ export const model = defineModel({
     { type: "xstate.error.actor.loadAccount", error: new Error("Get fund failed") },
     { type: "xstate.after.queryStale.auth.authenticated.account.ready" },
     { type: "FUND_CHANGED" },
+    { type: "REALITY_CHECK_ANSWERED" },
     { type: "xstate.error.actor.pushEvents", error: new Error("no EventSource") },
     { type: "PAGE_VISIBLE" },
     { type: "xstate.done.actor.verifySession", output: { isAuthenticated: true, user } },

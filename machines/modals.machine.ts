@@ -15,6 +15,7 @@ import {
   enqueueActions,
   fromPromise,
   sendParent,
+  sendTo,
   setup,
 } from "xstate"
 import { toCapturedError } from "../services/captured-error.ts"
@@ -28,6 +29,7 @@ import type { registerMachine } from "./account/register.machine.ts"
 import type { resetPasswordMachine } from "./account/resetPassword.machine.ts"
 import type { FlowInput, FlowOutput } from "./flow.ts"
 import { lazyLogic, lazyModule } from "./lazy.ts"
+import type { CashoutOutput, cashoutMachine } from "./wallet/cashout.machine.ts"
 import type { currencyMachine } from "./wallet/currency.machine.ts"
 import type { depositMachine } from "./wallet/deposit.machine.ts"
 import type { iframeMachine } from "./wallet/iframe.machine.ts"
@@ -66,6 +68,10 @@ export const walletFlows = {
     loadWalletFlows().then((m) => m.depositMachine),
   ),
   iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () => loadWalletFlows().then((m) => m.iframeMachine)),
+  // Money out (issue 12): in the same chunk, it shares the wallet client.
+  cashoutFlow: lazyLogic<typeof cashoutMachine>("cashout", () =>
+    loadWalletFlows().then((m) => m.cashoutMachine),
+  ),
 } as const
 
 export type AccountFlow = keyof typeof accountFlows | keyof typeof walletFlows
@@ -134,6 +140,7 @@ export type ModalsEvent =
   | { readonly type: "HIDE_LOADING" }
   | { readonly type: "OPEN_DEPOSIT"; readonly profile: Profile | null; readonly fund: Fund | null }
   | { readonly type: "OPEN_CURRENCY"; readonly fund: Fund | null }
+  | { readonly type: "OPEN_CASHOUT"; readonly profile: Profile | null; readonly fund: Fund | null }
   /** From the deposit's profile-completion step: the session's copy of the profile is stale. */
   | { readonly type: "ACCOUNT_CHANGED" }
 
@@ -147,10 +154,17 @@ export type ShellRequest =
  * What the shell must do after a flow finished, in order. Spec: after a successful registration the
  * player goes to /; forgot-password needs nothing.
  */
-export const shellRequestsFor = (output: FlowOutput | WalletOutput): ReadonlyArray<ShellRequest> => {
+export const shellRequestsFor = (
+  output: FlowOutput | WalletOutput | CashoutOutput,
+): ReadonlyArray<ShellRequest> => {
   switch (output.type) {
+    // Spec section 5: the verification message closes the modal and goes to /profile/verification.
+    case "verificationNeeded":
+      return [{ type: "NAVIGATE", path: "/profile/verification" }]
     case "sessionEnded":
       return [{ type: "AUTH_RECHECK" }]
+    // A cashout that closed may have moved money to a pending withdrawal: the header balance is read again.
+    case "cashoutClosed":
     case "fundChanged":
     case "closed":
       return [{ type: "ACCOUNT_CHANGED" }]
@@ -224,6 +238,14 @@ const walletDone = {
   },
 } as const
 
+const cashoutDone = {
+  target: "#modals.closed",
+  actions: {
+    type: "routeOutcome",
+    params: ({ event }: { event: DoneActorEvent<CashoutOutput> }) => ({ output: event.output }),
+  },
+} as const
+
 const flowInput = ({ context }: { context: ModalsContext }): FlowInput => ({
   siteConfig: context.siteConfig,
   currencies: context.currencies,
@@ -246,6 +268,7 @@ export const modalsMachine = setup({
     currencyFlow: walletFlows.currencyFlow.logic,
     depositFlow: walletFlows.depositFlow.logic,
     iframeFlow: walletFlows.iframeFlow.logic,
+    cashoutFlow: walletFlows.cashoutFlow.logic,
   },
   guards: {
     opensFrame: (_, params: { output: WalletOutput }) => params.output.type === "frame",
@@ -254,9 +277,11 @@ export const modalsMachine = setup({
   },
   actions: {
     /** Routes a finished flow's outcome to the shell (session update, re-check, navigation). */
-    routeOutcome: enqueueActions(({ enqueue }, params: { output: FlowOutput | WalletOutput }) => {
-      for (const request of shellRequestsFor(params.output)) enqueue.sendParent(request)
-    }),
+    routeOutcome: enqueueActions(
+      ({ enqueue }, params: { output: FlowOutput | WalletOutput | CashoutOutput }) => {
+        for (const request of shellRequestsFor(params.output)) enqueue.sendParent(request)
+      },
+    ),
     /** A flow that crashed (not a typed failure — those are handled inside the flow) is unexpected. */
     reportCrash: sendParent((_, params: { error: unknown }) => ({
       type: "UNEXPECTED_ERROR",
@@ -304,6 +329,10 @@ export const modalsMachine = setup({
     OPEN_CURRENCY: {
       target: ".currency",
       actions: assign({ wallet: ({ event }) => ({ ...noWallet, fund: event.fund }) }),
+    },
+    OPEN_CASHOUT: {
+      target: ".cashout",
+      actions: assign({ wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null }) }),
     },
     ACCOUNT_CHANGED: { actions: "accountChanged" },
   },
@@ -461,6 +490,31 @@ export const modalsMachine = setup({
             input: ({ context }) =>
               context.wallet.frame ?? { url: "about:blank", depositId: "", currency: "" },
             onDone: walletDone,
+            onError: closeOnCrash,
+          },
+        },
+      },
+    },
+    /**
+     * The cashout (issue 12). Once its flow runs, CLOSE is the flow's own: it hides at once, clears its
+     * content and resets its form after 500 ms (spec section 9), then ends — and the host closes.
+     */
+    cashout: {
+      initial: "loading",
+      on: { CLOSE: "closed" },
+      states: {
+        loading: { invoke: loadFlow("cashoutFlow") },
+        active: {
+          on: { CLOSE: { actions: sendTo("cashout", { type: "CLOSE" }) } },
+          invoke: {
+            id: "cashout",
+            src: "cashoutFlow",
+            input: ({ context }) => ({
+              currencies: context.currencies,
+              fund: context.wallet.fund,
+              profile: context.wallet.profile,
+            }),
+            onDone: cashoutDone,
             onError: closeOnCrash,
           },
         },

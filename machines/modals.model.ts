@@ -54,6 +54,10 @@ export const model = defineModel({
     { type: "xstate.error.actor.deposit", error: crash },
     { type: "xstate.done.actor.iframe", output: { type: "closed", credited: true } },
     { type: "xstate.error.actor.iframe", error: crash },
+    { type: "OPEN_CASHOUT", profile: fixtureAccount.profile, fund: fixtureAccount.fund },
+    { type: "xstate.done.actor.cashout", output: { type: "cashoutClosed" } },
+    { type: "xstate.done.actor.cashout", output: { type: "verificationNeeded" } },
+    { type: "xstate.error.actor.cashout", error: crash },
   ],
   projectContext: (snapshot) => ({
     ...snapshot.context.content,

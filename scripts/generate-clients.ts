@@ -36,6 +36,8 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
   { file: "error-logger.ts", load: () => import("../services/error-logger.ts") },
   { file: "wallet-service.ts", load: () => import("../services/wallet-service.ts") },
   { file: "game-service.ts", load: () => import("../services/game-service.ts") },
+  { file: "crypto-service.ts", load: () => import("../services/crypto-service.ts") },
+  { file: "cashout-service.ts", load: () => import("../services/cashout-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */
@@ -46,6 +48,8 @@ const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => 
   { file: "api/error-logger.ts", load: () => import("../services/api/error-logger.ts") },
   { file: "api/wallet-service.ts", load: () => import("../services/api/wallet-service.ts") },
   { file: "api/game-service.ts", load: () => import("../services/api/game-service.ts") },
+  { file: "api/crypto-service.ts", load: () => import("../services/api/crypto-service.ts") },
+  { file: "api/cashout-service.ts", load: () => import("../services/api/cashout-service.ts") },
 ]
 
 interface Named {
@@ -171,13 +175,18 @@ export const renderClients = async (): Promise<Map<string, string>> => {
   })
 
   for (const [identifier, { group, imports, entries }] of perGroup) {
-    const importLines = [...imports.byFile.entries()]
+    // One list sorted by module path, the order biome's organizeImports keeps.
+    const importLines = [
+      ...[...imports.byFile.entries()].map(
+        ([file, names]) => [file, `import { ${[...names].sort().join(", ")} } from "../${file}"`] as const,
+      ),
+      ["client.ts", `import { type ClientTable, makeClient } from "../client.ts"`] as const,
+    ]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([file, names]) => `import { ${[...names].sort().join(", ")} } from "../${file}"`)
+      .map(([, line]) => line)
     const lines = [
       header(identifier, group.file),
       `import type { ${group.name} } from "../${group.file}"`,
-      `import { type ClientTable, makeClient } from "../client.ts"`,
       ...importLines,
       "",
       `export const ${identifier}Table: ClientTable<typeof ${group.name}> = {`,

@@ -11,6 +11,12 @@
  *   rates list                                       every currency's EUR rate and minimums
  *   rates set CUR [--eur-rate D] [--min-deposit N] [--min-promotion N] [--min-withdraw N]
  *                                                    change them (minimums in MINOR units: cents…)
+ *   withdrawals list [--status S] [--limit N]        withdrawals (oldest first), e.g. --status requested
+ *   withdrawals approve ID                           approve; the payout starts (fiat, ETH/USDT)
+ *   withdrawals reject ID --reason R                 reject; the funds return to the player
+ *   withdrawals mark-sent ID --tx HASH               a manual crypto payout (BTC/LTC/DOGE) was sent
+ *   withdrawals mark-paid ID                         …and is confirmed: the withdrawal is paid
+ *   (through server/withdrawals/Withdrawals.ts, each action audited; docs/withdrawals.md)
  *
  * Options: --as NAME (who acts; default cli:<user>@<host>), --json (machine-readable output),
  * --server URL (go through that server's operator endpoint).
@@ -32,13 +38,27 @@ import { Effect, Exit, Layer, References } from "effect"
 import { AppConfig, ConfigError, loadConfig, operatorSecretFile } from "../server/config.ts"
 import { makeDbLayer } from "../server/db/client.ts"
 import { migrate } from "../server/db/migrate.ts"
+import { PlayerEvents } from "../server/events/PlayerEvents.ts"
+import { Geo } from "../server/geo/Geo.ts"
 import { Kyc, type KycReviewRefused } from "../server/kyc/Kyc.ts"
+import { Ledger } from "../server/ledger/Ledger.ts"
 import { OperatorAudit } from "../server/operator/Audit.ts"
 import { readOperatorEndpoint } from "../server/operator/endpointFile.ts"
 import { OPERATOR_PREFIX } from "../server/operator/http.ts"
+import { Gateways } from "../server/payments/Gateways.ts"
+import { FiatPayouts } from "../server/payments/payouts.ts"
+import { DepositTotals } from "../server/responsible-gaming/DepositTotals.ts"
+import { ResponsibleGaming } from "../server/responsible-gaming/ResponsibleGaming.ts"
 import { RateLimiter } from "../server/security/RateLimiter.ts"
+import { Sessions } from "../server/users/Sessions.ts"
 import { rateView } from "../server/wallet/operatorHttp.ts"
 import { type RateChangeRefused, Rates } from "../server/wallet/Rates.ts"
+import { Wallets } from "../server/wallet/Wallets.ts"
+import {
+  type OperatorError as WithdrawalOperatorError,
+  Withdrawals,
+} from "../server/withdrawals/Withdrawals.ts"
+import { type WithdrawalStatus, withdrawalStatuses } from "../services/cashout-service.ts"
 
 const usage = `usage: npm run operator -- <command> [options]
 
@@ -51,6 +71,11 @@ const usage = `usage: npm run operator -- <command> [options]
   rates set CUR [--eur-rate D] [--min-deposit N] [--min-promotion N] [--min-withdraw N]
                                                     change them; D an exact decimal (EUR per whole
                                                     unit), N in the currency's MINOR units (cents)
+  withdrawals list [--status S] [--limit N]         withdrawals, oldest first (S: requested, approved…)
+  withdrawals approve ID                            approve it; the payout starts where it can
+  withdrawals reject ID --reason R                  reject it; the funds return to the player
+  withdrawals mark-sent ID --tx HASH                record a manual crypto payout's transaction
+  withdrawals mark-paid ID                          record that manual payout as confirmed (paid)
 
 options: --as NAME   who acts (default cli:<user>@<host>)
          --json      machine-readable output
@@ -74,6 +99,15 @@ type Command =
       readonly minPromotion: string | undefined
       readonly minWithdraw: string | undefined
     }
+  | {
+      readonly _tag: "withdrawalsList"
+      readonly status: WithdrawalStatus | undefined
+      readonly limit: number
+    }
+  | { readonly _tag: "withdrawalApprove"; readonly id: string }
+  | { readonly _tag: "withdrawalReject"; readonly id: string; readonly reason: string }
+  | { readonly _tag: "withdrawalMarkSent"; readonly id: string; readonly txHash: string }
+  | { readonly _tag: "withdrawalMarkPaid"; readonly id: string }
 
 interface Options {
   readonly command: Command
@@ -98,6 +132,8 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       "min-deposit": { type: "string" },
       "min-promotion": { type: "string" },
       "min-withdraw": { type: "string" },
+      status: { type: "string" },
+      tx: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   })
@@ -136,9 +172,39 @@ const parse = (argv: ReadonlyArray<string>): Options => {
     const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
     return { command, actor, json: values.json === true, server: values.server }
   }
+  if (group === "withdrawals" && verb !== undefined && verb !== "list") {
+    const [id, ...extra] = rest
+    if (id === undefined || id.trim() === "")
+      throw new UsageError(`withdrawals ${verb} needs a withdrawal id`)
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
+    if (verb === "approve") command = { _tag: "withdrawalApprove", id }
+    else if (verb === "reject")
+      command = { _tag: "withdrawalReject", id, reason: need("reason", values.reason) }
+    else if (verb === "mark-sent") {
+      if (values.tx === undefined || values.tx.trim() === "") throw new UsageError("--tx is required")
+      command = { _tag: "withdrawalMarkSent", id, txHash: values.tx.trim() }
+    } else if (verb === "mark-paid") command = { _tag: "withdrawalMarkPaid", id }
+    else throw new UsageError(`unknown command: ${positionals.join(" ")}`)
+    const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
+    if (actor.length > 100 || /[\p{Cc}\p{Cs}]/u.test(actor))
+      throw new UsageError("--as: 1 to 100 printable characters")
+    return { command, actor, json: values.json === true, server: values.server }
+  }
   if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`)
   if (group === "rates" && verb === "list") command = { _tag: "ratesList" }
-  else if (group === "kyc" && verb === "pending") command = { _tag: "pending" }
+  else if (group === "withdrawals" && verb === "list") {
+    const status = values.status
+    if (status !== undefined && !(withdrawalStatuses as ReadonlyArray<string>).includes(status))
+      throw new UsageError(`--status is one of ${withdrawalStatuses.join(", ")}`)
+    const limit = Number(values.limit ?? "100")
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000)
+      throw new UsageError("--limit must be 1 … 1000")
+    command = {
+      _tag: "withdrawalsList",
+      status: withdrawalStatuses.find((s) => s === status),
+      limit,
+    }
+  } else if (group === "kyc" && verb === "pending") command = { _tag: "pending" }
   else if (group === "kyc" && verb === "show") command = { _tag: "show", email: need("email", values.email) }
   else if (group === "kyc" && verb === "approve")
     command = { _tag: "approve", email: need("email", values.email), kind: kind() }
@@ -224,6 +290,18 @@ const print = (options: Options, result: unknown): void => {
       }
       return
     }
+    case "withdrawalsList": {
+      const rows = (r.withdrawals ?? []) as ReadonlyArray<Record<string, unknown>>
+      if (rows.length === 0) process.stdout.write("No withdrawal.\n")
+      for (const w of rows) process.stdout.write(`${withdrawalLine(w)}\n`)
+      return
+    }
+    case "withdrawalApprove":
+    case "withdrawalReject":
+    case "withdrawalMarkSent":
+    case "withdrawalMarkPaid":
+      process.stdout.write(`${withdrawalLine(r)}\n`)
+      return
     case "ratesSet":
       process.stdout.write(
         `${String(r.currency)}: eurRate ${String(r.eurRate)}, minDeposit ${String(r.minDeposit)}, ` +
@@ -232,11 +310,25 @@ const print = (options: Options, result: unknown): void => {
   }
 }
 
+/** One withdrawal on one line: when, id, status, amount, method and destination, whose, reason/tx. */
+const withdrawalLine = (w: Record<string, unknown>): string =>
+  `${String(w.createdAt)}  ${String(w.id)}  ${String(w.status).padEnd(9)}  ${String(w.amount)} ${String(w.currency)} ` +
+  `${String(w.method)} → ${String(w.destination)}  (${String(w.email)})` +
+  `${w.reason === null || w.reason === undefined ? "" : ` — reason: ${String(w.reason)}`}` +
+  `${w.txHash === null || w.txHash === undefined ? "" : ` — tx ${String(w.txHash)}`}`
+
 // ── Direct: open the database and call the service ──────────────────────────────────────────
 const runDirect = async (options: Options): Promise<unknown> => {
   const config = loadConfig(process.env)
-  const services = Layer.mergeAll(Kyc.layer, Rates.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer)),
+  // Withdrawals with what they need (the server's money services, without HTTP).
+  const WithdrawalServices = Withdrawals.layer.pipe(
+    Layer.provideMerge(FiatPayouts.layer),
+    Layer.provideMerge(Layer.mergeAll(Ledger.layer, Wallets.layer, Gateways.layer, ResponsibleGaming.layer)),
+    Layer.provideMerge(Layer.mergeAll(Sessions.layer, DepositTotals.layer, PlayerEvents.layer)),
+  )
+  const services = WithdrawalServices.pipe(
+    Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer)),
+    Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer, Geo.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
     Layer.provideMerge(makeDbLayer(config)),
     Layer.provideMerge(AppConfig.layerFrom(config)),
@@ -246,12 +338,36 @@ const runDirect = async (options: Options): Promise<unknown> => {
     error: e.reason,
     message: e.message,
   })
+  const withdrawalRefused = (e: WithdrawalOperatorError): Refused => ({
+    refused: true,
+    error: e._tag,
+    message: e.message,
+  })
   const program = Effect.gen(function* () {
     const kyc = yield* Kyc
     const audit = yield* OperatorAudit
     const rates = yield* Rates
+    const withdrawals = yield* Withdrawals
     const c = options.command
+    const decided = <A>(effect: Effect.Effect<A, WithdrawalOperatorError>) =>
+      effect.pipe(
+        Effect.catchTags({
+          WithdrawalNotFound: (e) => Effect.succeed(withdrawalRefused(e)),
+          WithdrawalMoveRefused: (e) => Effect.succeed(withdrawalRefused(e)),
+          WithdrawalInputRefused: (e) => Effect.succeed(withdrawalRefused(e)),
+        }),
+      )
     switch (c._tag) {
+      case "withdrawalsList":
+        return { withdrawals: yield* withdrawals.list(c.status, c.limit) }
+      case "withdrawalApprove":
+        return yield* decided(withdrawals.approve(c.id, options.actor))
+      case "withdrawalReject":
+        return yield* decided(withdrawals.reject(c.id, options.actor, c.reason))
+      case "withdrawalMarkSent":
+        return yield* decided(withdrawals.markSent(c.id, options.actor, c.txHash))
+      case "withdrawalMarkPaid":
+        return yield* decided(withdrawals.markPaid(c.id, options.actor))
       case "ratesList":
         return { rates: (yield* rates.list()).map(rateView) }
       case "ratesSet":
@@ -336,6 +452,36 @@ const runViaServer = async (options: Options, base: string, secret: string): Pro
         break
       case "ratesList":
         res = await fetch(url("/rates"), { headers })
+        break
+      case "withdrawalsList":
+        res = await fetch(
+          url(`/withdrawals?limit=${c.limit}${c.status === undefined ? "" : `&status=${c.status}`}`),
+          {
+            headers,
+          },
+        )
+        break
+      case "withdrawalApprove":
+      case "withdrawalMarkPaid":
+        res = await fetch(url(`/withdrawals/${c._tag === "withdrawalApprove" ? "approve" : "mark-paid"}`), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ id: c.id }),
+        })
+        break
+      case "withdrawalReject":
+        res = await fetch(url("/withdrawals/reject"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ id: c.id, reason: c.reason }),
+        })
+        break
+      case "withdrawalMarkSent":
+        res = await fetch(url("/withdrawals/mark-sent"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ id: c.id, txHash: c.txHash }),
+        })
         break
       case "ratesSet":
         res = await fetch(url("/rates/set"), {

@@ -18,6 +18,14 @@ import { AnalyticsHandlers } from "./analytics/http.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
+import type { Addresses } from "./crypto/Addresses.ts"
+import type { CryptoDepositsRepo } from "./crypto/DepositsRepo.ts"
+import { type EvmNode, evmLayer } from "./crypto/evm/EvmNode.ts"
+import { CryptoHandlers } from "./crypto/http.ts"
+import { CryptoBaseLive, CryptoWatcherLive, cryptoEndpoints, cryptoRoutes } from "./crypto/index.ts"
+import { onrampCallbackEndpoints, onrampCallbackRoutes } from "./crypto/onramp/callbacksHttp.ts"
+import type { CryptoPayouts } from "./crypto/payouts.ts"
+import type { Watcher } from "./crypto/Watcher.ts"
 import { makeDbLayer } from "./db/client.ts"
 import { migrate } from "./db/migrate.ts"
 import { seed } from "./db/seed.ts"
@@ -34,16 +42,24 @@ import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
 import { Ledger } from "./ledger/Ledger.ts"
+import type { OperatorAudit } from "./operator/Audit.ts"
 import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
 import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
 import { Deposits } from "./payments/Deposits.ts"
 import { DepositsRepo } from "./payments/DepositsRepo.ts"
 import { Gateways } from "./payments/Gateways.ts"
 import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/http.ts"
+import { FiatPayouts } from "./payments/payouts.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
 import { gameStudioLayer, studioEndpoints } from "./providers/game-studio/index.ts"
+import {
+  OnrampFaucets,
+  onrampSandboxEndpoints,
+  onrampSandboxLayer,
+} from "./providers/onramp-sandbox/index.ts"
 import { paymentSandboxLayer, sandboxEndpoints } from "./providers/payment-sandbox/index.ts"
+import type { UtxoSandbox } from "./providers/utxo-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -57,6 +73,9 @@ import { WalletHandlers } from "./wallet/http.ts"
 import { ratesOperatorEndpoints, ratesOperatorRoutes } from "./wallet/operatorHttp.ts"
 import { Rates } from "./wallet/Rates.ts"
 import { Wallets } from "./wallet/Wallets.ts"
+import { CashoutHandlers, payoutCallbackEndpoints, payoutCallbackRoutes } from "./withdrawals/http.ts"
+import { withdrawalOperatorEndpoints, withdrawalOperatorRoutes } from "./withdrawals/operatorHttp.ts"
+import { Withdrawals } from "./withdrawals/Withdrawals.ts"
 
 export { type Capability, capabilities, notImplemented } from "./static/endpoints.ts"
 
@@ -84,7 +103,8 @@ const bootstrap = (config: AppConfigShape) =>
 export const makeAppLayer = (config: AppConfigShape) => {
   const Config = AppConfig.layerFrom(config)
   const Db = makeDbLayer(config)
-  const Infra = Layer.mergeAll(RateLimiter.layer, Geo.layer).pipe(
+  // The push stream is infrastructure: account services (the reality check) publish on it too.
+  const Infra = Layer.mergeAll(RateLimiter.layer, Geo.layer, PlayerEvents.layer).pipe(
     Layer.provideMerge(bootstrap(config)),
     Layer.provideMerge(Db),
     Layer.provideMerge(Config),
@@ -92,19 +112,27 @@ export const makeAppLayer = (config: AppConfigShape) => {
   // The account services (users, sessions, profile, kyc, responsible gaming) on top of Infra; kept
   // in the server's context so `RunningServer.run` (tests, tools) reaches the same instances.
   const Account = AccountServicesLive.pipe(Layer.provideMerge(Infra))
-  // Money in (issue 9): the ledger, wallets and rates, gateways, deposits and the push stream.
+  // Money in (issue 9): the ledger, wallets and rates, gateways and deposits.
   const MoneyBase = Layer.mergeAll(
     Ledger.layer,
     Rates.layer,
     Wallets.layer,
     Gateways.layer,
-    PlayerEvents.layer,
     DepositsRepo.layer,
   ).pipe(Layer.provideMerge(Account))
   // Games (issue 10): the catalogue and lobby, launch, and the seamless wallet providers call.
   const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(MoneyBase))
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
   const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
+  // Crypto (issues 11, 12): the EVM node (the anvil sandbox when CHAIN_SANDBOX=on) and its hot wallet,
+  // addresses, transfers, the UTXO sandbox chains, and the chain watcher over every configured chain.
+  const EvmLayer = evmLayer.pipe(Layer.provideMerge(Services))
+  const CryptoLayer = CryptoWatcherLive.pipe(Layer.provideMerge(CryptoBaseLive), Layer.provideMerge(EvmLayer))
+  // Money out (issue 12): withdrawals and their payout rails (fiat sandbox, the EVM hot wallet).
+  const WithdrawalsLayer = Withdrawals.layer.pipe(
+    Layer.provideMerge(FiatPayouts.layer),
+    Layer.provideMerge(CryptoLayer),
+  )
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([
       UserHandlers,
@@ -116,6 +144,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
       AnalyticsHandlers,
       GameHandlers,
       PlayerGamesHandlers,
+      CryptoHandlers,
+      CashoutHandlers,
     ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
@@ -127,12 +157,18 @@ export const makeAppLayer = (config: AppConfigShape) => {
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
     ...ratesOperatorEndpoints,
+    ...withdrawalOperatorEndpoints,
+    ...payoutCallbackEndpoints,
     ...paymentEndpoints,
     ...eventEndpoints,
     ...gameEndpoints,
     // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
     ...(config.sandboxPayments ? sandboxEndpoints : []),
     ...(config.studioEnabled ? studioEndpoints : []),
+    // The sandbox on-ramp (Buy crypto widgets) exists only with ONRAMP_SANDBOX=on.
+    ...(config.onrampSandbox ? onrampSandboxEndpoints : []),
+    ...onrampCallbackEndpoints,
+    ...cryptoEndpoints(config.crypto.chainSandbox),
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -141,11 +177,17 @@ export const makeAppLayer = (config: AppConfigShape) => {
     unsubscribeRedirectRoute(config),
     operatorRoutes,
     ratesOperatorRoutes,
+    withdrawalOperatorRoutes,
+    payoutCallbackRoutes,
     paymentRoutes,
     eventRoutes,
     gameWalletRoutes,
     paymentSandboxLayer,
     gameStudioLayer,
+    // OnrampFaucets.layer: the chain sandboxes' faucets (docs/onramp.md, "Wiring the faucets").
+    onrampSandboxLayer.pipe(Layer.provide(OnrampFaucets.layer)),
+    onrampCallbackRoutes,
+    cryptoRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
@@ -165,7 +207,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
       }),
     ),
   )
-  return Server.pipe(Layer.provideMerge(Services), Layer.provideMerge(Logging))
+  return Server.pipe(Layer.provideMerge(WithdrawalsLayer), Layer.provideMerge(Logging))
 }
 
 export interface RunningServer {
@@ -197,6 +239,15 @@ export type ServerServices =
   | GameWallet
   | GamesRepo
   | Integrations
+  | Withdrawals
+  | FiatPayouts
+  | OperatorAudit
+  | EvmNode
+  | CryptoPayouts
+  | Addresses
+  | CryptoDepositsRepo
+  | Watcher
+  | UtxoSandbox
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {

@@ -9,6 +9,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 import { cardGateways } from "../services/wallet-service.ts"
+import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
+import { anvilTestAccounts } from "./providers/evm-sandbox/testKeys.ts"
 import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
@@ -105,18 +107,89 @@ export interface AppConfigShape {
   readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
   /** GAME_PROVIDERS: JSON array adding or overriding game integrations (docs/game-wallet-protocol.md). */
   readonly gameProviders: ReadonlyArray<GameProviderConfig>
+  /** How often each integration's signed games list is fetched again (GAME_CATALOGUE_REFRESH_SECONDS, 300). */
+  readonly gameCatalogueRefreshSeconds: number
   /** The in-house game studio under /studio/ (STUDIO=off disables it; on by default). */
   readonly studioEnabled: boolean
   /** STUDIO_SECRET (≥ 32 chars); undefined ⇒ the studio's generated one (table `studio_settings`). */
   readonly studioSecret: string | undefined
   /** Real-money and demo game launches per player or visitor IP (60 per 10 minutes, × RATE_LIMIT_SCALE). */
   readonly gameLaunchLimit: RateLimit
+  /** Withdraw requests per player (10 per 10 minutes, × RATE_LIMIT_SCALE). */
+  readonly withdrawRequestLimit: RateLimit
+  /** The most one withdrawal may be, in EUR cents at the currency's rate (WITHDRAW_MAX_EUR, 400). */
+  readonly withdrawMaxEurCents: bigint
+  /** The most a player may request per UTC day, in EUR cents (WITHDRAW_DAILY_EUR, 2000). */
+  readonly withdrawDailyEurCents: bigint
+  /** Confirmations after which an EVM payout is paid (WITHDRAW_CONFIRMATIONS, 12). */
+  readonly withdrawConfirmations: number
+  /** Seconds between rounds of the payout loop: (re)send approved payouts, track sent ones (15). */
+  readonly withdrawPayoutPollSeconds: number
+  /**
+   * The sandbox on-ramp under /sandbox-onramp/ (ONRAMP_SANDBOX, default CHAIN_SANDBOX's value: on
+   * outside production). It plays every Buy crypto widget not configured in ONRAMP_WIDGETS.
+   */
+  readonly onrampSandbox: boolean
+  /**
+   * ONRAMP_SECRET (≥ 32 chars), else generated once into `${dataDir}/onramp-secret` (with the sandbox
+   * on): the sandbox widgets' keys derive from it. Set it when several processes serve one site.
+   */
+  readonly onrampSecret: string
+  /** ONRAMP_WIDGETS: JSON array of real widget credentials, one per widget id (docs/onramp.md). */
+  readonly onrampWidgets: ReadonlyArray<OnrampWidgetConfig>
+  /**
+   * CHAIN_SANDBOX: local chains started with the server (anvil for ETH/USDT, docs/chains-evm.md); on
+   * by default, OFF by default with NODE_ENV=production.
+   */
+  readonly chainSandbox: boolean
+  /** CHAIN_SANDBOX_BLOCK_SECONDS: seconds between the sandbox chain's blocks (default 2; 0 = on demand). */
+  readonly chainSandboxBlockSeconds: number
+  /** EVM_SANDBOX_PORT: the sandbox anvil's loopback port (default 0: the kernel picks; the e2e setup sets one). */
+  readonly evmSandboxPort: number
+  /** EVM_RPC_URL: the Ethereum node or provider (JSON-RPC) used when the sandbox is off. */
+  readonly evmRpcUrl: string | undefined
+  /** EVM_CHAIN_ID: the chain id signed into payouts when the sandbox is off (default 1, mainnet). */
+  readonly evmChainId: number
+  /** EVM_USDT_CONTRACT: the USDT (ERC-20) contract (default: mainnet Tether USD). */
+  readonly evmUsdtContract: string
+  /**
+   * CRYPTO_HOT_WALLET_KEY_ETH: the EVM hot wallet's private key (ETH and USDT payouts); undefined ⇒
+   * no EVM payouts. Outside production it defaults to anvil's PUBLIC TEST account #1, which is
+   * refused with NODE_ENV=production.
+   */
+  readonly cryptoHotWalletKeyEth: string | undefined
+  /** Crypto deposits: xpubs, confirmations, chain sandbox, explorers, watcher (server/crypto/config.ts). */
+  readonly crypto: CryptoConfig
 }
 
-/** One game integration: where its launch goes and the two keys of the wallet protocol. */
+/** A real Buy crypto widget (docs/onramp.md): its hosted page and its keys. */
+export interface OnrampWidgetConfig {
+  readonly id: "banxa" | "mercuryo" | "moonpay" | "transak"
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly secretKey: string
+  readonly webhookSecret: string
+}
+
+const OnrampWidgetOverrides = Schema.fromJsonString(
+  Schema.Array(
+    Schema.Struct({
+      id: Schema.Literals(["banxa", "mercuryo", "moonpay", "transak"]),
+      baseUrl: Schema.String.check(Schema.isPattern(/^https:\/\/\S+$/)),
+      apiKey: Schema.String.check(Schema.isMinLength(1)),
+      secretKey: Schema.String.check(Schema.isMinLength(16)),
+      webhookSecret: Schema.String.check(Schema.isMinLength(16)),
+    }),
+  ),
+)
+const decodeOnrampWidgets = Schema.decodeUnknownExit(OnrampWidgetOverrides)
+
+/** One game integration: where its launch goes, where its games list is, and the protocol's two keys. */
 export interface GameProviderConfig {
   readonly code: string
   readonly launchUrl: string
+  /** Its signed games list (docs/game-wallet-protocol.md); default: the sibling `games` of launchUrl. */
+  readonly gamesUrl: string
   /** Signs the casino's calls to the provider (launch). */
   readonly casinoKey: string
   /** Signs the provider's wallet calls to the casino. */
@@ -128,12 +201,16 @@ const GameProviderOverrides = Schema.fromJsonString(
     Schema.Struct({
       code: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{2,30}$/)),
       launchUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
+      gamesUrl: Schema.optional(Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/))),
       casinoKey: Schema.String.check(Schema.isMinLength(16)),
       walletSecret: Schema.String.check(Schema.isMinLength(16)),
     }),
   ),
 )
 const decodeGameProviders = Schema.decodeUnknownExit(GameProviderOverrides)
+
+/** The games list's default URL: the launch URL's sibling `games` (…/studio/api/launch → …/studio/api/games). */
+export const gamesUrlFor = (launchUrl: string): string => new URL("games", launchUrl).toString()
 
 export interface GatewayOverride {
   readonly code: string
@@ -330,6 +407,9 @@ export const operatorSecretFile = (dataDir: string): string => join(dataDir, "op
 export const persistentOperatorSecret = (dataDir: string): string =>
   persistentSecret(dataDir, "operator-secret")
 
+/** Reads `${dataDir}/onramp-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
+export const persistentOnrampSecret = (dataDir: string): string => persistentSecret(dataDir, "onramp-secret")
+
 const persistentSecret = (dataDir: string, name: string): string => {
   const file = join(dataDir, name)
   try {
@@ -464,10 +544,48 @@ export const loadConfig = (env: Env): AppConfigShape => {
       return fail(
         "GAME_PROVIDERS",
         "(hidden)",
-        "a JSON array of { code, launchUrl, casinoKey (16+ chars), walletSecret (16+ chars) }",
+        "a JSON array of { code, launchUrl, gamesUrl?, casinoKey (16+ chars), walletSecret (16+ chars) }",
       )
-    gameProviders = decoded.value
+    const codes = decoded.value.map((p) => p.code)
+    if (new Set(codes).size !== codes.length)
+      return fail("GAME_PROVIDERS", "(hidden)", "each integration code once")
+    gameProviders = decoded.value.map((p) => ({ ...p, gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl) }))
   }
+  const onrampSecretRaw = str(env, "ONRAMP_SECRET")
+  if (onrampSecretRaw !== undefined && onrampSecretRaw.length < 32) {
+    fail("ONRAMP_SECRET", "(hidden)", "at least 32 characters")
+  }
+  const onrampSandbox = bool(env, "ONRAMP_SANDBOX", bool(env, "CHAIN_SANDBOX", nodeEnv !== "production"))
+  const onrampWidgetsRaw = str(env, "ONRAMP_WIDGETS")
+  let onrampWidgets: ReadonlyArray<OnrampWidgetConfig> = []
+  if (onrampWidgetsRaw !== undefined) {
+    const decoded = decodeOnrampWidgets(onrampWidgetsRaw)
+    if (Exit.isFailure(decoded))
+      return fail(
+        "ONRAMP_WIDGETS",
+        "(hidden)",
+        "a JSON array of { id (banxa|mercuryo|moonpay|transak), baseUrl (https), apiKey, secretKey, webhookSecret (16+ chars) }",
+      )
+    onrampWidgets = decoded.value
+  }
+  const evmRpcUrl = str(env, "EVM_RPC_URL")
+  if (evmRpcUrl !== undefined) originOf("EVM_RPC_URL", evmRpcUrl)
+  const crypto = loadCryptoConfig(env, { nodeEnv, internalUrl: internalRaw.replace(/\/+$/, "") }, fail)
+  const hotWalletKey =
+    str(env, "CRYPTO_HOT_WALLET_KEY_ETH") ??
+    (nodeEnv === "production" ? undefined : anvilTestAccounts.hotWallet.privateKey)
+  if (hotWalletKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(hotWalletKey))
+    fail("CRYPTO_HOT_WALLET_KEY_ETH", "(hidden)", "0x followed by 64 hex digits")
+  if (
+    nodeEnv === "production" &&
+    hotWalletKey !== undefined &&
+    Object.values(anvilTestAccounts).some((a) => a.privateKey === hotWalletKey.toLowerCase())
+  )
+    fail(
+      "CRYPTO_HOT_WALLET_KEY_ETH",
+      "(hidden)",
+      "a private key of your own: this is a PUBLIC anvil test key",
+    )
   const config: AppConfigShape = {
     port,
     host,
@@ -511,9 +629,29 @@ export const loadConfig = (env: Env): AppConfigShape => {
     sandboxSecret,
     sandboxGatewayRules: sandboxRules.value,
     gameProviders,
+    gameCatalogueRefreshSeconds: int(env, "GAME_CATALOGUE_REFRESH_SECONDS", 300, 5, 86_400),
     studioEnabled: bool(env, "STUDIO", true),
     studioSecret,
     gameLaunchLimit: scaleLimit({ max: 60, windowSeconds: 600 }, rateLimitScale),
+    withdrawRequestLimit: scaleLimit({ max: 10, windowSeconds: 600 }, rateLimitScale),
+    withdrawMaxEurCents: BigInt(int(env, "WITHDRAW_MAX_EUR", 400, 1, 10_000_000)) * 100n,
+    withdrawDailyEurCents: BigInt(int(env, "WITHDRAW_DAILY_EUR", 2000, 1, 100_000_000)) * 100n,
+    withdrawConfirmations: int(env, "WITHDRAW_CONFIRMATIONS", 12, 1, 1000),
+    withdrawPayoutPollSeconds: int(env, "WITHDRAW_PAYOUT_POLL_SECONDS", 15, 1, 3600),
+    onrampSandbox,
+    // Only the sandbox widgets use it: no file is written for a server without the sandbox.
+    onrampSecret: onrampSecretRaw ?? (onrampSandbox ? persistentOnrampSecret(dataDir) : ""),
+    onrampWidgets,
+    // CHAIN_SANDBOX, its block time, the chain id and the USDT contract are parsed once, with the
+    // rest of the crypto settings (server/crypto/config.ts).
+    chainSandbox: crypto.chainSandbox,
+    chainSandboxBlockSeconds: crypto.sandboxBlockSeconds,
+    evmSandboxPort: int(env, "EVM_SANDBOX_PORT", 0, 0, 65535),
+    evmRpcUrl,
+    evmChainId: crypto.evmChainId,
+    evmUsdtContract: crypto.usdtContract,
+    cryptoHotWalletKeyEth: hotWalletKey,
+    crypto,
   }
   return config
 }

@@ -4,6 +4,8 @@
  * Browser-safe: imports no server code.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { CashoutServiceApi } from "./api/cashout-service.ts"
+import { CryptoServiceApi } from "./api/crypto-service.ts"
 import { ErrorLoggerApi } from "./api/error-logger.ts"
 import { GameServiceApi, PlayerGamesApi } from "./api/game-service.ts"
 import { IpServiceApi } from "./api/ip-service.ts"
@@ -21,6 +23,8 @@ export class CasinoApi extends HttpApi.make("casino")
   .add(AnalyticsApi)
   .add(GameServiceApi)
   .add(PlayerGamesApi)
+  .add(CryptoServiceApi)
+  .add(CashoutServiceApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino API",

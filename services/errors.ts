@@ -235,3 +235,47 @@ export class GameUnavailable extends Schema.TaggedError<GameUnavailable>()(
   { message: Schema.String, provider: Schema.String },
   { httpApiStatus: 503 },
 ) {}
+
+// ── crypto deposits (issue 11) and money out (issue 12) ──────────────────────────────────────────
+
+/** A withdrawal before the player's identity and address documents are both verified (spec section 6). */
+export class VerificationRequired extends Schema.TaggedError<VerificationRequired>()(
+  "VerificationRequired",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** A withdrawal below minWithdraw or above the per-request maximum. Amounts in minor units. */
+export class WithdrawAmountOutOfRange extends Schema.TaggedError<WithdrawAmountOutOfRange>()(
+  "WithdrawAmountOutOfRange",
+  { message: Schema.String, minimum: Schema.String, maximum: Schema.String, currency: Schema.String },
+  { httpApiStatus: 422 },
+) {}
+
+/** A withdrawal above what the daily cap still allows today (UTC); `remaining` in minor units. */
+export class WithdrawDailyLimitReached extends Schema.TaggedError<WithdrawDailyLimitReached>()(
+  "WithdrawDailyLimitReached",
+  { message: Schema.String, remaining: Schema.String, currency: Schema.String },
+  { httpApiStatus: 422 },
+) {}
+
+/** A withdrawal above the withdrawable amount (spec: the not-enough-money message). */
+export class NotEnoughMoney extends Schema.TaggedError<NotEnoughMoney>()(
+  "NotEnoughMoney",
+  { message: Schema.String, withdrawable: Schema.String, currency: Schema.String },
+  { httpApiStatus: 409 },
+) {}
+
+/** A payout address that is not valid for the currency's chain (format or checksum). */
+export class InvalidAddress extends Schema.TaggedError<InvalidAddress>()(
+  "InvalidAddress",
+  { message: Schema.String, currency: Schema.String },
+  { httpApiStatus: 422 },
+) {}
+
+/** A withdrawal id the player (or operator) does not have, or one not in a state the action needs. */
+export class WithdrawalNotFound extends Schema.TaggedError<WithdrawalNotFound>()(
+  "WithdrawalNotFound",
+  { message: Schema.String, id: Schema.String },
+  { httpApiStatus: 404 },
+) {}

@@ -1,9 +1,13 @@
 /**
  * The server's push events for a signed-in player (`GET /api/events`, server-sent events carrying
- * `PlayerEvent`): a wallet's new balance, a deposit's new status. One EventSource per page, shared by
+ * `PlayerEvent`): a wallet's new balance, a deposit's new status, a reality check answered. One EventSource per page, shared by
  * every subscriber (the session's fund refresh, the payment frame) and closed when the last one
  * leaves. The browser's EventSource reconnects by itself after a drop; an event that does not decode
  * is ignored (the 15 s fund poll remains the fallback).
+ *
+ * The stream carries no history: what happened before it (re)opened is not sent. So each `open` is
+ * told to the subscribers that asked (`onOpen`): a view of server state reads it again then, and a
+ * change made while the page was connecting or reconnecting is never missed.
  */
 import { Effect, Exit, Schema } from "effect"
 import { PlayerEvent } from "./wallet-service.ts"
@@ -13,6 +17,7 @@ export const PLAYER_EVENTS_PATH = "/api/events"
 type Listener = (event: PlayerEvent) => void
 
 const listeners = new Set<Listener>()
+const openListeners = new Set<() => void>()
 let source: EventSource | null = null
 
 // Decoded with the Effect and Schema functions the first screen already carries (services/client.ts):
@@ -39,18 +44,27 @@ const deliver = (message: MessageEvent): void => {
   })
 }
 
-/** Listens to the player's events until the returned function is called. */
-export const subscribePlayerEvents = (listener: Listener): (() => void) => {
+const opened = (): void => {
+  for (const listener of openListeners) listener()
+}
+
+/**
+ * Listens to the player's events until the returned function is called; `onOpen` runs each time
+ * the stream opens or reopens after a drop (events sent while it was closed are lost).
+ */
+export const subscribePlayerEvents = (listener: Listener, onOpen?: () => void): (() => void) => {
   listeners.add(listener)
+  if (onOpen !== undefined) openListeners.add(onOpen)
   if (source === null && typeof EventSource !== "undefined") {
     source = new EventSource(PLAYER_EVENTS_PATH, { withCredentials: true })
-    // Named events (`event: balance` / `event: deposit`) and unnamed ones are both accepted.
-    source.addEventListener("balance", deliver)
-    source.addEventListener("deposit", deliver)
-    source.addEventListener("message", deliver)
+    // The server names each event by its `type` (`event: balance`, …); unnamed ones are accepted too.
+    for (const name of ["balance", "deposit", "cryptoDeposit", "withdrawal", "realityCheck", "message"])
+      source.addEventListener(name, deliver)
+    source.addEventListener("open", opened)
   }
   return () => {
     listeners.delete(listener)
+    if (onOpen !== undefined) openListeners.delete(onOpen)
     if (listeners.size === 0 && source !== null) {
       source.close()
       source = null

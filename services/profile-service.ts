@@ -180,6 +180,19 @@ export const ResponsibleGaming = Schema.Struct({
 })
 export type ResponsibleGaming = typeof ResponsibleGaming.Type
 
+/**
+ * The reality check of the session that asks (`GET`/`PUT …/profile/reality-check`): when it began,
+ * when it last answered a reminder "Continue playing" (null: never; the PUT records the server's
+ * own `now`), and the server's clock at the answer, so the browser can place both moments on its
+ * own clock. The interval is `realityCheckMinutes` of the settings above.
+ */
+export const RealityCheckSession = Schema.Struct({
+  signedInAt: Instant,
+  acknowledgedAt: Schema.NullOr(Instant),
+  now: Instant,
+})
+export type RealityCheckSession = typeof RealityCheckSession.Type
+
 /** Absent: unchanged; null: no limit (removing one waits 24 hours, like a raise). */
 export const UpdateResponsibleGamingPayload = Schema.Struct({
   depositLimits: Schema.optional(

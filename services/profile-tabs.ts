@@ -5,6 +5,8 @@
 export const profileTabs = [
   "general",
   "deposits",
+  "withdrawals",
+  "cryptoDeposits",
   "bets",
   "verification",
   "sessions",
@@ -17,6 +19,8 @@ export type ProfileTab = (typeof profileTabs)[number]
 export const ProfileTabInfo = {
   general: { path: "/profile", label: "General" },
   deposits: { path: "/profile/deposits", label: "Deposits" },
+  withdrawals: { path: "/profile/withdrawals", label: "Withdrawals" },
+  cryptoDeposits: { path: "/profile/crypto-deposits", label: "Crypto deposits" },
   bets: { path: "/profile/bets", label: "Bets" },
   verification: { path: "/profile/verification", label: "Verification" },
   sessions: { path: "/profile/sessions", label: "Sessions" },

@@ -119,6 +119,28 @@ export const nextReminderAt = (signedInAtMs: number, intervalMs: number, nowMs: 
   return signedInAtMs + k * intervalMs
 }
 
+/**
+ * The reminder the session owes an answer to (issue 10: a reload or a second tab must not skip one).
+ * Reminders come due at `signedInAt + k × interval` (k ≥ 1); "Continue playing" at moment `a`
+ * answers every reminder due at or before `a`. So the first unanswered one is the first such moment
+ * strictly after max(signedInAt, acknowledgedAt) — acknowledgedAt null: none answered yet. When it
+ * is not after now it is due (shown at once); otherwise it is the next one to wait for.
+ */
+export const owedReminderAt = (
+  signedInAtMs: number,
+  intervalMs: number,
+  acknowledgedAtMs: number | null,
+): number =>
+  nextReminderAt(signedInAtMs, intervalMs, Math.max(signedInAtMs, acknowledgedAtMs ?? signedInAtMs))
+
+/** Whether a reminder that came due after the last answer is waiting for one now. */
+export const isReminderOwed = (
+  signedInAtMs: number,
+  intervalMs: number,
+  acknowledgedAtMs: number | null,
+  nowMs: number,
+): boolean => owedReminderAt(signedInAtMs, intervalMs, acknowledgedAtMs) <= nowMs
+
 /** "45 min", "1 h 05 min", "2 h" — how long the player has been signed in. */
 export const formatSessionTime = (ms: number): string => {
   const minutes = Math.max(0, Math.floor(ms / 60_000))

@@ -65,8 +65,16 @@ export const DepositMinimums = Schema.Struct({
 })
 export type DepositMinimums = typeof DepositMinimums.Type
 
-/** GET /rate/limit/{currency}: the smallest withdrawal, in the currency's minor units. */
-export const WithdrawLimits = Schema.Struct({ currency: CurrencyCode, minWithdraw: Amount })
+/**
+ * GET /rate/limit/{currency}: the smallest withdrawal, in the currency's minor units; also the largest
+ * one request may be and the daily cap (both configured in EUR, converted at the currency's rate).
+ */
+export const WithdrawLimits = Schema.Struct({
+  currency: CurrencyCode,
+  minWithdraw: Amount,
+  maxWithdraw: Amount,
+  dailyLimit: Amount,
+})
 export type WithdrawLimits = typeof WithdrawLimits.Type
 
 // ── deposits ─────────────────────────────────────────────────────────────────────────────────────
@@ -225,5 +233,27 @@ export const PlayerEvent = Schema.Union([
     amount: Amount,
     currency: CurrencyCode,
   }),
+  // Crypto deposits (issue 11): a transfer to the player's address, seen, confirming, credited.
+  Schema.Struct({
+    type: Schema.Literal("cryptoDeposit"),
+    id: Schema.String,
+    currency: CurrencyCode,
+    txHash: Schema.String,
+    amount: Amount,
+    confirmations: Schema.Int,
+    requiredConfirmations: Schema.Int,
+    status: Schema.String,
+  }),
+  // Money out (issue 12): a withdrawal moved to a new status.
+  Schema.Struct({
+    type: Schema.Literal("withdrawal"),
+    id: Schema.String,
+    currency: CurrencyCode,
+    amount: Amount,
+    status: Schema.String,
+  }),
+  // The reality check (issue 10): a page of this player answered a reminder. The answer is kept per
+  // sign-in, so the player's other pages read their own session's state again rather than trust this.
+  Schema.Struct({ type: Schema.Literal("realityCheck"), acknowledgedAt: Schema.String }),
 ])
 export type PlayerEvent = typeof PlayerEvent.Type

@@ -11,13 +11,20 @@
  * - While playing, the frame's messages: after each round (`studio:balance`) the session reads the
  *   balance again (the server also pushes it); a refused bet for lack of money
  *   (`studio:error` INSUFFICIENT_FUNDS) shows a clear message with Deposit.
+ * - The reality check interrupts play (issue 10): while its reminder shows, the page is `paused` —
+ *   the view unmounts the frame, so nothing in it keeps playing and no bet can be sent from it — and
+ *   "Continue playing" resumes with the frame loaded again (the round state lives on the server).
+ *   The page follows the session actor's `realityCheck` child through an invoked watcher (PAUSE /
+ *   RESUME); a reminder that shows before the frame does (during the launch) pauses it on arrival.
  */
-import { assign, sendParent, setup } from "xstate"
+import { type ActorRefFrom, assign, fromCallback, type SnapshotFrom, sendParent, setup } from "xstate"
 import { fromEffect } from "../../services/bridge.ts"
 import { gamesClient } from "../../services/clients/games.ts"
 import { GameNotFound, GameUnavailable, PlayBlocked, Unauthenticated } from "../../services/errors.ts"
 import type { Game, GamesAndCategories, LaunchPayload, LaunchResponse } from "../../services/game-service.ts"
 import { catalogueCurrency } from "../../services/lobby-rules.ts"
+import type { authMachine } from "../auth.machine.ts"
+import type { realityCheckMachine } from "../profile/realityCheck.machine.ts"
 import type { FrameMessage, GamesRequest, SessionEvent, SessionStatus } from "./support.ts"
 
 export type PlayMode = "demo" | "real"
@@ -30,6 +37,7 @@ export const GamePageMessages = {
   unavailable: "The game could not be started. Please try again in a moment.",
   loadFailed: "The game could not be loaded.",
   insufficientFunds: "Your balance is too low for this bet. Deposit to keep playing, or lower the bet.",
+  paused: "Play is paused for your reality check.",
 } as const
 
 export interface GamePageInput {
@@ -52,6 +60,8 @@ export interface GamePageContext extends GamePageInput {
   readonly launch: LaunchResponse | null
   /** What refused the launch, shown in place of the frame. */
   readonly message: string | null
+  /** A reality check reminder is showing: play waits for the player's answer. */
+  readonly paused: boolean
 }
 
 export type GamePageEvent =
@@ -60,6 +70,10 @@ export type GamePageEvent =
   | { readonly type: "RETRY" }
   | { readonly type: "FRAME"; readonly message: FrameMessage }
   | { readonly type: "DISMISS" }
+  /** The reality check's reminder showed (or the session is being signed out from it). */
+  | { readonly type: "PAUSE" }
+  /** The reminder was answered with "Continue playing" (or the session ended). */
+  | { readonly type: "RESUME" }
 
 /**
  * The launch call's body (spec section 7) for the page's game and mode. The launch runs only once
@@ -76,6 +90,21 @@ export const launchPayload = (context: GamePageContext): LaunchPayload => ({
   provider: context.game?.provider ?? "",
   category: context.game?.category ?? "",
 })
+
+type AuthSnapshot = SnapshotFrom<typeof authMachine>
+type RealityCheckActor = ActorRefFrom<typeof realityCheckMachine>
+
+/**
+ * Whether play waits for the player, read from the session actor: its reality check shows a
+ * reminder, or the reminder's "Sign out" was chosen (the check ended, the session is signing out:
+ * play does not come back in between).
+ */
+export const isPlayPaused = (auth: AuthSnapshot): boolean => {
+  if (auth.matches("signingOut")) return true
+  const check = auth.children.realityCheck as RealityCheckActor | undefined
+  const snapshot = check?.getSnapshot()
+  return snapshot !== undefined && (snapshot.status === "done" || snapshot.matches("reminding"))
+}
 
 /** The message a PlayBlocked refusal shows. */
 export const blockedMessage = (error: PlayBlocked): string => {
@@ -98,6 +127,38 @@ export const gamePageMachine = setup({
   actors: {
     catalogue: fromEffect((currency: string) => gamesClient.gamesAndCategories({ params: { currency } })),
     launch: fromEffect((payload: LaunchPayload) => gamesClient.launch({ payload })),
+    /**
+     * Follows the session actor (systemId "auth") and its `realityCheck` child: PAUSE when play must
+     * wait, RESUME when it may go on (only changes are told; the first report is at once). Without a
+     * session actor (a test of the page alone) it tells nothing.
+     */
+    watchRealityCheck: fromCallback<GamePageEvent>(({ system, sendBack }) => {
+      const auth: ActorRefFrom<typeof authMachine> | undefined = system.get("auth")
+      if (auth === undefined) return () => {}
+      let paused = false
+      let check: RealityCheckActor | undefined
+      let checkSubscription: { unsubscribe: () => void } | undefined
+      const report = () => {
+        const snapshot = auth.getSnapshot()
+        // The reality check starts and ends with the session: follow whichever one runs now.
+        const current = snapshot.children.realityCheck as RealityCheckActor | undefined
+        if (current !== check) {
+          checkSubscription?.unsubscribe()
+          check = current
+          checkSubscription = current?.subscribe({ next: report, error: report, complete: report })
+        }
+        const now = isPlayPaused(snapshot)
+        if (now === paused) return
+        paused = now
+        sendBack({ type: now ? "PAUSE" : "RESUME" })
+      }
+      report()
+      const subscription = auth.subscribe(report)
+      return () => {
+        subscription.unsubscribe()
+        checkSubscription?.unsubscribe()
+      }
+    }),
   },
   guards: {
     knowsGame: ({ context }, params: { catalogue: GamesAndCategories }) =>
@@ -114,6 +175,7 @@ export const gamePageMachine = setup({
     isUnavailable: (_, params: { error: unknown }) => params.error instanceof GameUnavailable,
     isLowBalance: (_, params: { message: FrameMessage }) => params.message.type === "insufficientFunds",
     isBalance: (_, params: { message: FrameMessage }) => params.message.type === "balance",
+    isPaused: ({ context }) => context.paused,
   },
   actions: {
     useCatalogue: assign(({ context }, params: { catalogue: GamesAndCategories }) => {
@@ -132,6 +194,8 @@ export const gamePageMachine = setup({
     setSession: assign((_, params: { status: SessionStatus }) => ({ session: params.status })),
     useLaunch: assign((_, params: { launch: LaunchResponse }) => ({ launch: params.launch, message: null })),
     dropLaunch: assign({ launch: null }),
+    pause: assign({ paused: true }),
+    resume: assign({ paused: false }),
     say: assign((_, params: { message: string }) => ({ message: params.message })),
     sayBlocked: assign((_, params: { error: unknown }) => ({
       message:
@@ -152,10 +216,20 @@ export const gamePageMachine = setup({
     mode: null,
     launch: null,
     message: null,
+    paused: false,
   }),
   initial: "loading",
+  // The reality check is followed on every state: a reminder may show before the frame does.
+  invoke: {
+    id: "realityCheck",
+    src: "watchRealityCheck",
+    // Without the watcher the reminder still shows (the app's dialog); the frame is not paused.
+    onError: { actions: "resume" },
+  },
   on: {
     SESSION: { actions: { type: "setSession", params: ({ event }) => ({ status: event.status }) } },
+    PAUSE: { actions: "pause" },
+    RESUME: { actions: "resume" },
   },
   states: {
     loading: {
@@ -231,16 +305,12 @@ export const gamePageMachine = setup({
     playing: {
       initial: "frame",
       on: {
-        FRAME: [
-          {
-            guard: { type: "isBalance", params: ({ event }) => ({ message: event.message }) },
-            actions: "refreshFund",
-          },
-          {
-            guard: { type: "isLowBalance", params: ({ event }) => ({ message: event.message }) },
-            target: ".lowBalance",
-          },
-        ],
+        // A round's balance (also one settled just before a pause): the session reads its fund.
+        FRAME: {
+          guard: { type: "isBalance", params: ({ event }) => ({ message: event.message }) },
+          actions: "refreshFund",
+        },
+        PAUSE: { target: ".paused", actions: "pause" },
         PLAY: {
           guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },
           target: "starting",
@@ -254,9 +324,23 @@ export const gamePageMachine = setup({
         },
       },
       states: {
-        frame: {},
+        frame: {
+          // The reminder showed while the game was starting: its frame waits for the answer.
+          always: { guard: "isPaused", target: "paused" },
+          on: {
+            FRAME: {
+              guard: { type: "isLowBalance", params: ({ event }) => ({ message: event.message }) },
+              target: "lowBalance",
+            },
+          },
+        },
         /** "Your balance is too low…" with Deposit (the view opens the deposit modal) and Dismiss. */
         lowBalance: { on: { DISMISS: "frame" } },
+        /**
+         * A reality check reminder is showing: no frame (the view unmounts it), "play is paused". The
+         * answer "Continue playing" loads the frame again; "Sign out" ends the session (and the page).
+         */
+        paused: { on: { RESUME: { target: "frame", actions: "resume" } } },
       },
     },
     /** PlayBlocked: the reason, and demo mode when the game has it. */

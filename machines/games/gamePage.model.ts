@@ -3,7 +3,8 @@
  * demo: the catalogue answered (the game, or not), failed and retried; demo launched; real money
  * asked (login, then signed in) and launched; every launch refusal (excluded, no wallet, not found,
  * session gone, unavailable and retried); the frame's balance and low-balance messages; signed out
- * while playing for real.
+ * while playing for real; the reality check's reminder pausing play (while playing, or before the
+ * launch answered) and its answer resuming it; the reality check's watcher failing.
  */
 import { GameNotFound, GameUnavailable, PlayBlocked, Unauthenticated } from "../../services/errors.ts"
 import { transportError } from "../flowFixtures.ts"
@@ -52,11 +53,15 @@ export const model = defineModel({
     { type: "FRAME", message: { type: "insufficientFunds" } },
     { type: "FRAME", message: { type: "error", code: "BET_LIMIT" } },
     { type: "DISMISS" },
+    { type: "PAUSE" },
+    { type: "RESUME" },
+    { type: "xstate.error.actor.realityCheck", error: new Error("no session actor") },
   ],
   projectContext: (snapshot) => ({
     session: snapshot.context.session,
     mode: snapshot.context.mode,
     message: snapshot.context.message,
     game: snapshot.context.game?.id ?? null,
+    paused: snapshot.context.paused,
   }),
 })

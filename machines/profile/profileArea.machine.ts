@@ -23,7 +23,9 @@ import { type ProfileTab, profileTabOf } from "../../services/profile-tabs.ts"
 import type { authMachine } from "../auth.machine.ts"
 import type { betHistoryMachine } from "../games/betHistory.machine.ts"
 import { lazyLogic } from "../lazy.ts"
+import type { cryptoHistoryMachine } from "../wallet/cryptoHistory.machine.ts"
 import type { depositHistoryMachine } from "../wallet/depositHistory.machine.ts"
+import type { withdrawalsMachine } from "../wallet/withdrawals.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
 import { profileFormMachine } from "./profileForm.machine.ts"
 import { promoEmailMachine } from "./promoEmail.machine.ts"
@@ -38,6 +40,16 @@ import { verificationDocumentMachine } from "./verificationDocument.machine.ts"
  */
 export const depositHistory = lazyLogic<typeof depositHistoryMachine>("deposits", () =>
   import("../wallet/depositHistory.machine.ts").then((m) => m.depositHistoryMachine),
+)
+
+/** The withdrawals tab (issue 12) comes with the cashout client: downloaded when the tab opens. */
+export const withdrawalHistory = lazyLogic<typeof withdrawalsMachine>("withdrawals", () =>
+  import("../wallet/withdrawals.machine.ts").then((m) => m.withdrawalsMachine),
+)
+
+/** The crypto deposits tab (issue 11) comes with the money flows' chunk too (the crypto client). */
+export const cryptoHistory = lazyLogic<typeof cryptoHistoryMachine>("cryptoDeposits", () =>
+  import("../wallet/cryptoHistory.machine.ts").then((m) => m.cryptoHistoryMachine),
 )
 
 /** The bets tab (issue 10) comes with the game calls' client: downloaded when the tab opens. */
@@ -122,6 +134,10 @@ export const profileAreaMachine = setup({
       general: "general"
       loadDeposits: "loadDeposits"
       deposits: "deposits"
+      loadWithdrawals: "loadWithdrawals"
+      withdrawals: "withdrawals"
+      loadCryptoDeposits: "loadCryptoDeposits"
+      cryptoDeposits: "cryptoDeposits"
       loadBets: "loadBets"
       bets: "bets"
       idDocument: "document"
@@ -149,6 +165,10 @@ export const profileAreaMachine = setup({
     general: profileFormMachine,
     loadDeposits: fromPromise(() => depositHistory.load()),
     deposits: depositHistory.logic,
+    loadWithdrawals: fromPromise(() => withdrawalHistory.load()),
+    withdrawals: withdrawalHistory.logic,
+    loadCryptoDeposits: fromPromise(() => cryptoHistory.load()),
+    cryptoDeposits: cryptoHistory.logic,
     loadBets: fromPromise(() => betHistory.load()),
     bets: betHistory.logic,
     document: verificationDocumentMachine,
@@ -240,6 +260,8 @@ export const profileAreaMachine = setup({
           always: [
             tabRoute("general"),
             tabRoute("deposits"),
+            tabRoute("withdrawals"),
+            tabRoute("cryptoDeposits"),
             tabRoute("bets"),
             tabRoute("verification"),
             tabRoute("sessions"),
@@ -267,6 +289,46 @@ export const profileAreaMachine = setup({
               invoke: {
                 id: "deposits",
                 src: "deposits",
+                // The server's days are UTC: the default range ends on today's UTC date.
+                input: () => ({ today: new Date().toISOString().slice(0, 10) }),
+                ...tabOutcome,
+              },
+            },
+          },
+        },
+        /** Its code first (the cashout client), then the tab. */
+        withdrawals: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadWithdrawals",
+                src: "loadWithdrawals",
+                onDone: "active",
+                onError: "loadFailed",
+              },
+            },
+            loadFailed: { on: { RETRY: "loading" } },
+            active: { invoke: { id: "withdrawals", src: "withdrawals", ...tabOutcome } },
+          },
+        },
+        /** Its code first (the money flows' chunk), then the tab. */
+        cryptoDeposits: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadCryptoDeposits",
+                src: "loadCryptoDeposits",
+                onDone: "active",
+                onError: "loadFailed",
+              },
+            },
+            loadFailed: { on: { RETRY: "loading" } },
+            active: {
+              invoke: {
+                id: "cryptoDeposits",
+                src: "cryptoDeposits",
                 // The server's days are UTC: the default range ends on today's UTC date.
                 input: () => ({ today: new Date().toISOString().slice(0, 10) }),
                 ...tabOutcome,

@@ -1,7 +1,7 @@
 /**
  * Generated-path model of machines/profile/profileArea.machine.ts, opened at /profile/security: the
  * session is checked, anonymous (the login modal) or signed in; every tab's address, an unknown one
- * and a tab's own address again; the deposits tab's code downloaded, or not and retried (and the bets tab's); what the
+ * and a tab's own address again; the deposits tab's code downloaded, or not and retried (and the bets and crypto deposits tabs'); what the
  * tabs report (an account change, a session that ended, a self-exclusion, a crash); the watcher's
  * failure.
  */
@@ -29,7 +29,9 @@ export const model = defineModel({
     { type: "LOG_IN" },
     { type: "ROUTE", path: "/profile" },
     { type: "ROUTE", path: "/profile/deposits" },
+    { type: "ROUTE", path: "/profile/withdrawals" },
     { type: "ROUTE", path: "/profile/bets" },
+    { type: "ROUTE", path: "/profile/crypto-deposits" },
     { type: "ROUTE", path: "/profile/verification" },
     { type: "ROUTE", path: "/profile/sessions" },
     { type: "ROUTE", path: "/profile/security/" },
@@ -44,6 +46,14 @@ export const model = defineModel({
     { type: "RETRY" },
     { type: "xstate.done.actor.deposits", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.deposits", error: crash },
+    { type: "xstate.done.actor.loadWithdrawals" },
+    { type: "xstate.error.actor.loadWithdrawals", error: new Error("offline") },
+    { type: "xstate.done.actor.withdrawals", output: { type: "sessionEnded" } },
+    { type: "xstate.error.actor.withdrawals", error: crash },
+    { type: "xstate.done.actor.loadCryptoDeposits" },
+    { type: "xstate.error.actor.loadCryptoDeposits", error: new Error("offline") },
+    { type: "xstate.done.actor.cryptoDeposits", output: { type: "sessionEnded" } },
+    { type: "xstate.error.actor.cryptoDeposits", error: crash },
     { type: "xstate.done.actor.loadBets" },
     { type: "xstate.error.actor.loadBets", error: new Error("offline") },
     { type: "xstate.done.actor.bets", output: { type: "sessionEnded" } },

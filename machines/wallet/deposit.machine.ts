@@ -10,6 +10,10 @@
  *   every currency change). "Play with" passes only once all have loaded and the amount meets
  *   minDeposit.
  * - `wallet`: no wallet in the currency → one is added first (`POST …/profile/currency`).
+ * - `crypto` (issue 11): choosing a crypto currency in the amount step's list (CRYPTO, once the wallets
+ *   have loaded) adds its wallet if missing (`cryptoWallet`, `addingCryptoWallet`), then invokes the
+ *   crypto form (`cryptoDeposit.machine.ts`: address, QR, copy, live transfers, purchase widgets).
+ *   No amount is asked: the player sends what they like; BACK returns to the amount step.
  * - `methods`: Card, Skrill, Jeton, MiFinity; a click is counted (`POST /api/analytics/events`, fire and
  *   forget), then the profile fields the method needs (spec section 5) — when some are missing the
  *   profile form is INVOKED with exactly those fields and finishes on save; the server's
@@ -67,8 +71,10 @@ import {
 } from "../../services/wallet-service.ts"
 import { profileFormMachine } from "../profile/profileForm.machine.ts"
 import type { TabOutput } from "../profile/support.ts"
+import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
 import {
   type AmountState,
+  cryptoCurrencies,
   defaultWallet,
   fiatCurrencies,
   hasWallet,
@@ -109,12 +115,15 @@ export interface DepositContext extends AmountState {
   /** The message shown above the step's buttons (role=alert). */
   readonly message: string | null
   readonly outcome: WalletOutput
+  /** The crypto currency chosen for the crypto form (issue 11); the amount step keeps its fiat one. */
+  readonly cryptoCurrency: string | null
 }
 
 export type DepositEvent =
   | { readonly type: "AMOUNT"; readonly value: string }
   | { readonly type: "QUICK"; readonly euros: number }
   | { readonly type: "CURRENCY"; readonly currency: string }
+  | { readonly type: "CRYPTO"; readonly currency: string }
   | { readonly type: "TOGGLE_COUPON" }
   | { readonly type: "COUPON"; readonly value: string }
   | { readonly type: "PLAY" }
@@ -320,6 +329,7 @@ export const depositMachine = setup({
       }),
     ),
     completeProfile: profileFormMachine,
+    cryptoDeposit: cryptoDepositMachine,
   },
   guards: {
     isSessionGone: (_, params: { error: unknown }) =>
@@ -347,6 +357,11 @@ export const depositMachine = setup({
     hasPage: (_, params: { response: DepositResponse }) => params.response.redirectUrl !== null,
     isKnownCurrency: ({ context }, params: { currency: string }) =>
       fiatCurrencies(context.currencies).some((c) => c.code === params.currency),
+    /** A crypto currency of the list, once the wallets are known (a missing one is added first). */
+    canChooseCrypto: ({ context }, params: { currency: string }) =>
+      context.fund !== null && cryptoCurrencies(context.currencies).some((c) => c.code === params.currency),
+    hasCryptoWallet: ({ context }) =>
+      context.cryptoCurrency !== null && hasWallet(context.fund, context.cryptoCurrency),
   },
   actions: {
     saveConfig: ({ context }) => writePaymentConfig(context.config),
@@ -436,6 +451,10 @@ export const depositMachine = setup({
       },
     })),
     endSession: assign({ outcome: { type: "sessionEnded" } as const }),
+    chooseCrypto: assign((_, params: { currency: string }) => ({
+      cryptoCurrency: params.currency,
+      message: null,
+    })),
   },
 }).createMachine({
   id: "deposit",
@@ -463,6 +482,7 @@ export const depositMachine = setup({
       loadError: null,
       message: null,
       outcome: { type: "sessionEnded" },
+      cryptoCurrency: null,
     }
   },
   initial: "restoring",
@@ -496,6 +516,11 @@ export const depositMachine = setup({
           actions: [{ type: "setCoupon", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
         },
         PLAY: { guard: "canPlay", target: "wallet", actions: "clearMessage" },
+        CRYPTO: {
+          guard: { type: "canChooseCrypto", params: ({ event }) => ({ currency: event.currency }) },
+          target: "cryptoWallet",
+          actions: { type: "chooseCrypto", params: ({ event }) => ({ currency: event.currency }) },
+        },
       },
       states: {
         basics: {
@@ -579,6 +604,48 @@ export const depositMachine = setup({
           },
         ],
       },
+    },
+    cryptoWallet: {
+      always: [{ guard: "hasCryptoWallet", target: "crypto" }, { target: "addingCryptoWallet" }],
+    },
+    /** No wallet in the chosen crypto currency: one is added first (spec section 4). */
+    addingCryptoWallet: {
+      invoke: {
+        id: "addWallet",
+        src: "addWallet",
+        input: ({ context }) => context.cryptoCurrency ?? "",
+        onDone: { target: "crypto", actions: assign({ fund: ({ event }) => event.output }) },
+        onError: [
+          {
+            guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+            target: "sessionEnded",
+          },
+          {
+            target: "amount",
+            actions: { type: "showMessage", params: { message: MoneyMessages.currencyAddFailed } },
+          },
+        ],
+      },
+    },
+    /** The crypto form (Buy crypto and Deposit tabs); it ends by itself only when the session is gone. */
+    crypto: {
+      invoke: {
+        id: "cryptoDeposit",
+        src: "cryptoDeposit",
+        input: ({ context }) => ({
+          currency: context.cryptoCurrency ?? "",
+          currencies: context.currencies,
+          promotionCoupon: context.couponOpen && context.coupon.trim() !== "" ? context.coupon.trim() : null,
+          // The server's days are UTC: the recent transfers are the last 30 days to today's UTC date.
+          today: new Date().toISOString().slice(0, 10),
+        }),
+        onDone: "sessionEnded",
+        onError: {
+          target: "amount",
+          actions: { type: "showMessage", params: { message: MoneyMessages.depositFailed } },
+        },
+      },
+      on: { BACK: { target: "amount", actions: "clearMessage" } },
     },
     methods: {
       on: {

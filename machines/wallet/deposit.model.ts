@@ -66,7 +66,11 @@ export const model = defineModel({
         : []),
       ...(basicsLoading
         ? [
-            { type: "xstate.done.actor.loadBasics", output: { fund: fixtureFund, totals: noDeposits } },
+            // The server's wallets: the fixture's, plus any added on the way (back from a step).
+            {
+              type: "xstate.done.actor.loadBasics",
+              output: { fund: c.fund ?? fixtureFund, totals: noDeposits },
+            },
             { type: "xstate.error.actor.loadBasics", error: new BasicsFailed("totals", transportError()) },
             { type: "xstate.error.actor.loadBasics", error: new BasicsFailed("fund", gone) },
           ]
@@ -89,6 +93,9 @@ export const model = defineModel({
             ...(c.currency === "EUR" ? [{ type: "CURRENCY", currency: "USD" }] : []),
             // Crypto is not offered in the fiat flow: refused by the guard.
             { type: "CURRENCY", currency: "BTC" },
+            // The crypto form (issue 11): BTC is a crypto entry; EUR is not one.
+            { type: "CRYPTO", currency: "BTC" },
+            { type: "CRYPTO", currency: "EUR" },
             { type: "TOGGLE_COUPON" },
             { type: "COUPON", value: "WELCOME" },
             { type: "PLAY" },
@@ -99,6 +106,25 @@ export const model = defineModel({
             { type: "xstate.done.actor.addWallet", output: twoWallets },
             { type: "xstate.error.actor.addWallet", error: transportError() },
             { type: "xstate.error.actor.addWallet", error: gone },
+          ]
+        : []),
+      ...(snapshot.matches("addingCryptoWallet")
+        ? [
+            {
+              type: "xstate.done.actor.addWallet",
+              output: [
+                ...fixtureFund,
+                { currency: c.cryptoCurrency ?? "BTC", default: false, balance: "0", freeSpinWallet: null },
+              ],
+            },
+            { type: "xstate.error.actor.addWallet", error: transportError() },
+            { type: "xstate.error.actor.addWallet", error: gone },
+          ]
+        : []),
+      ...(snapshot.matches("crypto")
+        ? [
+            { type: "xstate.done.actor.cryptoDeposit", output: { type: "sessionEnded" } },
+            { type: "xstate.error.actor.cryptoDeposit", error: crash },
           ]
         : []),
       ...(inMethods
@@ -153,10 +179,17 @@ export const model = defineModel({
     const amount =
       quote === null ? "none" : !meetsMinimum(quote) ? "below" : !passesGatewayGate(quote) ? "gate" : "ok"
     return snapshot.matches("amount") || snapshot.matches("restoring")
-      ? { currency: c.currency, amount, wallet: hasWallet(c.fund, c.currency), loaded: c.fund !== null }
+      ? {
+          currency: c.currency,
+          amount,
+          wallet: hasWallet(c.fund, c.currency),
+          loaded: c.fund !== null,
+          cryptoWallet: hasWallet(c.fund, "BTC"),
+        }
       : {
           amount,
           wallet: hasWallet(c.fund, c.currency),
+          cryptoWallet: hasWallet(c.fund, "BTC"),
           method: c.method,
           complete: missingFor(c.profile, "card").length === 0,
           failed: Object.keys(c.config.tabs).length,

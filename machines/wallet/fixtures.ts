@@ -3,6 +3,7 @@
  * (tests/unit/wallet): wallets, minimums and deposit answers as the contract describes them.
  */
 import type { Currencies } from "../../services/cdn.ts"
+import type { CryptoDepositAddress, CryptoHistory } from "../../services/crypto-service.ts"
 import type { Fund } from "../../services/profile-service.ts"
 import type {
   DepositMinimums,
@@ -73,5 +74,79 @@ export const fixtureDepositHistory: FiatHistory = [
     reason: "Card declined",
     createdAt: "2026-11-19T09:30:00.000Z",
     updatedAt: "2026-11-19T09:31:40.000Z",
+  },
+]
+
+/** The fixture currency list with the ERC-20 USDT (6 decimals) beside BTC. */
+export const fixtureCryptoCurrencies: Currencies = [
+  ...fixtureCurrencies,
+  { code: "USDT", name: "Tether", symbol: "₮", type: "CRYPTO", fiat: false, subunits_to_unit: "1000000" },
+]
+
+/** The player's EUR wallet with a USDT wallet beside it. */
+export const usdtWallets: Fund = [
+  ...fixtureFund,
+  { currency: "USDT", default: false, balance: "0", freeSpinWallet: null },
+]
+
+/** POST …/profile/crypto/deposit's answer for USDT on a local chain (spec section 9's two widget tiers). */
+export const usdtAddress: CryptoDepositAddress = {
+  currency: "USDT",
+  network: "ethereum",
+  address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
+  chainId: 31337,
+  tokenContract: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+  confirmations: 3,
+  minDeposit: "10000000",
+  banxaCheckoutIframe: "/sandbox-onramp/banxa?currency=USDT",
+  widgets: [
+    {
+      id: "banxa",
+      name: "Banxa",
+      feeBps: 500,
+      etaMinutes: 15,
+      verificationAboveEur: 200,
+      url: "/sandbox-onramp/banxa?currency=USDT",
+    },
+    {
+      id: "moonpay",
+      name: "MoonPay",
+      feeBps: 450,
+      etaMinutes: 20,
+      verificationAboveEur: 100,
+      url: "/sandbox-onramp/moonpay?currency=USDT",
+    },
+  ],
+}
+
+/** GET …/profile/crypto/deposit: one credited USDT transfer to that address, one BTC transfer. */
+export const fixtureCryptoHistory: CryptoHistory = [
+  {
+    id: "c1",
+    currency: "USDT",
+    network: "ethereum",
+    txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+    outputIndex: 0,
+    address: "0x9858efFD232B4033E47d90003D41EC34EcaEda94",
+    amount: "25000000",
+    confirmations: 3,
+    requiredConfirmations: 3,
+    status: "credited",
+    createdAt: "2026-11-22T10:00:00.000Z",
+    updatedAt: "2026-11-22T10:01:00.000Z",
+  },
+  {
+    id: "c2",
+    currency: "BTC",
+    network: "bitcoin",
+    txHash: "f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16",
+    outputIndex: 1,
+    address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+    amount: "150000",
+    confirmations: 1,
+    requiredConfirmations: 2,
+    status: "pending",
+    createdAt: "2026-11-21T08:00:00.000Z",
+    updatedAt: "2026-11-21T08:10:00.000Z",
   },
 ]

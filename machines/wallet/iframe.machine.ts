@@ -55,6 +55,7 @@ export const pushResult = (context: IframeContext, event: PlayerEvent): FrameRes
     if (event.status === "completed") return "credited"
     return event.status === "failed" || event.status === "expired" ? "declined" : "open"
   }
+  if (event.type !== "balance") return "open"
   return event.currency === context.currency &&
     context.baseline !== null &&
     event.balance !== context.baseline

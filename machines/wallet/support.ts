@@ -46,6 +46,10 @@ export type WalletOutput =
 export const fiatCurrencies = (currencies: Currencies): Currencies =>
   currencies.filter((c) => c.type === "FIAT")
 
+/** The crypto currencies of the list (issue 11): choosing one opens the crypto form. */
+export const cryptoCurrencies = (currencies: Currencies): Currencies =>
+  currencies.filter((c) => c.type === "CRYPTO")
+
 /** The minor units per whole unit of `code` (100 for EUR), or null for a currency not in the list. */
 export const subunitsOf = (currencies: Currencies, code: string): bigint | null => {
   const entry = currencies.find((c) => c.code === code)

@@ -11,17 +11,28 @@
  *   no row: the provider rolls such a bet back or sends a new one under a new id.
  * - A win is never refused for an expired session; a rollback for a bet never seen is acknowledged
  *   and leaves a tombstone under the bet's id, so the bet arriving later is ROLLED_BACK.
+ * - An exact signature is honoured once: it is recorded (PRIMARY KEY) in the statement that claims
+ *   the call, so it commits with the settlement; a second request carrying it is 401
+ *   REPLAYED_SIGNATURE. Providers retry under a NEW signature and get the first answer by id.
  * After each settlement a `balance` PlayerEvent goes to the player's open pages.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
+import { forkEvery } from "../background.ts"
 import type { GameProviderConfig } from "../config.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger, type PostingEntry } from "../ledger/Ledger.ts"
-import { signatureProblem } from "../payments/adapters.ts"
+import { casinoId } from "./catalogue.ts"
 import { Integrations } from "./Integrations.ts"
-import { betLimitsIn, callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
+import {
+  type AcceptedSignature,
+  acceptedSignature,
+  betLimitsIn,
+  callFingerprint,
+  eurCentsToMinor,
+  tokenHash,
+} from "./rules.ts"
 import { type StoredCall, type WalletOp, WalletRepo } from "./WalletRepo.ts"
 
 export interface WalletAnswer {
@@ -89,6 +100,14 @@ const unknownPlayer = answer(404, { error: "UNKNOWN_PLAYER" })
 const unknownRound = answer(404, { error: "UNKNOWN_ROUND" })
 const mismatch = answer(409, { error: "DUPLICATE_MISMATCH" })
 const rolledBack = answer(409, { error: "ROLLED_BACK" })
+const invalidSignature = answer(401, { error: "INVALID_SIGNATURE" })
+export const REPLAYED_SIGNATURE = "REPLAYED_SIGNATURE"
+const replayedSignature = answer(401, { error: REPLAYED_SIGNATURE })
+
+/** How often the accepted signatures past the tolerance are forgotten. */
+const PRUNE_EVERY = Duration.minutes(1)
+/** Kept this much longer than the tolerance: instances' clocks may differ by a little. */
+const PRUNE_MARGIN_SECONDS = 60
 
 /** A refusal decided inside the settlement's transaction: rolls it back, answered as is. */
 class Refused extends Schema.TaggedError<Refused>()("Refused", {
@@ -130,6 +149,19 @@ const make = Effect.gen(function* () {
   const publish = (userId: string, currency: string, balance: bigint) =>
     events.publish(userId, { type: "balance", currency, balance: balance.toString() })
 
+  /**
+   * A refusal or a replayed id rolled the settlement back, its signature with it: recorded on its
+   * own so the same bytes cannot be sent again to be decided anew (say, after a deposit). Rare paths
+   * only; a failure here costs the replay protection of that one call, not its answer.
+   */
+  const remember = (signature: AcceptedSignature | undefined, a: WalletAnswer) =>
+    signature === undefined || a.body.error === REPLAYED_SIGNATURE
+      ? Effect.succeed(a)
+      : repo.claimSignature(signature).pipe(
+          Effect.catch((e) => Effect.logWarning("games: recording a wallet call's signature failed", e)),
+          Effect.as(a),
+        )
+
   /** Runs a settlement: replays and refusals answered, the commit's balance published. */
   const settle = (
     integration: string,
@@ -137,6 +169,8 @@ const make = Effect.gen(function* () {
     transactionId: string,
     userId: string,
     currency: string,
+    /** Undefined when the caller recorded it already. */
+    signature: AcceptedSignature | undefined,
     body: Effect.Effect<
       { readonly answer: WalletAnswer; readonly balance: bigint | undefined },
       Refused | SqlError.SqlError | { readonly _tag: "Replay"; readonly answer: WalletAnswer }
@@ -147,8 +181,8 @@ const make = Effect.gen(function* () {
         done.balance === undefined ? Effect.void : publish(userId, currency, done.balance),
       ),
       Effect.map((done) => done.answer),
-      Effect.catchTag("Refused", (r) => Effect.succeed(answer(r.status, r.body))),
-      Effect.catchTag("Replay", (r) => Effect.succeed(r.answer)),
+      Effect.catchTag("Refused", (r) => remember(signature, answer(r.status, r.body))),
+      Effect.catchTag("Replay", (r) => remember(signature, r.answer)),
       Effect.withSpan(`GameWallet.${op}`, { attributes: { integration, transactionId } }),
     )
 
@@ -169,9 +203,10 @@ const make = Effect.gen(function* () {
   const poolOf = (jackpotId: string, currency: string) =>
     ledger.systemAccountId("jackpot_pool", jackpotId, currency)
 
-  const balance = (call: typeof BalanceCall.Type) =>
+  const balance = (call: typeof BalanceCall.Type, signature: AcceptedSignature) =>
     Effect.gen(function* () {
-      const session = yield* repo.sessionOf(tokenHash(call.sessionToken))
+      const { freshSignature, session } = yield* repo.sessionOf(tokenHash(call.sessionToken), signature)
+      if (!freshSignature) return replayedSignature
       if (session === undefined || !session.live || session.userId !== call.playerId) return sessionExpired
       if (session.currency !== call.currency) return badRequest("currency is not the session's")
       return answer(200, {
@@ -180,241 +215,278 @@ const make = Effect.gen(function* () {
       })
     })
 
-  const bet = (integration: string, call: typeof BetCall.Type) =>
+  /** A refusal inside the settlement's transaction: rolls it back (its claim too), answered as is. */
+  const refuse = (a: WalletAnswer) => Effect.fail(new Refused({ status: a.status, body: { ...a.body } }))
+
+  /** The claim found the id taken (after its holder finished): the stored answer, or why not. */
+  const replayed = (integration: string, transactionId: string, op: WalletOp, fingerprint: string) =>
     Effect.gen(function* () {
-      const amount = BigInt(call.amount)
-      const share = BigInt(call.jackpotContribution ?? "0")
-      const fingerprint = callFingerprint("bet", {
-        playerId: call.playerId,
-        currency: call.currency,
-        roundId: call.roundId,
-        gameId: call.gameId,
-        amount: call.amount,
-        jackpotContribution: share.toString(),
-      })
-      const seen = yield* repo.findCall(integration, call.transactionId)
-      if (seen !== undefined) return replayOf(seen, "bet", fingerprint)
-      const ctx = yield* repo.betContext(integration, tokenHash(call.sessionToken), call.gameId)
-      if (ctx === undefined || !ctx.live || ctx.userId !== call.playerId) return sessionExpired
-      if (ctx.currency !== call.currency) return badRequest("currency is not the session's")
-      if (ctx.excluded) return answer(403, { error: "PLAYER_BLOCKED" })
-      if (ctx.gameId === null || ctx.minBetEur === null || ctx.maxBetEur === null)
-        return answer(404, { error: "UNKNOWN_GAME" })
-      if (ctx.accountId === null) return unknownPlayer
-      const limits =
-        ctx.eurRate === null || ctx.subunits === null
-          ? undefined
-          : betLimitsIn(
-              BigInt(ctx.minBetEur),
-              BigInt(ctx.maxBetEur),
-              rateOf(ctx.eurRate),
-              BigInt(ctx.subunits),
-            )
-      if (limits === undefined) return answer(422, { error: "BET_LIMIT", min: "0", max: "0" })
-      if (amount < limits.min || amount > limits.max)
-        return answer(422, { error: "BET_LIMIT", min: limits.min.toString(), max: limits.max.toString() })
-      if (share > amount || (share > 0n && ctx.jackpotId === null))
-        return badRequest("jackpotContribution is more than the bet, or the game has no jackpot")
-      const playerAccount = ctx.accountId
-      const gameId = ctx.gameId
-      const house = yield* houseOf(call.currency)
-      const pool =
-        ctx.jackpotId === null || share === 0n ? undefined : yield* poolOf(ctx.jackpotId, call.currency)
-      const entries: Array<PostingEntry> = [
-        { accountId: playerAccount, currency: call.currency, amount: -amount },
-      ]
-      if (amount - share > 0n)
-        entries.push({ accountId: house, currency: call.currency, amount: amount - share })
-      if (pool !== undefined) entries.push({ accountId: pool, currency: call.currency, amount: share })
-      return yield* settle(
-        integration,
-        "bet",
-        call.transactionId,
-        call.playerId,
-        call.currency,
-        Effect.gen(function* () {
-          const id = yield* claimOrReplay({
+      const existing = yield* repo.findCall(integration, transactionId)
+      if (existing === undefined) return yield* Effect.die(new Error("game call id taken but absent"))
+      return yield* Effect.fail({ _tag: "Replay" as const, answer: replayOf(existing, op, fingerprint) })
+    })
+
+  // A bet is 7 statements: BEGIN; claim + context (one statement); the ledger's lock and its
+  // posting; the round + the stored answer (one statement, inside the posting, before the house row
+  // is taken); the house balance; COMMIT — then the balance NOTIFY. A replay: BEGIN, the claim,
+  // the stored call, ROLLBACK (the look-up before the transaction is gone: replays are rare).
+  const bet = (integration: string, call: typeof BetCall.Type, signature: AcceptedSignature) => {
+    const amount = BigInt(call.amount)
+    const share = BigInt(call.jackpotContribution ?? "0")
+    const fingerprint = callFingerprint("bet", {
+      playerId: call.playerId,
+      currency: call.currency,
+      roundId: call.roundId,
+      gameId: call.gameId,
+      amount: call.amount,
+      jackpotContribution: share.toString(),
+    })
+    return settle(
+      integration,
+      "bet",
+      call.transactionId,
+      call.playerId,
+      call.currency,
+      signature,
+      Effect.gen(function* () {
+        const {
+          freshSignature,
+          claimId,
+          context: ctx,
+        } = yield* repo.claimBet(
+          {
             integration,
             transactionId: call.transactionId,
-            op: "bet",
             roundId: call.roundId,
             userId: call.playerId,
             currency: call.currency,
             amount,
-            jackpotId: pool === undefined ? null : ctx.jackpotId,
             jackpotShare: share,
             fingerprint,
-          })
-          const posted = yield* ledger
-            .post(
-              {
-                kind: "game.bet",
-                idempotencyKey: `game:${integration}:${call.transactionId}`,
-                entries,
-                metadata: { integration, roundId: call.roundId, gameId },
-              },
-              () =>
-                repo
-                  .addBet({
+          },
+          tokenHash(call.sessionToken),
+          call.gameId,
+          signature,
+        )
+        if (!freshSignature) return yield* refuse(replayedSignature)
+        if (claimId === undefined) return yield* replayed(integration, call.transactionId, "bet", fingerprint)
+        if (ctx === undefined || !ctx.live || ctx.userId !== call.playerId)
+          return yield* refuse(sessionExpired)
+        if (ctx.currency !== call.currency) return yield* refuse(badRequest("currency is not the session's"))
+        if (ctx.excluded) return yield* refuse(answer(403, { error: "PLAYER_BLOCKED" }))
+        if (ctx.gameId === null || ctx.minBetEur === null || ctx.maxBetEur === null)
+          return yield* refuse(answer(404, { error: "UNKNOWN_GAME" }))
+        if (ctx.accountId === null) return yield* refuse(unknownPlayer)
+        const limits =
+          ctx.eurRate === null || ctx.subunits === null
+            ? undefined
+            : betLimitsIn(
+                BigInt(ctx.minBetEur),
+                BigInt(ctx.maxBetEur),
+                rateOf(ctx.eurRate),
+                BigInt(ctx.subunits),
+              )
+        if (limits === undefined)
+          return yield* refuse(answer(422, { error: "BET_LIMIT", min: "0", max: "0" }))
+        if (amount < limits.min || amount > limits.max)
+          return yield* refuse(
+            answer(422, { error: "BET_LIMIT", min: limits.min.toString(), max: limits.max.toString() }),
+          )
+        if (share > amount || (share > 0n && ctx.jackpotId === null))
+          return yield* refuse(
+            badRequest("jackpotContribution is more than the bet, or the game has no jackpot"),
+          )
+        const playerAccount = ctx.accountId
+        const gameId = ctx.gameId
+        const house = yield* houseOf(call.currency)
+        const pool =
+          ctx.jackpotId === null || share === 0n ? undefined : yield* poolOf(ctx.jackpotId, call.currency)
+        const entries: Array<PostingEntry> = [
+          { accountId: playerAccount, currency: call.currency, amount: -amount },
+        ]
+        if (amount - share > 0n)
+          entries.push({ accountId: house, currency: call.currency, amount: amount - share })
+        if (pool !== undefined) entries.push({ accountId: pool, currency: call.currency, amount: share })
+        const bodyOf = (balance: bigint) => ({
+          balance: balance.toString(),
+          currency: call.currency,
+          transactionId: call.transactionId,
+        })
+        const posted = yield* ledger
+          .post(
+            {
+              kind: "game.bet",
+              idempotencyKey: `game:${integration}:${call.transactionId}`,
+              entries,
+              metadata: { integration, roundId: call.roundId, gameId },
+            },
+            (ledgerTx, balances) =>
+              repo
+                .addBetAndComplete(
+                  {
                     integration,
                     roundId: call.roundId,
                     userId: call.playerId,
                     gameId,
                     currency: call.currency,
                     amount,
-                  })
-                  .pipe(
-                    Effect.flatMap((ok) =>
-                      ok
-                        ? Effect.void
-                        : Effect.fail(new Refused({ ...badRequest("the round is another player's") })),
-                    ),
+                  },
+                  { id: claimId, status: 200, response: bodyOf(balances.get(playerAccount) ?? 0n), ledgerTx },
+                )
+                .pipe(
+                  Effect.flatMap((ok) =>
+                    ok
+                      ? Effect.void
+                      : Effect.fail(new Refused({ ...badRequest("the round is another player's") })),
                   ),
-            )
-            .pipe(
-              Effect.catchTag("InsufficientFunds", () =>
-                Effect.gen(function* () {
-                  const now = yield* currentBalance(call.playerId, call.currency)
-                  return yield* new Refused({
-                    status: 402,
-                    body: { error: "INSUFFICIENT_FUNDS", balance: now.toString() },
-                  })
-                }),
-              ),
-              Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
-              Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
-            )
-          const after = posted.balances.get(playerAccount) ?? 0n
-          const body = {
-            balance: after.toString(),
-            currency: call.currency,
-            transactionId: call.transactionId,
-          }
-          yield* repo.complete(id, 200, body, posted.transactionId)
-          return { answer: answer(200, body), balance: after }
-        }),
-      )
-    })
+                ),
+          )
+          .pipe(
+            Effect.catchTag("InsufficientFunds", () =>
+              Effect.gen(function* () {
+                const now = yield* currentBalance(call.playerId, call.currency)
+                return yield* new Refused({
+                  status: 402,
+                  body: { error: "INSUFFICIENT_FUNDS", balance: now.toString() },
+                })
+              }),
+            ),
+            Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
+            Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
+          )
+        const after = posted.balances.get(playerAccount) ?? 0n
+        return { answer: answer(200, bodyOf(after)), balance: after }
+      }),
+    )
+  }
 
-  const win = (integration: string, call: typeof WinCall.Type) =>
-    Effect.gen(function* () {
-      const amount = BigInt(call.amount)
-      const fingerprint = callFingerprint("win", {
-        playerId: call.playerId,
-        currency: call.currency,
-        roundId: call.roundId,
-        gameId: call.gameId,
-        amount: call.amount,
-        roundClosed: call.roundClosed,
-        jackpotId: call.jackpotId ?? null,
-      })
-      const seen = yield* repo.findCall(integration, call.transactionId)
-      if (seen !== undefined) return replayOf(seen, "win", fingerprint)
-      const playerAccount = yield* repo.playerAccount(call.playerId, call.currency)
-      if (playerAccount === undefined) return unknownPlayer
-      const round = yield* repo.round(integration, call.roundId)
-      if (round === undefined || round.userId !== call.playerId) return unknownRound
-      if (round.currency !== call.currency) return badRequest("currency is not the round's")
-      if (round.status === "rolled-back")
-        yield* Effect.logWarning(
-          `games: win ${call.transactionId} on rolled-back round ${call.roundId} (paid)`,
-        )
-      // The jackpot named must be the one the round's game feeds; anything else pays the plain win.
-      const jackpotId = call.jackpotId ?? null
-      const validJackpot = jackpotId !== null && jackpotId === round.jackpotId ? jackpotId : null
-      if (jackpotId !== null && validJackpot === null)
-        yield* Effect.logWarning(
-          `games: win ${call.transactionId} names jackpot ${jackpotId}, not its game's (not paid)`,
-        )
-      const house = yield* houseOf(call.currency)
-      const pool = validJackpot === null ? undefined : yield* poolOf(validJackpot, call.currency)
-      const seedEur = validJackpot === null ? 0n : yield* jackpotSeedEur(validJackpot)
-      const seed =
-        round.eurRate === null || round.subunits === null
-          ? 0n
-          : eurCentsToMinor(seedEur, rateOf(round.eurRate), BigInt(round.subunits))
-      return yield* settle(
-        integration,
-        "win",
-        call.transactionId,
-        call.playerId,
-        call.currency,
-        Effect.gen(function* () {
-          const id = yield* claimOrReplay({
+  // A win is 7 statements as a bet (claim + round + the player's account in one); a win of 0 books
+  // nothing: BEGIN, the claim, the player's row (locked, for the balance it answers), the round +
+  // the stored answer, COMMIT.
+  const win = (integration: string, call: typeof WinCall.Type, signature: AcceptedSignature) => {
+    const amount = BigInt(call.amount)
+    // The provider names its own jackpot; the casino keeps that provider's pool under its own id.
+    const jackpotId =
+      call.jackpotId === undefined || call.jackpotId === null ? null : casinoId(integration, call.jackpotId)
+    const fingerprint = callFingerprint("win", {
+      playerId: call.playerId,
+      currency: call.currency,
+      roundId: call.roundId,
+      gameId: call.gameId,
+      amount: call.amount,
+      roundClosed: call.roundClosed,
+      jackpotId,
+    })
+    return settle(
+      integration,
+      "win",
+      call.transactionId,
+      call.playerId,
+      call.currency,
+      signature,
+      Effect.gen(function* () {
+        const claimed = yield* repo.claimWin(
+          {
             integration,
             transactionId: call.transactionId,
-            op: "win",
             roundId: call.roundId,
             userId: call.playerId,
             currency: call.currency,
             amount,
-            jackpotId: validJackpot,
-            jackpotShare: 0n,
+            jackpotId,
             fingerprint,
-          })
-          let jackpot = 0n
-          if (pool !== undefined) {
-            // The pool's whole balance is paid: locked first (in the ledger's order) so two wins of
-            // one pool cannot both pay it.
-            const locked = yield* ledger.lockBalances([playerAccount, pool])
-            const poolNow = locked.get(pool) ?? 0n
-            jackpot = poolNow > 0n ? poolNow : 0n
-          }
-          const roundUpdate = repo.addWin({
-            integration,
-            roundId: call.roundId,
-            amount,
-            jackpot,
-            closed: call.roundClosed,
-          })
-          let after: bigint
-          let ledgerTx: string | null = null
-          if (amount + jackpot === 0n) {
-            yield* roundUpdate
-            after = yield* balanceOf(playerAccount)
-          } else {
-            // Player +win +pool; house −win −seed (the pool topped up to its seed); pool seed − pool.
-            const entries: Array<PostingEntry> = [
-              { accountId: playerAccount, currency: call.currency, amount: amount + jackpot },
-            ]
-            const houseDelta = -amount - (jackpot > 0n ? seed : 0n)
-            if (houseDelta !== 0n)
-              entries.push({ accountId: house, currency: call.currency, amount: houseDelta })
-            if (pool !== undefined && jackpot > 0n && seed - jackpot !== 0n)
-              entries.push({ accountId: pool, currency: call.currency, amount: seed - jackpot })
-            const posted = yield* ledger
-              .post(
-                {
-                  kind: jackpot > 0n ? "game.jackpot" : "game.win",
-                  idempotencyKey: `game:${integration}:${call.transactionId}`,
-                  entries,
-                  metadata: { integration, roundId: call.roundId, jackpot: jackpot.toString() },
-                },
-                () => roundUpdate,
-              )
-              .pipe(
-                Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
-                Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
-                Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
-              )
-            after = posted.balances.get(playerAccount) ?? 0n
-            ledgerTx = posted.transactionId
-          }
-          if (jackpot > 0n && validJackpot !== null) yield* repo.jackpotWon(validJackpot)
+          },
+          signature,
+        )
+        if (!claimed.freshSignature) return yield* refuse(replayedSignature)
+        if (claimed.claimId === undefined)
+          return yield* replayed(integration, call.transactionId, "win", fingerprint)
+        const id = claimed.claimId
+        const playerAccount = claimed.accountId
+        if (playerAccount === undefined) return yield* refuse(unknownPlayer)
+        const round = claimed.round
+        if (round === undefined || round.userId !== call.playerId) return yield* refuse(unknownRound)
+        if (round.currency !== call.currency) return yield* refuse(badRequest("currency is not the round's"))
+        if (round.status === "rolled-back")
+          yield* Effect.logWarning(
+            `games: win ${call.transactionId} on rolled-back round ${call.roundId} (paid)`,
+          )
+        // The jackpot named must be the one the round's game feeds; anything else pays the plain win.
+        const validJackpot = jackpotId !== null && jackpotId === round.jackpotId ? jackpotId : null
+        if (jackpotId !== null && validJackpot === null)
+          yield* Effect.logWarning(
+            `games: win ${call.transactionId} names jackpot ${jackpotId}, not its game's (not paid)`,
+          )
+        const house = yield* houseOf(call.currency)
+        const pool = validJackpot === null ? undefined : yield* poolOf(validJackpot, call.currency)
+        const seedEur = validJackpot === null ? 0n : yield* jackpotSeedEur(validJackpot)
+        const seed =
+          round.eurRate === null || round.subunits === null
+            ? 0n
+            : eurCentsToMinor(seedEur, rateOf(round.eurRate), BigInt(round.subunits))
+        let jackpot = 0n
+        if (pool !== undefined) {
+          // The pool's whole balance is paid: locked first (in the ledger's order) so two wins of
+          // one pool cannot both pay it.
+          const locked = yield* ledger.lockBalances([playerAccount, pool])
+          const poolNow = locked.get(pool) ?? 0n
+          jackpot = poolNow > 0n ? poolNow : 0n
+        }
+        const bodyOf = (balance: bigint): Record<string, unknown> => {
           const body: Record<string, unknown> = {
-            balance: after.toString(),
+            balance: balance.toString(),
             currency: call.currency,
             transactionId: call.transactionId,
           }
           if (jackpotId !== null) body.jackpotAmount = jackpot.toString()
-          yield* repo.complete(id, 200, body, ledgerTx)
-          return { answer: answer(200, body), balance: after }
-        }),
-      )
-    })
+          return body
+        }
+        const finish = (balance: bigint, ledgerTx: string | null) =>
+          Effect.gen(function* () {
+            if (jackpot > 0n && validJackpot !== null) yield* repo.jackpotWon(validJackpot)
+            yield* repo.addWinAndComplete(
+              { integration, roundId: call.roundId, amount, jackpot, closed: call.roundClosed },
+              { id, status: 200, response: bodyOf(balance), ledgerTx },
+            )
+          })
+        if (amount + jackpot === 0n) {
+          const after = yield* balanceOf(playerAccount)
+          yield* finish(after, null)
+          return { answer: answer(200, bodyOf(after)), balance: after }
+        }
+        // Player +win +pool; house −win −seed (the pool topped up to its seed); pool seed − pool.
+        const entries: Array<PostingEntry> = [
+          { accountId: playerAccount, currency: call.currency, amount: amount + jackpot },
+        ]
+        const houseDelta = -amount - (jackpot > 0n ? seed : 0n)
+        if (houseDelta !== 0n) entries.push({ accountId: house, currency: call.currency, amount: houseDelta })
+        if (pool !== undefined && jackpot > 0n && seed - jackpot !== 0n)
+          entries.push({ accountId: pool, currency: call.currency, amount: seed - jackpot })
+        const posted = yield* ledger
+          .post(
+            {
+              kind: jackpot > 0n ? "game.jackpot" : "game.win",
+              idempotencyKey: `game:${integration}:${call.transactionId}`,
+              entries,
+              metadata: { integration, roundId: call.roundId, jackpot: jackpot.toString() },
+            },
+            (ledgerTx, balances) => finish(balances.get(playerAccount) ?? 0n, ledgerTx),
+          )
+          .pipe(
+            Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
+            Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
+            Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
+          )
+        const after = posted.balances.get(playerAccount) ?? 0n
+        return { answer: answer(200, bodyOf(after)), balance: after }
+      }),
+    )
+  }
 
-  const rollback = (integration: string, call: typeof RollbackCall.Type) =>
+  const rollback = (integration: string, call: typeof RollbackCall.Type, signature: AcceptedSignature) =>
     Effect.gen(function* () {
+      // Rollbacks are rare: the signature is recorded on its own, before the id's look-up.
+      if (!(yield* repo.claimSignature(signature))) return replayedSignature
       const fingerprint = callFingerprint("rollback", {
         playerId: call.playerId,
         currency: call.currency,
@@ -432,6 +504,7 @@ const make = Effect.gen(function* () {
         call.transactionId,
         call.playerId,
         call.currency,
+        undefined,
         Effect.gen(function* () {
           const id = yield* claimOrReplay({
             integration,
@@ -529,25 +602,34 @@ const make = Effect.gen(function* () {
       return value
     })
 
-  const dispatch = (integration: GameProviderConfig, op: WalletCallOp, rawBody: string) =>
+  const dispatch = (
+    integration: GameProviderConfig,
+    op: WalletCallOp,
+    rawBody: string,
+    signature: AcceptedSignature,
+  ) =>
     Effect.gen(function* () {
       switch (op) {
         case "balance": {
           const d = decoders.balance(rawBody)
-          return d._tag === "Success" ? yield* balance(d.value) : badRequest("not a balance call")
+          return d._tag === "Success" ? yield* balance(d.value, signature) : badRequest("not a balance call")
         }
         case "bet": {
           const d = decoders.bet(rawBody)
-          return d._tag === "Success" ? yield* bet(integration.code, d.value) : badRequest("not a bet call")
+          return d._tag === "Success"
+            ? yield* bet(integration.code, d.value, signature)
+            : badRequest("not a bet call")
         }
         case "win": {
           const d = decoders.win(rawBody)
-          return d._tag === "Success" ? yield* win(integration.code, d.value) : badRequest("not a win call")
+          return d._tag === "Success"
+            ? yield* win(integration.code, d.value, signature)
+            : badRequest("not a win call")
         }
         case "rollback": {
           const d = decoders.rollback(rawBody)
           return d._tag === "Success"
-            ? yield* rollback(integration.code, d.value)
+            ? yield* rollback(integration.code, d.value, signature)
             : badRequest("not a rollback call")
         }
       }
@@ -557,21 +639,32 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const integration = yield* integrations.get(provider)
       if (integration === undefined) return answer(404, { error: "UNKNOWN_PROVIDER" })
-      const problem = signatureProblem(
+      const accepted = acceptedSignature(
         integration.walletSecret,
         signature,
         rawBody,
         Math.floor(Date.now() / 1000),
         config.webhookToleranceSeconds,
       )
-      if (problem !== undefined) return answer(401, { error: "INVALID_SIGNATURE" })
+      if (accepted === undefined) return invalidSignature
       if (!isOp(op)) return answer(404, { error: "UNKNOWN_OPERATION" })
-      return yield* dispatch(integration, op, rawBody)
+      return yield* dispatch(integration, op, rawBody, accepted)
     }).pipe(
       Effect.catchTag("SqlError", (e) =>
         Effect.logError("games: wallet call failed", e).pipe(Effect.as(answer(500, { error: "INTERNAL" }))),
       ),
     )
+
+  // Forgets the signatures whose replays the tolerance refuses anyway, for the server's lifetime.
+  yield* forkEvery(
+    Effect.suspend(() =>
+      repo.pruneSignatures(
+        Math.floor(Date.now() / 1000) - config.webhookToleranceSeconds - PRUNE_MARGIN_SECONDS,
+      ),
+    ),
+    PRUNE_EVERY,
+    "games: pruning the wallet signatures",
+  )
 
   return { handle } satisfies GameWalletShape
 })

@@ -1,11 +1,17 @@
 /**
- * The lobby's rules (docs/games.md): the catalogue (seeded at start into the tables and kept in
- * memory — it changes only with a deploy), bet limits in the lobby's currency, sections from real
- * rounds, jackpots live from the ledger, winners, favorites, bet history, and the launch of a game
- * (demo: no session; real: signed in, not excluded, a wallet in the currency, a game session).
+ * The lobby's rules (docs/games.md): the catalogue, bet limits in the lobby's currency, sections
+ * from real rounds, jackpots live from the ledger, winners, favorites, bet history, and the launch of
+ * a game (demo: no session; real: signed in, not excluded, a wallet in the currency, a game session).
+ *
+ * The catalogue comes through the protocol, as an aggregator's does: each integration's signed games
+ * list (Integrations.catalogue) is fetched at start and every GAME_CATALOGUE_REFRESH_SECONDS (and on
+ * `refresh`), upserted under its code, and the lobby held in memory is reloaded from the tables.
+ * A provider that does not answer never stops the casino: its last stored list stays, retried with
+ * backoff. A fresh database has no stored list: until each integration answered once (or a short
+ * grace passed) the lobby calls wait for it rather than show an empty lobby.
  */
-import { randomBytes } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
+import { createHash, randomBytes } from "node:crypto"
+import { Cause, Context, Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
 import { GameNotFound, GameUnavailable, PlayBlocked } from "../../services/errors.ts"
 import type {
   BetHistory,
@@ -24,9 +30,9 @@ import { Ledger } from "../ledger/Ledger.ts"
 import { ResponsibleGaming } from "../responsible-gaming/ResponsibleGaming.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { writeTileArt } from "./art.ts"
-import { type Catalogue, studioCatalogue } from "./catalogue.ts"
+import type { Catalogue } from "./catalogue.ts"
 import { type GameRow, GamesRepo, type WinnerRow } from "./GamesRepo.ts"
-import { Integrations } from "./Integrations.ts"
+import { type CatalogueUnavailable, Integrations } from "./Integrations.ts"
 import { betLimitsIn, eurCentsToMinor, lobbyCurrency, maskName, tokenHash } from "./rules.ts"
 
 export const GameMessages = {
@@ -46,6 +52,31 @@ const DAY_MS = 86_400_000
 /** Top games: real rounds of the last 7 days; cached this long (the ranking moves slowly). */
 const TOP_CACHE_MS = 30_000
 export const GAME_SESSION_TTL_HOURS = 24
+/**
+ * On a fresh database, lobby calls wait at most this long (from the first such call: the server may
+ * take a while to start serving) for lists that have not answered yet.
+ */
+const FIRST_LIST_GRACE_MS = 15_000
+/** This server's own studio is silent until the server serves: retried often, logged quietly. */
+const SELF_RETRY = Duration.millis(500)
+const QUIET_START_MS = 60_000
+/** A list request's time limit; shorter before a first answer (a request sent to this very server
+ * before it serves is never answered: better to ask again soon). */
+const FIRST_FETCH_TIMEOUT = Duration.seconds(4)
+const FETCH_TIMEOUT = Duration.seconds(20)
+/** Retries after a failed fetch: 250 ms doubling, at most a minute. */
+const retryDelay = (failures: number) =>
+  Duration.millis(Math.min(250 * 2 ** Math.min(failures - 1, 8), 60_000))
+/** Each integration's games sort after the previous one's (config order, the studio first). */
+const SORT_STRIDE = 100_000
+
+/** What one integration's fetch did: `changed` when its list was new to this process. */
+export interface CatalogueSync {
+  readonly integration: string
+  readonly outcome: "changed" | "unchanged" | "failed"
+  readonly games?: number
+  readonly reason?: string
+}
 
 export interface LaunchContext {
   /** The signed-in player (sessionId of the casino sign-in), or undefined for a visitor. */
@@ -55,13 +86,15 @@ export interface LaunchContext {
 type Unauth = { readonly _tag: "need-session" }
 
 export interface GamesShape {
-  readonly catalogue: () => ReadonlyArray<GameRow>
-  readonly byId: (id: string) => GameRow | undefined
+  readonly catalogue: () => Effect.Effect<ReadonlyArray<GameRow>>
+  readonly byId: (id: string) => Effect.Effect<GameRow | undefined>
+  /** Fetches every integration's games list now (the periodic refresh, on demand). */
+  readonly refresh: () => Effect.Effect<ReadonlyArray<CatalogueSync>>
   readonly gamesAndCategories: (currency: string) => Effect.Effect<GamesAndCategories>
   readonly topGames: () => Effect.Effect<ReadonlyArray<Game>>
-  readonly mainGames: () => ReadonlyArray<Game>
-  readonly featuredGames: () => ReadonlyArray<Game>
-  readonly newGames: () => ReadonlyArray<Game>
+  readonly mainGames: () => Effect.Effect<ReadonlyArray<Game>>
+  readonly featuredGames: () => Effect.Effect<ReadonlyArray<Game>>
+  readonly newGames: () => Effect.Effect<ReadonlyArray<Game>>
   readonly jackpots: () => Effect.Effect<Jackpots>
   readonly currencies: () => Effect.Effect<ReadonlyArray<string>>
   readonly latestWinners: () => Effect.Effect<Winners>
@@ -124,10 +157,18 @@ const toWinner = (w: WinnerRow) => ({
   at: w.at.toISOString(),
 })
 
-/** The catalogue the server seeds from: the studio's (catalogue.ts keeps a fixture for other uses). */
-export const CatalogueSource = Context.Reference<Catalogue>("casino/server/GameCatalogue", {
-  defaultValue: studioCatalogue,
-})
+/** A catalogue's content digest: an unchanged list is not written again at each refresh. */
+const digestOf = (catalogue: Catalogue): string =>
+  createHash("sha256")
+    .update(JSON.stringify(catalogue, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)))
+    .digest("hex")
+
+interface Lobby {
+  readonly rows: ReadonlyArray<GameRow>
+  readonly byId: ReadonlyMap<string, GameRow>
+  readonly all: ReadonlyArray<Game>
+  readonly categories: ReadonlyArray<Category>
+}
 
 /** Seeds every jackpot's pool in every currency with a rate once (idempotent: the ledger's key). */
 const seedJackpotPools = Effect.gen(function* () {
@@ -161,34 +202,151 @@ const make = Effect.gen(function* () {
   const rates = yield* Rates
   const integrations = yield* Integrations
   const rg = yield* ResponsibleGaming
-  const source = yield* CatalogueSource
+  const ledger = yield* Ledger
+  const startedAt = Date.now()
+  const selfOrigin = new URL(config.internalUrl).origin
+  const selfHosted = (integration: { readonly gamesUrl: string }) =>
+    new URL(integration.gamesUrl).origin === selfOrigin
 
-  yield* repo.seedCatalogue(source, (g) => g.image ?? `${config.cdnBasePath}/games/${g.id}.svg`)
-  yield* Effect.promise(() =>
-    writeTileArt(
-      config.cdnDir,
-      source.games.filter((g) => g.image === undefined),
-    ),
-  )
-  yield* seedJackpotPools.pipe(
-    Effect.catch((e) => Effect.logWarning("games: seeding the jackpot pools failed", e)),
-  )
-  const rows = yield* repo.games()
-  const byIdMap = new Map(rows.map((g) => [g.id, g] as const))
-  const all = rows.map(toGame)
-  const categories: ReadonlyArray<Category> = yield* repo.categories()
-
+  const loadLobby = Effect.gen(function* () {
+    const rows = yield* repo.games()
+    return {
+      rows,
+      byId: new Map(rows.map((g) => [g.id, g] as const)),
+      all: rows.map(toGame),
+      categories: yield* repo.categories(),
+    } satisfies Lobby
+  })
+  // The last stored lists: a restart serves them at once, while the providers are asked again.
+  let lobby: Lobby = yield* loadLobby
   let top: { readonly at: number; readonly games: ReadonlyArray<Game> } | undefined
+
+  const known = yield* integrations.all()
+  const stored = new Set(yield* repo.storedIntegrations())
+  const waiting = new Set(known.map((i) => i.code).filter((code) => !stored.has(code)))
+  const ready = yield* Deferred.make<void>()
+  const release = (code: string) =>
+    Effect.suspend(() => {
+      waiting.delete(code)
+      return waiting.size === 0 ? Deferred.succeed(ready, undefined) : Effect.void
+    })
+  yield* release("")
+  let deadline: number | undefined
+  /** The lobby in memory, once the first start's lists are in (or the grace is over). */
+  const current = Effect.gen(function* () {
+    if (!(yield* Deferred.isDone(ready))) {
+      deadline ??= Date.now() + FIRST_LIST_GRACE_MS
+      const waited = yield* Deferred.await(ready).pipe(
+        Effect.timeoutOption(Duration.millis(Math.max(0, deadline - Date.now()))),
+      )
+      if (Option.isNone(waited)) yield* Deferred.succeed(ready, undefined)
+    }
+    return lobby
+  })
+
+  const digests = new Map<string, string>()
+  const syncOne = (integration: (typeof known)[number], index: number) =>
+    Effect.gen(function* () {
+      const { catalogue, skipped } = yield* integrations
+        .catalogue(integration)
+        .pipe(Effect.timeout(digests.has(integration.code) ? FETCH_TIMEOUT : FIRST_FETCH_TIMEOUT))
+      if (skipped.length > 0)
+        yield* Effect.logWarning(
+          `games: ${integration.code}'s list: ${skipped.length} title(s) left out: ${skipped.slice(0, 5).join("; ")}`,
+        )
+      const digest = digestOf(catalogue)
+      if (digests.get(integration.code) === digest)
+        return { integration: integration.code, outcome: "unchanged", games: catalogue.games.length } as const
+      yield* repo.syncCatalogue(
+        integration.code,
+        index * SORT_STRIDE,
+        catalogue,
+        (g) => g.image ?? `${config.cdnBasePath}/games/${g.id}.svg`,
+      )
+      yield* Effect.tryPromise(() =>
+        writeTileArt(
+          config.cdnDir,
+          catalogue.games.filter((g) => g.image === undefined),
+        ),
+      ).pipe(Effect.catch((e) => Effect.logWarning("games: writing tile art failed", e)))
+      yield* seedJackpotPools.pipe(
+        Effect.provideService(Ledger, ledger),
+        Effect.provideService(Rates, rates),
+        Effect.provideService(GamesRepo, repo),
+        Effect.catch((e) => Effect.logWarning("games: seeding the jackpot pools failed", e)),
+      )
+      digests.set(integration.code, digest)
+      lobby = yield* loadLobby
+      top = undefined
+      return { integration: integration.code, outcome: "changed", games: catalogue.games.length } as const
+    })
+
+  /** One fetch; a failure is logged (quietly while this server is starting) and answered. */
+  const attempt = (integration: (typeof known)[number], index: number) =>
+    Effect.exit(syncOne(integration, index)).pipe(
+      Effect.flatMap((exit): Effect.Effect<CatalogueSync> => {
+        if (Exit.isSuccess(exit)) return Effect.as(release(integration.code), exit.value)
+        if (Cause.hasInterruptsOnly(exit.cause)) return Effect.failCause(exit.cause).pipe(Effect.orDie)
+        const error = Cause.findErrorOption(exit.cause)
+        const problem: CatalogueUnavailable | undefined =
+          error._tag === "Some" &&
+          typeof error.value === "object" &&
+          error.value._tag === "CatalogueUnavailable"
+            ? error.value
+            : undefined
+        const reason =
+          problem?.reason ??
+          (error._tag === "Some" && error.value._tag === "TimeoutError"
+            ? "no answer in time"
+            : Cause.pretty(exit.cause))
+        // The in-house studio is served by this very server: silent (or 503) until it serves, so
+        // the first start's lobby waits for it. Any other provider's failure will not mend soon:
+        // the lobby stops waiting for it (its fiber keeps asking).
+        const transient =
+          selfHosted(integration) &&
+          (problem === undefined || !problem.answered || /^answered 5/.test(problem.reason))
+        const starting = !digests.has(integration.code) && Date.now() - startedAt < QUIET_START_MS
+        const log = transient && starting ? Effect.logDebug : Effect.logWarning
+        return log(
+          `games: ${integration.code}'s games list not taken (last stored list kept): ${reason}`,
+        ).pipe(
+          Effect.andThen(transient ? Effect.void : release(integration.code)),
+          Effect.as({ integration: integration.code, outcome: "failed", reason } as const),
+        )
+      }),
+    )
+
+  // One fiber per integration for the server's lifetime: fetch, then again after the refresh
+  // period, or sooner (with backoff) after a failure.
+  const refreshEvery = Duration.seconds(config.gameCatalogueRefreshSeconds)
+  yield* Effect.forEach(
+    known,
+    (integration, index) =>
+      Effect.gen(function* () {
+        let failures = 0
+        while (true) {
+          const done = yield* attempt(integration, index)
+          failures = done.outcome === "failed" ? failures + 1 : 0
+          const starting = selfHosted(integration) && !digests.has(integration.code)
+          yield* Effect.sleep(failures === 0 ? refreshEvery : starting ? SELF_RETRY : retryDelay(failures))
+        }
+      }).pipe(Effect.forkScoped),
+    { discard: true },
+  )
+
+  const refresh = () => Effect.forEach(known, (integration, index) => attempt(integration, index))
+
   const topGames = () =>
     Effect.gen(function* () {
+      const { byId, all } = yield* current
       const now = Date.now()
       if (top !== undefined && now - top.at < TOP_CACHE_MS) return top.games
       const ids = yield* repo.topGameIds(new Date(now - 7 * DAY_MS))
-      const ranked = new Set(ids.filter((id) => byIdMap.has(id)))
+      const ranked = new Set(ids.filter((id) => byId.has(id)))
       // Most real rounds first, then the catalogue's own order for the rest.
       const games = [
         ...[...ranked].flatMap((id) => {
-          const g = byIdMap.get(id)
+          const g = byId.get(id)
           return g === undefined ? [] : [toGame(g)]
         }),
         ...all.filter((g) => !ranked.has(g.id)),
@@ -199,6 +357,7 @@ const make = Effect.gen(function* () {
 
   const gamesAndCategories = (raw: string) =>
     Effect.gen(function* () {
+      const { rows, all, categories } = yield* current
       const wanted = lobbyCurrency(raw)
       // A 3-letter code the casino has no rate for: the lobby shows EUR instead.
       const rate = (yield* rates.get(wanted)) ?? (yield* rates.get("EUR"))
@@ -219,8 +378,8 @@ const make = Effect.gen(function* () {
     })
 
   const jackpots = () =>
-    repo.jackpotPools().pipe(
-      Effect.map((pools) =>
+    Effect.all([repo.jackpotPools(), current]).pipe(
+      Effect.map(([pools, { rows }]) =>
         pools.flatMap((p) =>
           p.currency === null || p.amount === null
             ? []
@@ -240,10 +399,10 @@ const make = Effect.gen(function* () {
     )
 
   const favorites = (userId: string) =>
-    repo.favoriteIds(userId).pipe(
-      Effect.map((ids) =>
+    Effect.all([repo.favoriteIds(userId), current]).pipe(
+      Effect.map(([ids, { byId }]) =>
         ids.flatMap((id) => {
-          const g = byIdMap.get(id)
+          const g = byId.get(id)
           return g === undefined ? [] : [toFavorite(g)]
         }),
       ),
@@ -252,7 +411,7 @@ const make = Effect.gen(function* () {
 
   const addFavorite = (userId: string, body: FavoriteGame) =>
     Effect.gen(function* () {
-      const g = byIdMap.get(body.id)
+      const g = (yield* current).byId.get(body.id)
       if (g === undefined) return yield* new GameNotFound({ message: GameMessages.notFound, id: body.id })
       if (g.launchId !== body.launchId || g.brand !== body.provider)
         return yield* new GameNotFound({ message: GameMessages.mismatch, id: body.id })
@@ -262,7 +421,7 @@ const make = Effect.gen(function* () {
 
   const removeFavorite = (userId: string, id: string) =>
     Effect.gen(function* () {
-      if (byIdMap.has(id)) yield* repo.removeFavorite(userId, id).pipe(Effect.orDie)
+      if ((yield* current).byId.has(id)) yield* repo.removeFavorite(userId, id).pipe(Effect.orDie)
       return yield* favorites(userId)
     })
 
@@ -284,7 +443,7 @@ const make = Effect.gen(function* () {
 
   const launch: GamesShape["launch"] = (payload, context) =>
     Effect.gen(function* () {
-      const game = byIdMap.get(payload.id)
+      const game = (yield* current).byId.get(payload.id)
       if (game === undefined)
         return yield* new GameNotFound({ message: GameMessages.notFound, id: payload.id })
       if (game.launchId !== payload.launchId)
@@ -352,14 +511,15 @@ const make = Effect.gen(function* () {
       return { url: answer.url, demo: payload.demo, currency }
     })
 
-  const pick = (f: (g: GameRow) => boolean) => rows.filter(f).map(toGame)
+  const pick = (f: (g: GameRow) => boolean) => Effect.map(current, ({ rows }) => rows.filter(f).map(toGame))
 
   return {
-    catalogue: () => rows,
-    byId: (id) => byIdMap.get(id),
+    catalogue: () => Effect.map(current, ({ rows }) => rows),
+    byId: (id) => Effect.map(current, ({ byId }) => byId.get(id)),
+    refresh,
     gamesAndCategories,
     topGames,
-    mainGames: () => all,
+    mainGames: () => Effect.map(current, ({ all }) => all),
     featuredGames: () => pick((g) => g.featured),
     newGames: () => pick((g) => g.isNew),
     jackpots,

@@ -1,6 +1,6 @@
 /**
  * The SQL of the games module's lobby side (tables of migration 0031): the catalogue and its
- * seeding, sections from real rounds, winners, favorites, bet history, launch sessions. The
+ * upsert from each integration's games list, sections from real rounds, winners, favorites, bet history, launch sessions. The
  * seamless wallet's SQL is in WalletRepo.ts. Amounts cross as decimal strings, never numbers.
  */
 import { Context, Effect, Layer } from "effect"
@@ -77,11 +77,18 @@ export interface NewGameSession {
 }
 
 export interface GamesRepoShape {
-  /** Upserts categories, games and jackpots from the catalogue; games no longer in it go inactive. */
-  readonly seedCatalogue: (
+  /**
+   * Upserts one integration's list: its categories, jackpots and games (sorted from `sortBase`);
+   * that integration's games no longer listed go inactive. Other integrations' rows are untouched.
+   */
+  readonly syncCatalogue: (
+    integration: string,
+    sortBase: number,
     catalogue: Catalogue,
     imageOf: (game: Catalogue["games"][number]) => string,
   ) => Sql<void>
+  /** The integrations with active games stored (a restart serves them before its first fetch). */
+  readonly storedIntegrations: () => Sql<ReadonlyArray<string>>
   readonly games: () => Sql<ReadonlyArray<GameRow>>
   readonly categories: () => Sql<ReadonlyArray<CategoryRow>>
   /** Game ids by real rounds (not rolled back) since `since`, most first. */
@@ -124,10 +131,10 @@ const make = Effect.gen(function* () {
   const gameCols = sql.literal(gameColumns)
   const winnerCols = sql.literal(winnerColumns)
 
-  const seedCatalogue: GamesRepoShape["seedCatalogue"] = (catalogue, imageOf) =>
+  const syncCatalogue: GamesRepoShape["syncCatalogue"] = (integration, sortBase, catalogue, imageOf) =>
     sql.withTransaction(
       Effect.gen(function* () {
-        // Two servers starting on one database seed one after the other.
+        // Two servers (or two integrations' lists) write one after the other.
         yield* sql`SELECT pg_advisory_xact_lock(310031)`
         for (const c of catalogue.categories)
           yield* sql`
@@ -139,8 +146,9 @@ const make = Effect.gen(function* () {
             INSERT INTO jackpots (id, name, seed_eur) VALUES (${j.id}, ${j.name}, ${j.seedEur.toString()}::numeric)
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, seed_eur = EXCLUDED.seed_eur
           `
-        yield* sql`UPDATE games SET active = false`
-        let sort = 0
+        // In one transaction: readers see the old list or the new one, never a gap.
+        yield* sql`UPDATE games SET active = false WHERE integration = ${integration}`
+        let sort = sortBase
         for (const g of catalogue.games) {
           sort++
           yield* sql`
@@ -158,9 +166,15 @@ const make = Effect.gen(function* () {
               is_new = EXCLUDED.is_new, featured = EXCLUDED.featured, demo = EXCLUDED.demo,
               jackpot_id = EXCLUDED.jackpot_id, tags = EXCLUDED.tags, min_bet_eur = EXCLUDED.min_bet_eur,
               max_bet_eur = EXCLUDED.max_bet_eur, sort = EXCLUDED.sort, active = true
+            WHERE games.integration = EXCLUDED.integration
           `
         }
       }),
+    )
+
+  const storedIntegrations = () =>
+    sql<{ readonly integration: string }>`SELECT DISTINCT integration FROM games WHERE active`.pipe(
+      Effect.map((rows) => rows.map((r) => r.integration)),
     )
 
   const games = () =>
@@ -293,7 +307,8 @@ const make = Effect.gen(function* () {
 
   return {
     nickname,
-    seedCatalogue,
+    syncCatalogue,
+    storedIntegrations,
     games,
     categories,
     topGameIds,

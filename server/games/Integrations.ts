@@ -1,15 +1,21 @@
 /**
- * The game integrations (docs/game-wallet-protocol.md): per provider code, where its launch goes
- * and its two keys. GAME_PROVIDERS adds or overrides them; the in-house studio is `studio` by
- * default (unless STUDIO=off): launchUrl `{INTERNAL_URL}/studio/api/launch`, keys derived from the
- * studio secret by the studio's own derivation (server/providers/game-studio/credentials.ts).
+ * The game integrations (docs/game-wallet-protocol.md): per provider code, where its launch and its
+ * games list are, and its two keys. GAME_PROVIDERS adds or overrides them; the in-house studio is
+ * `studio` by default (unless STUDIO=off): launchUrl `{INTERNAL_URL}/studio/api/launch`, gamesUrl
+ * `{INTERNAL_URL}/studio/api/games`, keys derived from the studio secret by the studio's own
+ * derivation (server/providers/game-studio/credentials.ts).
+ *
+ * The two signed calls the casino makes: the launch, and the games list (the catalogue, fetched by
+ * Games at start and every GAME_CATALOGUE_REFRESH_SECONDS; its answer is signed by the provider).
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import { Cause, Context, Data, Effect, Exit, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { AppConfig, type GameProviderConfig } from "../config.ts"
+import { AppConfig, type GameProviderConfig, gamesUrlFor } from "../config.ts"
 import { signWebhook } from "../payments/adapters.ts"
 import { studioCredentials, studioSecret } from "../providers/game-studio/credentials.ts"
-import { STUDIO } from "./catalogue.ts"
+import { type Catalogue, decodeGamesList, STUDIO, toCatalogue } from "./catalogue.ts"
+import { acceptedSignature } from "./rules.ts"
 
 export const SIGNATURE_HEADER = "x-signature"
 
@@ -34,17 +40,48 @@ export type LaunchAnswer =
   | { readonly _tag: "unknown-game" }
   | { readonly _tag: "unavailable"; readonly reason: string }
 
+/** Why an integration's games list was not taken: the last stored list stays. */
+export class CatalogueUnavailable extends Data.TaggedError("CatalogueUnavailable")<{
+  readonly integration: string
+  /** False: no answer at all (network, timeout) — expected while a provider (or this server) starts. */
+  readonly answered: boolean
+  readonly reason: string
+}> {}
+
 export interface IntegrationsShape {
   /** The integration of `code`, or undefined (unknown, or the studio's secret not there yet). */
   readonly get: (code: string) => Effect.Effect<GameProviderConfig | undefined>
+  /** Every integration: the configured ones in their order, the in-house studio first unless overridden or off. */
+  readonly all: () => Effect.Effect<ReadonlyArray<GameProviderConfig>>
   /** The signed launch call; never fails: an unreachable or odd provider is `unavailable`. */
   readonly launch: (integration: GameProviderConfig, request: LaunchRequest) => Effect.Effect<LaunchAnswer>
+  /**
+   * The integration's games list: signed request (casinoKey), signed answer checked (walletSecret,
+   * tolerance), decoded with the protocol's schema, as catalogue rows under the integration's code.
+   */
+  readonly catalogue: (
+    integration: GameProviderConfig,
+  ) => Effect.Effect<
+    { readonly catalogue: Catalogue; readonly skipped: ReadonlyArray<string> },
+    CatalogueUnavailable
+  >
 }
 
 const LaunchReply = Schema.Struct({ url: Schema.String.check(Schema.isPattern(/^(https?:\/\/|\/)\S+$/)) })
 const decodeLaunchReply = Schema.decodeUnknownOption(Schema.fromJsonString(LaunchReply))
 
+/** fetch's own message is "fetch failed": the cause (ECONNREFUSED, a timeout) is what helps. */
+const failureText = (e: unknown): string =>
+  e instanceof Error
+    ? e.cause instanceof Error
+      ? `${e.message}: ${e.cause.message}`
+      : e.message
+    : "no answer"
+
 const LAUNCH_TIMEOUT_MS = 5_000
+const CATALOGUE_TIMEOUT_MS = 10_000
+/** A games list larger than this is not a games list. */
+const CATALOGUE_MAX_CHARS = 5_000_000
 
 export class Integrations extends Context.Service<Integrations, IntegrationsShape>()(
   "casino/server/GameIntegrations",
@@ -73,8 +110,80 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
         return studioKeys.pipe(
           Effect.map((keys) => {
             if (keys === undefined) return undefined
-            studio = { code: STUDIO, launchUrl: `${config.internalUrl}/studio/api/launch`, ...keys }
+            const launchUrl = `${config.internalUrl}/studio/api/launch`
+            studio = { code: STUDIO, launchUrl, gamesUrl: gamesUrlFor(launchUrl), ...keys }
             return studio
+          }),
+        )
+      }
+
+      const all = () =>
+        Effect.gen(function* () {
+          const own = configured.has(STUDIO) ? undefined : yield* get(STUDIO)
+          return own === undefined ? config.gameProviders : [own, ...config.gameProviders]
+        })
+
+      const catalogueOf = (integration: GameProviderConfig) => {
+        const unavailable = (answered: boolean, reason: string) =>
+          new CatalogueUnavailable({ integration: integration.code, answered, reason })
+        return Effect.tryPromise({
+          try: async (signal) => {
+            // A fresh id per request: two requests never carry the same signed bytes.
+            const body = JSON.stringify({ requestId: randomBytes(16).toString("hex") })
+            const response = await fetch(integration.gamesUrl, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                [SIGNATURE_HEADER]: signBody(integration.casinoKey, Math.floor(Date.now() / 1000), body),
+              },
+              body,
+              signal: AbortSignal.any([signal, AbortSignal.timeout(CATALOGUE_TIMEOUT_MS)]),
+              redirect: "error",
+            })
+            return {
+              status: response.status,
+              text: await response.text(),
+              signature: response.headers.get(SIGNATURE_HEADER) ?? undefined,
+            }
+          },
+          catch: (e) => unavailable(false, failureText(e)),
+        }).pipe(
+          Effect.flatMap((reply) => {
+            if (reply.status !== 200) return Effect.fail(unavailable(true, `answered ${reply.status}`))
+            if (reply.text.length > CATALOGUE_MAX_CHARS)
+              return Effect.fail(unavailable(true, "answer too large"))
+            const signed = acceptedSignature(
+              integration.walletSecret,
+              reply.signature,
+              reply.text,
+              Math.floor(Date.now() / 1000),
+              config.webhookToleranceSeconds,
+            )
+            if (signed === undefined) {
+              // Tell a stale answer (replayed, or a clock far off) from a forged one, for the operator.
+              const late =
+                acceptedSignature(
+                  integration.walletSecret,
+                  reply.signature,
+                  reply.text,
+                  0,
+                  Number.MAX_SAFE_INTEGER,
+                ) !== undefined
+              return Effect.fail(
+                unavailable(
+                  true,
+                  late ? "the answer's signature is stale" : "the answer's signature is missing or wrong",
+                ),
+              )
+            }
+            const decoded = decodeGamesList(reply.text)
+            if (Exit.isFailure(decoded))
+              return Effect.fail(
+                unavailable(true, `not a games list: ${Cause.pretty(decoded.cause).slice(0, 500)}`),
+              )
+            return Effect.succeed(
+              toCatalogue(integration.code, decoded.value, new URL(config.publicUrl).origin),
+            )
           }),
         )
       }
@@ -82,7 +191,8 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
       const launch = (integration: GameProviderConfig, request: LaunchRequest): Effect.Effect<LaunchAnswer> =>
         Effect.tryPromise({
           try: async (signal) => {
-            const body = JSON.stringify(request)
+            // A fresh requestId: the provider refuses the same signed bytes twice (a replayed launch).
+            const body = JSON.stringify({ ...request, requestId: randomBytes(16).toString("hex") })
             const timestamp = Math.floor(Date.now() / 1000)
             const response = await fetch(integration.launchUrl, {
               method: "POST",
@@ -118,7 +228,7 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
           ),
         )
 
-      return { get, launch } satisfies IntegrationsShape
+      return { get, all, launch, catalogue: catalogueOf } satisfies IntegrationsShape
     }),
   )
 }

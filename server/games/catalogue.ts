@@ -1,15 +1,25 @@
 /**
- * What the casino's catalogue tables are seeded from at every start (GamesRepo.seedCatalogue).
+ * The games list every integration publishes (docs/game-wallet-protocol.md, "Games list"): its wire
+ * schema, and how the casino turns a provider's list into the rows of its catalogue tables.
  *
- * The studio's catalogue (services/games/catalogue.ts, the pure game math of the studio helper) is
- * the source of truth for its titles. Until the casino is wired to it, this module carries the same
- * shape (`CatalogueGame`, a subset of the studio's `GameDefinition` plus the two things only the
- * casino needs: the integration code and the exact RTP text) and a fixture list built from it, so
- * the lobby, the tests and the bench have a real-sized catalogue (44 titles, 4 brands, 5 segments).
+ * The casino knows no title of its own: each integration's list arrives signed over the protocol
+ * (Integrations.catalogue) and is upserted under that integration's code (Games, GamesRepo).
+ * Ids are namespaced per integration so that two providers publishing the same ids (two instances
+ * of the studio, say) never collide: `{code}-{id}` — except for the in-house `studio`, whose ids are
+ * kept as published (they are what favorites, rounds and links already name).
  */
+import { Schema } from "effect"
+
 export const gameKinds = ["dice", "crash", "mines", "plinko", "roulette", "slot"] as const
 export type CatalogueKind = (typeof gameKinds)[number]
 
+/** The in-house studio's integration code (docs/game-studio.md). */
+export const STUDIO = "studio"
+
+/** Every pool starts at (and is topped up to) 1,000.00 EUR from the house: the casino's decision. */
+export const JACKPOT_SEED_EUR = 100_000n
+
+/** A game as the casino's catalogue holds it (ids already namespaced, bet limits as bigint). */
 export interface CatalogueGame {
   readonly id: string
   readonly launchId: string
@@ -23,7 +33,7 @@ export interface CatalogueGame {
   readonly tags: ReadonlyArray<string>
   readonly isNew: boolean
   readonly featured: boolean
-  /** The progressive jackpot its bets feed and can win, or null. */
+  /** The progressive jackpot its bets feed and can win (the casino's id), or null. */
   readonly jackpotId: string | null
   /** Bet limits in EUR cents. */
   readonly minBetEur: bigint
@@ -31,7 +41,7 @@ export interface CatalogueGame {
   readonly demo: boolean
   /** Exact theoretical RTP with two decimals, rounded down ("96.12"). */
   readonly rtp: string
-  /** The tile's URL when the provider serves its own art; else the casino's generated one. */
+  /** The tile's path when the provider's art is served from the casino's own origin; else generated. */
   readonly image?: string
 }
 
@@ -54,142 +64,119 @@ export interface Catalogue {
   readonly jackpots: ReadonlyArray<CatalogueJackpot>
 }
 
-import {
-  categories as studioCategories,
-  catalogue as studioGames,
-  jackpots as studioJackpots,
-} from "../../services/games/catalogue.ts"
-import { rtpPercent } from "../../services/games/rtp.ts"
+const Slug = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: "lower-case letters, digits and -" }),
+)
+const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
+const EurCents = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,17}$/, { message: "EUR cents" }))
 
-export const STUDIO = "studio"
+/** One title of a provider's list, as sent (docs/game-wallet-protocol.md). */
+export const ListedGame = Schema.Struct({
+  id: Slug,
+  launchId: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,100}$/)),
+  name: Text(100),
+  brand: Text(60),
+  category: Slug,
+  kind: Schema.Literals(gameKinds),
+  volatility: Schema.Literals(["low", "medium", "high"]),
+  rtp: Schema.String.check(Schema.isPattern(/^[0-9]{1,3}\.[0-9]{2}$/)),
+  tags: Schema.Array(Text(40)).check(Schema.isMaxLength(20)),
+  isNew: Schema.Boolean,
+  featured: Schema.Boolean,
+  demo: Schema.Boolean,
+  jackpotId: Schema.NullOr(Slug),
+  minBetEur: EurCents,
+  maxBetEur: EurCents,
+  image: Schema.optional(Schema.String.check(Schema.isPattern(/^https?:\/\/\S{1,2000}$/))),
+})
+export type ListedGame = typeof ListedGame.Type
 
-/** The one progressive pool of the studio's jackpot titles (decision: one pool, per currency). */
-export const STUDIO_JACKPOT: CatalogueJackpot = {
-  id: "studio-mega",
-  name: "Studio Mega Jackpot",
-  seedEur: 100_000n,
-}
+export const GamesList = Schema.Struct({
+  games: Schema.Array(ListedGame).check(Schema.isMaxLength(5_000)),
+  categories: Schema.Array(
+    Schema.Struct({ slug: Slug, name: Text(60), order: Schema.Number.check(Schema.isInt()) }),
+  ).check(Schema.isMaxLength(100)),
+  jackpots: Schema.Array(Schema.Struct({ id: Slug, name: Text(100) })).check(Schema.isMaxLength(100)),
+})
+export type GamesList = typeof GamesList.Type
 
-const brands = ["Lumen Play", "Red Comet", "Odd Owl", "Northern Reels"] as const
+export const decodeGamesList = Schema.decodeUnknownExit(Schema.fromJsonString(GamesList))
 
-const categories: ReadonlyArray<CatalogueCategory> = [
-  { slug: "slots", name: "Slots", order: 1 },
-  { slug: "table", name: "Table games", order: 2 },
-  { slug: "crash", name: "Crash", order: 3 },
-  { slug: "instant", name: "Instant win", order: 4 },
-  { slug: "jackpot", name: "Jackpot games", order: 5 },
-]
+/** The casino's id of a provider's game or jackpot id: `{code}-{id}`, the studio's kept as is. */
+export const casinoId = (integration: string, providerId: string): string =>
+  integration === STUDIO ? providerId : `${integration}-${providerId}`
 
-const themes = [
-  "Aurora",
-  "Ember",
-  "Tidal",
-  "Comet",
-  "Jade",
-  "Mirage",
-  "Nova",
-  "Orchid",
-  "Pharaoh",
-  "Quartz",
-  "Raven",
-] as const
-
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-
-const kindSetup: Readonly<
-  Record<CatalogueKind, { category: string; label: string; rtp: string; min: bigint; max: bigint }>
-> = {
-  slot: { category: "slots", label: "Reels", rtp: "96.10", min: 10n, max: 10_000n },
-  dice: { category: "instant", label: "Dice", rtp: "99.00", min: 10n, max: 50_000n },
-  mines: { category: "instant", label: "Mines", rtp: "99.00", min: 10n, max: 20_000n },
-  plinko: { category: "instant", label: "Plinko", rtp: "98.90", min: 10n, max: 20_000n },
-  crash: { category: "crash", label: "Rocket", rtp: "99.00", min: 10n, max: 50_000n },
-  roulette: { category: "table", label: "Roulette", rtp: "97.29", min: 10n, max: 100_000n },
-}
-
-/** 44 titles: every kind under every brand, slots many times over, four jackpot slots. */
-const fixtureGames = (): ReadonlyArray<CatalogueGame> => {
-  const out: Array<CatalogueGame> = []
-  const kinds: ReadonlyArray<CatalogueKind> = [
-    "slot",
-    "slot",
-    "slot",
-    "slot",
-    "slot",
-    "dice",
-    "crash",
-    "mines",
-    "plinko",
-    "roulette",
-    "slot",
-  ]
-  brands.forEach((brand, b) => {
-    kinds.forEach((kind, k) => {
-      const setup = kindSetup[kind]
-      const theme = themes[(k + b * 3) % themes.length] ?? "Aurora"
-      const name = `${theme} ${setup.label}${kind === "slot" ? ` ${b + 1}${k}` : ""}`
-      const id = slug(`${brand.split(" ")[0]} ${name}`)
-      const jackpot = kind === "slot" && k === kinds.length - 1
-      out.push({
-        id,
-        launchId: id,
-        name,
-        brand,
-        integration: STUDIO,
-        category: jackpot ? "jackpot" : setup.category,
-        kind,
-        volatility: (["low", "medium", "high"] as const)[(k + b) % 3] ?? "medium",
-        tags: [theme.toLowerCase(), kind, brand.toLowerCase()],
-        isNew: k % 4 === 1,
-        featured: k % 5 === 0,
-        jackpotId: jackpot ? STUDIO_JACKPOT.id : null,
-        minBetEur: setup.min,
-        maxBetEur: setup.max,
-        demo: true,
-        rtp: setup.rtp,
-      })
-    })
-  })
-  return out
-}
-
-/** Every pool starts at (and is topped up to) 1,000.00 EUR (the protocol's example). */
-export const JACKPOT_SEED_EUR = 100_000n
+const idPattern = /^[a-z0-9][a-z0-9-]{0,63}$/
 
 /**
- * The studio's catalogue (services/games/catalogue.ts) as the casino seeds it: integration `studio`,
- * the exact RTP computed once at start, the studio's own tile art (`/studio/art/{imageId}.svg`).
+ * A decoded list as catalogue rows of `integration`: ids namespaced, art kept only when the
+ * provider serves it from the casino's own origin (the casino's pages allow no other images: the
+ * casino draws a tile instead). Titles that do not fit (an id too long once namespaced, an unknown
+ * category or jackpot, max below min, a repeated id) are left out and named in `skipped`.
  */
-export const studioCatalogue = (): Catalogue => ({
-  games: studioGames.map((d) => ({
-    id: d.id,
-    launchId: d.launchId,
-    name: d.name,
-    brand: d.brand,
-    integration: STUDIO,
-    category: d.category,
-    kind: d.kind,
-    volatility: d.volatility,
-    tags: d.tags,
-    isNew: d.isNew,
-    featured: d.featured,
-    jackpotId: d.jackpot?.id ?? null,
-    minBetEur: d.minBetEur,
-    maxBetEur: d.maxBetEur,
-    demo: d.demo,
-    rtp: rtpPercent(d),
-    image: `/studio/art/${d.imageId}.svg`,
-  })),
-  categories: studioCategories,
-  jackpots: studioJackpots.map((j) => ({ id: j.id, name: j.name, seedEur: JACKPOT_SEED_EUR })),
-})
-
-export const fixtureCatalogue: Catalogue = {
-  games: fixtureGames(),
-  categories,
-  jackpots: [STUDIO_JACKPOT],
+export const toCatalogue = (
+  integration: string,
+  list: GamesList,
+  casinoOrigin: string,
+): { readonly catalogue: Catalogue; readonly skipped: ReadonlyArray<string> } => {
+  const skipped: Array<string> = []
+  const categories = new Map(list.categories.map((c) => [c.slug, c] as const))
+  const jackpots = new Map(
+    list.jackpots.flatMap((j) => {
+      const id = casinoId(integration, j.id)
+      return idPattern.test(id) ? [[j.id, { id, name: j.name, seedEur: JACKPOT_SEED_EUR }] as const] : []
+    }),
+  )
+  const seen = new Set<string>()
+  const games: Array<CatalogueGame> = []
+  for (const g of list.games) {
+    const id = casinoId(integration, g.id)
+    const min = BigInt(g.minBetEur)
+    const max = BigInt(g.maxBetEur)
+    const jackpot = g.jackpotId === null ? null : jackpots.get(g.jackpotId)
+    const why = !idPattern.test(id)
+      ? "id too long"
+      : seen.has(id)
+        ? "id repeated"
+        : !categories.has(g.category)
+          ? `unknown category ${g.category}`
+          : jackpot === undefined
+            ? `unknown jackpot ${g.jackpotId}`
+            : max < min
+              ? "maxBetEur below minBetEur"
+              : undefined
+    if (why !== undefined) {
+      skipped.push(`${g.id}: ${why}`)
+      continue
+    }
+    seen.add(id)
+    const image = g.image === undefined ? undefined : new URL(g.image)
+    games.push({
+      id,
+      launchId: g.launchId,
+      name: g.name,
+      brand: g.brand,
+      integration,
+      category: g.category,
+      kind: g.kind,
+      volatility: g.volatility,
+      tags: g.tags,
+      isNew: g.isNew,
+      featured: g.featured,
+      jackpotId: jackpot?.id ?? null,
+      minBetEur: min,
+      maxBetEur: max,
+      demo: g.demo,
+      rtp: g.rtp,
+      ...(image !== undefined && image.origin === casinoOrigin ? { image: image.pathname } : {}),
+    })
+  }
+  return {
+    catalogue: {
+      games,
+      categories: [...categories.values()].map((c) => ({ slug: c.slug, name: c.name, order: c.order })),
+      jackpots: [...jackpots.values()],
+    },
+    skipped,
+  }
 }

@@ -72,10 +72,15 @@ export interface LedgerShape {
    * system accounts are locked: the caller's own writes that must commit with the posting (a
    * deposit's completion, its webhook record) then do not lengthen the hold on those hot rows.
    * Inside a caller's transaction a failure of `within` must roll that transaction back.
+   * `within` also receives the PLAYER accounts' balances after the posting (already written), so a
+   * caller can store an answer that names the new balance without another round trip.
    */
   readonly post: <E = never, R = never>(
     posting: Posting,
-    within?: (transactionId: string) => Effect.Effect<void, E, R>,
+    within?: (
+      transactionId: string,
+      playerBalances: ReadonlyMap<string, bigint>,
+    ) => Effect.Effect<void, E, R>,
   ) => Effect.Effect<Posted, PostError | SqlError.SqlError | E, R>
   readonly playerAccount: (
     userId: string,
@@ -160,7 +165,10 @@ const make = Effect.gen(function* () {
 
   const post = <E = never, R = never>(
     posting: Posting,
-    within?: (transactionId: string) => Effect.Effect<void, E, R>,
+    within?: (
+      transactionId: string,
+      playerBalances: ReadonlyMap<string, bigint>,
+    ) => Effect.Effect<void, E, R>,
   ): Effect.Effect<Posted, PostError | SqlError.SqlError | E, R> =>
     Effect.gen(function* () {
       const problem = postingProblem(posting)
@@ -207,8 +215,8 @@ const make = Effect.gen(function* () {
             )
           return yield* replay(posting, fingerprint, winner)
         }
-        if (within !== undefined) yield* within(inserted.id)
         const balances = new Map(inserted.balances.map(([id, balance]) => [id, BigInt(balance)] as const))
+        if (within !== undefined) yield* within(inserted.id, new Map(balances))
         // The contended rows LAST: a system account (one clearing row per provider and currency,
         // touched by every deposit) is locked by this UPDATE and held only until the commit. Lock
         // order stays global — player accounts by id, then system accounts by id —, so two

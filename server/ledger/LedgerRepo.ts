@@ -7,7 +7,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 
-export type AccountKind = "player_cash" | "gateway_clearing" | "house" | "jackpot_pool"
+export type AccountKind = "player_cash" | "gateway_clearing" | "house" | "jackpot_pool" | "pending_withdrawal"
 
 export interface AccountRow {
   readonly id: string

@@ -3,7 +3,7 @@
  * each message is rendered to RFC 822 (CRLF) and written as an `.eml` file into `MAIL_OUTBOX_DIR`,
  * named `<UTC time>-<sequence>-<recipient>.eml` so a directory listing sorts by time.
  */
-import { mkdir, writeFile } from "node:fs/promises"
+import { mkdir, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
 import { createTransport } from "nodemailer"
@@ -64,7 +64,10 @@ const make = Effect.gen(function* () {
         sequence = (sequence + 1) % 1_000_000
         const stamp = new Date().toISOString().replace(/[:.]/g, "-")
         const name = `${stamp}-${String(sequence).padStart(6, "0")}-${safeAddress(message.to)}.eml`
-        await writeFile(join(outbox, name), body, { mode: 0o600 })
+        // Written aside, then renamed: a reader of the outbox never sees half a message.
+        const partial = join(outbox, `.${name}.partial`)
+        await writeFile(partial, body, { mode: 0o600 })
+        await rename(partial, join(outbox, name))
       },
       catch: (cause) => new MailError({ message: `Could not write the message to ${outbox}`, cause }),
     }),

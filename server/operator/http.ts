@@ -15,14 +15,21 @@
  *   A refused decision is 404 (unknown player), 409 (nothing pending) or 400 (no reason), with
  *   `{ error, message }`.
  */
-import { timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { AppConfig, persistentOperatorSecret } from "../config.ts"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { AppConfig } from "../config.ts"
 import { Kyc, type KycReviewRefused } from "../kyc/Kyc.ts"
 import { OperatorAudit } from "./Audit.ts"
+import {
+  operatorBody as body,
+  operatorJson as json,
+  OPERATOR_PREFIX,
+  type OperatorRefused,
+  operatorAuthentication,
+  refusalResponse,
+} from "./endpoint.ts"
 
-export const OPERATOR_PREFIX = "/api/operator/v1"
+export { OPERATOR_PREFIX } from "./endpoint.ts"
 
 export const operatorEndpoints = [
   { method: "GET", path: `${OPERATOR_PREFIX}/kyc/pending` },
@@ -33,11 +40,6 @@ export const operatorEndpoints = [
 ] as const
 
 const Kind = Schema.Literals(["ID", "BILL"])
-const Actor = Schema.String.check(
-  Schema.isMinLength(1),
-  Schema.isMaxLength(100),
-  Schema.isPattern(/^[^\p{Cc}\p{Cs}]*$/u),
-)
 const ApprovePayload = Schema.Struct({ email: Schema.String.check(Schema.isMaxLength(254)), kind: Kind })
 const RejectPayload = Schema.Struct({
   email: Schema.String.check(Schema.isMaxLength(254)),
@@ -45,75 +47,20 @@ const RejectPayload = Schema.Struct({
   reason: Schema.String.check(Schema.isMaxLength(2_000)),
 })
 
-const json = (status: number, body: unknown) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers: { "cache-control": "no-store" } })
-
 const refusedStatus: Readonly<Record<KycReviewRefused["reason"], number>> = {
   UnknownPlayer: 404,
   NothingPending: 409,
   ReasonRequired: 400,
 }
 
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given, "utf8")
-  const b = Buffer.from(expected, "utf8")
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
-class OperatorRefused extends Schema.TaggedError<OperatorRefused>()("OperatorRefused", {
-  status: Schema.Int,
-  error: Schema.String,
-  message: Schema.String,
-}) {}
-
 export const operatorRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    // Generated (once, into DATA_DIR) only by a server that starts, never by merely loading the config.
-    const secret = config.operatorSecret ?? persistentOperatorSecret(config.dataDir)
     const kyc = yield* Kyc
     const audit = yield* OperatorAudit
 
     /** The acting operator, once the secret is right. */
-    const authenticate = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers.authorization ?? ""
-      const token = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
-      if (!sameSecret(token, secret)) {
-        yield* Effect.logWarning(
-          `operator endpoint ${request.method} ${request.url}: wrong or missing secret`,
-        )
-        return yield* new OperatorRefused({
-          status: 401,
-          error: "OperatorUnauthenticated",
-          message: "The operator secret is missing or wrong.",
-        })
-      }
-      const actor = Schema.decodeUnknownOption(Actor)(request.headers["x-operator"])
-      if (actor._tag === "None") {
-        return yield* new OperatorRefused({
-          status: 400,
-          error: "OperatorUnnamed",
-          message: "Name the operator in the X-Operator header (1 to 100 printable characters).",
-        })
-      }
-      return `${actor.value} via server`
-    })
-
-    const body = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const raw = yield* request.json.pipe(
-          Effect.mapError(
-            () => new OperatorRefused({ status: 400, error: "BadRequest", message: "Expected a JSON body." }),
-          ),
-        )
-        return yield* Schema.decodeUnknownEffect(schema)(raw).pipe(
-          Effect.mapError(
-            (e) => new OperatorRefused({ status: 400, error: "BadRequest", message: e.message }),
-          ),
-        )
-      })
+    const authenticate = operatorAuthentication(config)
 
     const answer = <A>(
       effect: Effect.Effect<A, OperatorRefused | KycReviewRefused, HttpServerRequest.HttpServerRequest>,
@@ -121,7 +68,7 @@ export const operatorRoutes = Layer.unwrap(
       effect.pipe(
         Effect.map((value) => json(200, value)),
         Effect.catchTags({
-          OperatorRefused: (e) => Effect.succeed(json(e.status, { error: e.error, message: e.message })),
+          OperatorRefused: (e) => Effect.succeed(refusalResponse(e)),
           KycReviewRefused: (e) =>
             Effect.succeed(json(refusedStatus[e.reason], { error: e.reason, message: e.message })),
         }),

@@ -8,7 +8,9 @@
  *   current amount cancels a pending change. Limits stay ordered: daily ≤ weekly ≤ monthly.
  * - `remainingDeposit(userId)`: what the player may still deposit now (the tightest limit minus what
  *   its window already holds), or null without limits — what the deposit capability will enforce.
- * - The reality-check interval (minutes between reminders during play), or off.
+ * - The reality-check interval (minutes between reminders during play), or off; and per session
+ *   (sign-in) when it last answered a reminder "Continue playing", by the database clock: the
+ *   browser shows a reminder that came due after that answer at once (docs/games.md).
  * - Self-exclusion: a time-out or exclusion period of `SelfExclusionPeriods`, ending at a time
  *   computed from the database clock. It can be extended, never shortened; setting it revokes every
  *   session of the player, and sign-in answers 451 until it ends (Users.signIn).
@@ -34,13 +36,15 @@ import {
   tightest,
 } from "../../services/profile-rules.ts"
 import type {
+  RealityCheckSession,
   ResponsibleGaming as ResponsibleGamingView,
   SelfExclusion as SelfExclusionSchema,
   UpdateResponsibleGamingPayload,
 } from "../../services/profile-service.ts"
+import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Sessions } from "../users/Sessions.ts"
 import { DepositTotals } from "./DepositTotals.ts"
-import { type ExclusionRow, ResponsibleGamingRepo } from "./ResponsibleGamingRepo.ts"
+import { type ExclusionRow, type RealityCheckRow, ResponsibleGamingRepo } from "./ResponsibleGamingRepo.ts"
 
 export interface ResponsibleGamingShape {
   readonly get: (userId: string) => Effect.Effect<ResponsibleGamingView>
@@ -57,6 +61,16 @@ export interface ResponsibleGamingShape {
   ) => Effect.Effect<SelfExclusion, ExclusionNotShortened>
   /** The active self-exclusion, or null. */
   readonly currentExclusion: (userId: string) => Effect.Effect<SelfExclusion | null>
+  /** The reality check of one of the player's live sessions; undefined for any other session. */
+  readonly realityCheck: (userId: string, sessionId: string) => Effect.Effect<RealityCheckSession | undefined>
+  /**
+   * Records the database's `now()` as that session's "Continue playing" and announces it to the
+   * player's pages (their other tabs close the reminder); undefined as above.
+   */
+  readonly acknowledgeRealityCheck: (
+    userId: string,
+    sessionId: string,
+  ) => Effect.Effect<RealityCheckSession | undefined>
 }
 
 type SelfExclusion = typeof SelfExclusionSchema.Type
@@ -96,10 +110,20 @@ const exclusionView = (row: ExclusionRow): SelfExclusion | null => {
 
 const cents = (text: string): bigint => BigInt(text)
 
+const realityCheckView = (row: RealityCheckRow | undefined): RealityCheckSession | undefined =>
+  row === undefined
+    ? undefined
+    : {
+        signedInAt: row.signedInAt.toISOString(),
+        acknowledgedAt: row.acknowledgedAt === null ? null : row.acknowledgedAt.toISOString(),
+        now: row.now.toISOString(),
+      }
+
 const make = Effect.gen(function* () {
   const repo = yield* ResponsibleGamingRepo
   const totals = yield* DepositTotals
   const sessions = yield* Sessions
+  const events = yield* PlayerEvents
 
   /** Applies due changes, then reads limits, pending changes, reality check and exclusion. */
   const readState = (userId: string) =>
@@ -261,13 +285,39 @@ const make = Effect.gen(function* () {
     return row === undefined ? null : exclusionView(row)
   })
 
-  return { get, update, remainingDeposit, selfExclude, currentExclusion } satisfies ResponsibleGamingShape
+  const realityCheck = Effect.fn("ResponsibleGaming.realityCheck")(function* (
+    userId: string,
+    sessionId: string,
+  ) {
+    return realityCheckView(yield* repo.realityCheckSession(userId, sessionId).pipe(Effect.orDie))
+  })
+
+  const acknowledgeRealityCheck = Effect.fn("ResponsibleGaming.acknowledgeRealityCheck")(function* (
+    userId: string,
+    sessionId: string,
+  ) {
+    const view = realityCheckView(yield* repo.acknowledgeRealityCheck(userId, sessionId).pipe(Effect.orDie))
+    if (view !== undefined && view.acknowledgedAt !== null) {
+      yield* events.publish(userId, { type: "realityCheck", acknowledgedAt: view.acknowledgedAt })
+    }
+    return view
+  })
+
+  return {
+    get,
+    update,
+    remainingDeposit,
+    selfExclude,
+    currentExclusion,
+    realityCheck,
+    acknowledgeRealityCheck,
+  } satisfies ResponsibleGamingShape
 })
 
 export class ResponsibleGaming extends Context.Service<ResponsibleGaming, ResponsibleGamingShape>()(
   "casino/server/ResponsibleGaming",
 ) {
-  /** Needs SqlClient, Sessions and DepositTotals. */
+  /** Needs SqlClient, Sessions, DepositTotals and PlayerEvents. */
   static readonly layer = Layer.effect(ResponsibleGaming, make).pipe(
     Layer.provide(ResponsibleGamingRepo.layer),
   )

@@ -1,7 +1,8 @@
 /**
  * The SQL of responsible gaming: deposit limits and their pending changes, the reality-check
- * setting, and the self-exclusion columns of `users` with their history. Times come from the
- * database clock (`now()`). Every function fails only with `SqlError`.
+ * setting and each session's last answer to a reminder (`sessions.reality_check_ack_at`), and the
+ * self-exclusion columns of `users` with their history. Times come from the database clock
+ * (`now()`). Every function fails only with `SqlError`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -26,6 +27,13 @@ export interface ExclusionRow {
   readonly until: Date | null
   readonly kind: string | null
   readonly period: string | null
+}
+
+/** A live session's reality check: its sign-in, its last "Continue playing", and the clock. */
+export interface RealityCheckRow {
+  readonly signedInAt: Date
+  readonly acknowledgedAt: Date | null
+  readonly now: Date
 }
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
@@ -53,6 +61,10 @@ export interface ResponsibleGamingRepoShape {
   readonly cancelPendingChange: (userId: string, period: LimitPeriod) => Sql<void>
   readonly realityCheck: (userId: string) => Sql<number | null>
   readonly setRealityCheck: (userId: string, minutes: number | null) => Sql<void>
+  /** The session's reality check; undefined when it is no live session of `userId`. */
+  readonly realityCheckSession: (userId: string, sessionId: string) => Sql<RealityCheckRow | undefined>
+  /** Records `now()` as the session's answer to a reminder; undefined as above (nothing written). */
+  readonly acknowledgeRealityCheck: (userId: string, sessionId: string) => Sql<RealityCheckRow | undefined>
   /** The exclusion columns and the clock; `forUpdate` locks the row until the transaction ends. */
   readonly exclusion: (userId: string, forUpdate: boolean) => Sql<ExclusionRow | undefined>
   readonly setExclusion: (
@@ -146,6 +158,20 @@ const make = Effect.gen(function* () {
   const setRealityCheck = (userId: string, minutes: number | null) =>
     sql`UPDATE users SET reality_check_minutes = ${minutes} WHERE id = ${userId}`.pipe(Effect.asVoid)
 
+  const realityCheckSession = (userId: string, sessionId: string) =>
+    sql<RealityCheckRow>`
+      SELECT created_at AS "signedInAt", reality_check_ack_at AS "acknowledgedAt", now() AS now
+      FROM sessions
+      WHERE id = ${sessionId} AND user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
+    `.pipe(Effect.map((rows) => rows[0]))
+
+  const acknowledgeRealityCheck = (userId: string, sessionId: string) =>
+    sql<RealityCheckRow>`
+      UPDATE sessions SET reality_check_ack_at = now()
+      WHERE id = ${sessionId} AND user_id = ${userId} AND revoked_at IS NULL AND expires_at > now()
+      RETURNING created_at AS "signedInAt", reality_check_ack_at AS "acknowledgedAt", now() AS now
+    `.pipe(Effect.map((rows) => rows[0]))
+
   const exclusion = (userId: string, forUpdate: boolean) =>
     (forUpdate
       ? sql<ExclusionRow>`
@@ -193,6 +219,8 @@ const make = Effect.gen(function* () {
     cancelPendingChange,
     realityCheck,
     setRealityCheck,
+    realityCheckSession,
+    acknowledgeRealityCheck,
     exclusion,
     setExclusion,
   } satisfies ResponsibleGamingRepoShape

@@ -42,7 +42,7 @@ export interface NotBuiltEndpoint {
 }
 
 const P = "/profile-service/api/v1"
-const { walletPayments, bonuses } = capabilities
+const { bonuses } = capabilities
 
 const row = (method: Method, path: `/${string}`, capability: Capability): NotBuiltEndpoint => ({
   method,
@@ -64,11 +64,6 @@ export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
   row("DELETE", `${P}/profile/promotion`, bonuses),
   row("GET", `${P}/profile/loyalty-level`, bonuses),
   row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
-  row("GET", `${P}/profile/withdrawable`, walletPayments),
-  row("GET", `${P}/profile/crypto/:type`, walletPayments),
-  row("POST", `${P}/profile/skrill/withdraw`, walletPayments),
-  row("POST", `${P}/profile/crypto/withdraw`, walletPayments),
-  row("POST", `${P}/profile/crypto/deposit`, walletPayments),
 ]
 
 export const notImplemented = (capability: Capability) =>

@@ -36,6 +36,9 @@ export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): Readon
   "/ip-service/",
   // The built-in payment sandbox (server/providers/payment-sandbox): its own pages, never the app's.
   "/sandbox-pay/",
+  // The sandbox on-ramp (Buy crypto widgets) and the sandbox chains' Esplora API.
+  "/sandbox-onramp/",
+  "/sandbox-chain/",
   `${config.cdnBasePath}/`,
   "/openapi.json",
   "/docs",

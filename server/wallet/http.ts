@@ -10,12 +10,14 @@ import { CasinoApi } from "../../services/api.ts"
 import { CurrencyNotSupported } from "../../services/errors.ts"
 import { formatDecimal } from "../../services/money-rules.ts"
 import { type CardGateway, cardGateways } from "../../services/wallet-service.ts"
+import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { Deposits } from "../payments/Deposits.ts"
 import { Gateways } from "../payments/Gateways.ts"
 import { Profile } from "../profile/Profile.ts"
 import { requireSession } from "../users/auth.ts"
 import { Sessions } from "../users/Sessions.ts"
+import { minorOfEurCents, Withdrawals } from "../withdrawals/Withdrawals.ts"
 import { Rates } from "./Rates.ts"
 import { Wallets } from "./Wallets.ts"
 
@@ -60,6 +62,8 @@ export const WalletHandlers = HttpApiBuilder.group(
     const deposits = yield* Deposits
     const gateways = yield* Gateways
     const geo = yield* Geo
+    const withdrawals = yield* Withdrawals
+    const config = yield* AppConfig
 
     return handlers
       .handle("addCurrency", ({ request, payload }) =>
@@ -92,7 +96,12 @@ export const WalletHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const rate = yield* rates.get(params.currency)
           if (rate === undefined || !rate.enabled) return yield* notSupported(params.currency)
-          return { currency: rate.currency, minWithdraw: rate.minWithdraw.toString() }
+          return {
+            currency: rate.currency,
+            minWithdraw: rate.minWithdraw.toString(),
+            maxWithdraw: minorOfEurCents(config.withdrawMaxEurCents, rate).toString(),
+            dailyLimit: minorOfEurCents(config.withdrawDailyEurCents, rate).toString(),
+          }
         }),
       )
       .handle("totalDeposits", ({ request }) =>
@@ -111,11 +120,12 @@ export const WalletHandlers = HttpApiBuilder.group(
       .handle("fiatHistory", ({ request, params, query }) =>
         Effect.gen(function* () {
           const session = yield* requireSession(sessions, request)
-          // Withdrawals come with issue 12: none exist yet.
-          if (params.type === "withdraw") return []
           const window = historyWindow(query.from, query.to, new Date())
           // An impossible day (2025-02-30) or from after to: nothing lies in it.
           if (window === undefined || window.from >= window.to) return []
+          // Skrill and bank withdrawals, deposit-shaped (Withdrawals.fiatHistory).
+          if (params.type === "withdraw")
+            return yield* withdrawals.fiatHistory(session.user.id, window.from, window.to)
           return yield* deposits.history(session.user.id, window.from, window.to)
         }),
       )

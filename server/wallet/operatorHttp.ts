@@ -7,12 +7,16 @@
  *   POST /api/operator/v1/rates/set  { currency, eurRate?, minDeposit?, minPromotion?, minWithdraw? }
  *        (minimums as decimal strings of minor units); refused: 404 unknown currency, 422 invalid.
  */
-import { timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest } from "effect/http"
 import { formatDecimal } from "../../services/money-rules.ts"
-import { AppConfig, persistentOperatorSecret } from "../config.ts"
-import { OPERATOR_PREFIX } from "../operator/http.ts"
+import { AppConfig } from "../config.ts"
+import {
+  operatorJson as json,
+  OPERATOR_PREFIX,
+  operatorAuthentication,
+  refusalResponse,
+} from "../operator/endpoint.ts"
 import { type CurrencyRate, Rates } from "./Rates.ts"
 
 export const ratesOperatorEndpoints = [
@@ -28,11 +32,6 @@ const SetPayload = Schema.Struct({
   minPromotion: Schema.optional(Minor),
   minWithdraw: Schema.optional(Minor),
 })
-const Actor = Schema.String.check(
-  Schema.isMinLength(1),
-  Schema.isMaxLength(100),
-  Schema.isPattern(/^[^\p{Cc}\p{Cs}]*$/u),
-)
 
 /** A rate as JSON for the operator (exact strings). */
 export const rateView = (r: CurrencyRate) => ({
@@ -47,47 +46,16 @@ export const rateView = (r: CurrencyRate) => ({
   updatedBy: r.updatedBy,
 })
 
-const json = (status: number, body: unknown) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers: { "cache-control": "no-store" } })
-
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given, "utf8")
-  const b = Buffer.from(expected, "utf8")
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 export const ratesOperatorRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const secret = config.operatorSecret ?? persistentOperatorSecret(config.dataDir)
     const rates = yield* Rates
 
     /** The acting operator, or the refusal to answer. */
-    const authenticate = Effect.gen(function* () {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers.authorization ?? ""
-      const token = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
-      if (!sameSecret(token, secret)) {
-        yield* Effect.logWarning(
-          `operator endpoint ${request.method} ${request.url}: wrong or missing secret`,
-        )
-        return {
-          refused: json(401, {
-            error: "OperatorUnauthenticated",
-            message: "The operator secret is missing or wrong.",
-          }),
-        }
-      }
-      const actor = Schema.decodeUnknownOption(Actor)(request.headers["x-operator"])
-      if (actor._tag === "None")
-        return {
-          refused: json(400, {
-            error: "OperatorUnnamed",
-            message: "Name the operator in the X-Operator header (1 to 100 printable characters).",
-          }),
-        }
-      return { actor: `${actor.value} via server` }
-    })
+    const authenticate = operatorAuthentication(config).pipe(
+      Effect.map((actor) => ({ actor })),
+      Effect.catchTag("OperatorRefused", (e) => Effect.succeed({ refused: refusalResponse(e) })),
+    )
 
     const list = Effect.gen(function* () {
       const auth = yield* authenticate

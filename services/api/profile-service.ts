@@ -1,7 +1,8 @@
 /**
  * profile-service (spec section 7): the player's account — profile, wallets, verification
  * documents, sessions, promo e-mail, self-exclusion — and the responsible-gaming limits (issue 8,
- * beyond the spec: `/profile/responsible-gaming`). Paths are the spec's, verbatim. The server
+ * beyond the spec: `/profile/responsible-gaming`) with each session's answer to the reality check
+ * (issue 10: `/profile/reality-check`). Paths are the spec's, verbatim. The server
  * implements this group; the browser's client (`services/clients/profile.ts`) is generated from it.
  */
 import { Schema } from "effect"
@@ -24,6 +25,7 @@ import {
   Fund,
   PlayerSessions,
   Profile,
+  RealityCheckSession,
   ReceiveEmailPayload,
   ReceiveEmailResult,
   ResponsibleGaming,
@@ -124,6 +126,16 @@ export class ProfileServiceApi extends HttpApiGroup.make("profile")
       payload: UpdateResponsibleGamingPayload,
       success: ResponsibleGaming,
       error: [Unauthenticated, ValidationFailed],
+    }),
+    // The reality check of the session that asks: its sign-in and its last "Continue playing".
+    HttpApiEndpoint.get("getRealityCheck", "/profile/reality-check", {
+      success: RealityCheckSession,
+      error: [Unauthenticated],
+    }),
+    // "Continue playing": the server records its own clock as this session's answer (no body).
+    HttpApiEndpoint.put("acknowledgeRealityCheck", "/profile/reality-check", {
+      success: RealityCheckSession,
+      error: [Unauthenticated],
     }),
   )
   .prefix("/profile-service/api/v1")

@@ -20,6 +20,7 @@ import {
   Fund,
   PlayerSessions,
   Profile,
+  RealityCheckSession,
   ReceiveEmailPayload,
   ReceiveEmailResult,
   ResponsibleGaming,
@@ -144,6 +145,18 @@ export const profileTable: ClientTable<typeof ProfileServiceApi> = {
     payload: UpdateResponsibleGamingPayload,
     success: { 200: [ResponsibleGaming] },
     errors: { 400: [ValidationFailed], 401: [Unauthenticated] },
+  },
+  getRealityCheck: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/reality-check",
+    success: { 200: [RealityCheckSession] },
+    errors: { 401: [Unauthenticated] },
+  },
+  acknowledgeRealityCheck: {
+    method: "PUT",
+    path: "/profile-service/api/v1/profile/reality-check",
+    success: { 200: [RealityCheckSession] },
+    errors: { 401: [Unauthenticated] },
   },
 }
 

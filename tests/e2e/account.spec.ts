@@ -7,7 +7,7 @@
  * mail; a visitor of a tab's address signing in first; the password change; limits and the reality
  * check. Screenshots of each stage go to test-results/screenshots/.
  */
-import type { Browser, Locator, Page } from "@playwright/test"
+import type { Browser, Locator, Page, Response } from "@playwright/test"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, signInStatus, solvedCaptcha } from "./support/api.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
@@ -371,7 +371,36 @@ test("the reality check reminds the player how long they have been signed in, to
   const reminder = page.getByRole("alertdialog", { name: "Reality check" })
   await expect(reminder).toContainText("You have been signed in for 15 min")
   await world.screenshot(page, "account-13-reality-check")
-  await reminder.getByRole("button", { name: "Continue playing" }).click()
+
+  // A reload while it shows does not skip it (issue 10): the server still owes it. The page's clock
+  // is driven, the server's is real: the sign-in moves 15 minutes back so both agree on the time.
+  await world.sql(
+    `UPDATE sessions SET created_at = created_at - interval '15 minutes'
+     WHERE user_id = (SELECT id FROM users WHERE email = $1) AND revoked_at IS NULL`,
+    [player.email],
+  )
+  await page.reload()
+  await expect(reminder).toContainText("You have been signed in for 15 min")
+  // A second tab of the same session shows it too; answered there, the first tab's closes as well
+  // (the server pushes the answer; the first tab reads its session's state again).
+  const secondTab = await page.context().newPage()
+  await secondTab.goto("/profile/responsible-gaming")
+  const secondReminder = secondTab.getByRole("alertdialog", { name: "Reality check" })
+  await expect(secondReminder).toContainText("You have been signed in for 15 min")
+  const isRealityCheck = (method: string) => (r: Response) =>
+    r.url().endsWith("/profile-service/api/v1/profile/reality-check") && r.request().method() === method
+  const saved = secondTab.waitForResponse(isRealityCheck("PUT"))
+  await secondReminder.getByRole("button", { name: "Continue playing" }).click()
+  await expect(secondReminder).toHaveCount(0)
+  expect((await saved).status()).toBe(200)
+  await expect(reminder).toHaveCount(0)
+  await secondTab.close()
+
+  // Answered on the server: a reload now waits for the next one.
+  const checked = page.waitForResponse(isRealityCheck("GET"))
+  await page.reload()
+  await (await checked).finished()
+  await expect(limits).toBeVisible()
   await expect(reminder).toHaveCount(0)
 
   await minutesPass(15)

@@ -10,23 +10,21 @@
  * test. The file runs serially: a rule is server-wide, and the other tests use the same cascade.
  * Screenshots of each stage go to test-results/screenshots/deposit-*.png.
  */
-import type { Page } from "@playwright/test"
-import { API } from "./bindings/common.ts"
-import { registerPlayer, solvedCaptcha } from "./support/api.ts"
 import {
   balance,
-  banner,
   chooseAmount,
   chooseMethod,
   completeCardProfile,
   field,
+  newPlayer,
   payByCard,
   paymentDialog,
   paymentPage,
+  signedInThroughApi,
 } from "./support/deposit.ts"
-import { expect, test, type World } from "./support/fixtures.ts"
+import { expect, test } from "./support/fixtures.ts"
 import { paymentCookie, setGatewayRule } from "./support/payments.ts"
-import { dismissToasts, solveCaptchaWidget } from "./support/ui.ts"
+import { signUpInPage } from "./support/ui.ts"
 
 test.describe.configure({ mode: "serial" })
 
@@ -38,26 +36,6 @@ test.afterEach(async ({ world }) => {
   await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "up")
 })
 
-const newPlayer = (world: World, tag: string) => ({
-  fullName: "Grace Hopper",
-  email: world.uniqueEmail(tag),
-  password: "compiler cobol 1959",
-  currency: "EUR",
-})
-
-/** Registered through the API and signed in from the page's cookie jar; the home page loaded. */
-const signedInPlayer = async (page: Page, world: World, tag: string): Promise<void> => {
-  const player = newPlayer(world, tag)
-  await registerPlayer(world.baseUrl, player)
-  const response = await page.request.post(`${world.baseUrl}${API}/signin`, {
-    data: { email: player.email, password: player.password, captcha: await solvedCaptcha(world.baseUrl) },
-    headers: { origin: world.baseUrl },
-  })
-  expect(response.status()).toBe(200)
-  await page.goto("/")
-  await expect(balance(page)).toContainText("0.00")
-}
-
 test("a new player deposits 30 EUR by card: profile completed first, the first gateway down, the second pays, the header shows 30.00", async ({
   page,
   context,
@@ -67,20 +45,8 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
 
   // ── Register through the header, as a new player ──
   const player = newPlayer(world, "card")
-  await page.goto("/")
-  await banner(page).getByRole("button", { name: "Sign up" }).click()
-  const signUp = page.getByRole("form", { name: "Sign up" })
-  await signUp.getByLabel("Full name").fill(player.fullName)
-  await signUp.getByLabel("Email").fill(player.email)
-  await signUp.getByLabel("Password", { exact: true }).fill(player.password)
-  await signUp.getByRole("button", { name: "Currency" }).click()
-  await signUp.getByRole("option", { name: /\bEUR\b/ }).click()
-  await signUp.getByRole("checkbox", { name: /18\+/ }).click()
-  await solveCaptchaWidget(signUp)
-  await signUp.getByRole("button", { name: "Sign up" }).click()
-  await expect(banner(page).getByText(player.fullName)).toBeVisible({ timeout: 20_000 })
+  await signUpInPage(page, player)
   await expect(balance(page)).toContainText("0.00")
-  await dismissToasts(page)
 
   // ── Amount, method, profile completion ──
   const dialog = await chooseAmount(page, { world, prefix: "deposit-01" }, 30)
@@ -110,7 +76,7 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   // ── The deposits tab: the credited card payment, through the gateway that took it ──
   await page
     .getByRole("navigation", { name: "Account sections" })
-    .getByRole("link", { name: "Deposits" })
+    .getByRole("link", { name: "Deposits", exact: true })
     .click()
   await expect(page).toHaveURL(/\/profile\/deposits$/)
   const history = page.getByRole("list", { name: "Deposits" })
@@ -132,7 +98,7 @@ test("a declined card closes the frame with the declined message; the balance st
 }) => {
   // On a phone's screen: the modal's steps are looked at there too.
   await page.setViewportSize({ width: 390, height: 844 })
-  await signedInPlayer(page, world, "declined")
+  await signedInThroughApi(page, world, newPlayer(world, "declined"))
   // The signed-in header (balance, Deposit, account, Sign out) fits: no sideways scrolling.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   const dialog = await chooseAmount(page, { world, prefix: "deposit-mobile-01" }, 30)
@@ -157,7 +123,7 @@ test("a declined card closes the frame with the declined message; the balance st
 })
 
 test("a Skrill deposit approved on its page credits the balance", async ({ page, world }) => {
-  await signedInPlayer(page, world, "skrill")
+  await signedInThroughApi(page, world, newPlayer(world, "skrill"))
   const dialog = await chooseAmount(page, undefined, 75)
   await chooseMethod(dialog, "Skrill")
 

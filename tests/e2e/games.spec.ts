@@ -8,9 +8,12 @@
  * money after a 30 EUR card deposit (support/deposit.ts): three dice rounds, the header's balance
  * following the studio's studio:balance message, the bets tab listing them, the server seed rotated
  * in the game and the first round recomputed on /fairness from the seeds the studio page showed.
+ * The reality check on a real-money game (page clock fast-forwarded): the reminder pauses play (no
+ * frame), "Continue playing" brings the frame back.
  * Screenshots: test-results/screenshots/games-*.png.
  */
 import type { Locator, Page } from "@playwright/test"
+import { GamePageMessages } from "../../machines/games/gamePage.machine.ts"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
 import { balance, depositThirtyByCard } from "./support/deposit.ts"
@@ -329,4 +332,47 @@ test("real money: register, deposit 30 EUR by card, play dice rounds, the balanc
   const detailRoll = /"roll": ([\d.]+)/.exec(await outcome.locator(".verifier__detail").innerText())?.[1]
   expect(Number(detailRoll).toFixed(2)).toBe(rolled)
   await world.screenshot(page, "games-verified-round")
+})
+
+test("the reality check pauses a real-money game: no frame while the reminder shows, Continue playing brings it back", async ({
+  page,
+  world,
+}) => {
+  await signedInPlayer(page, world, "reality")
+  const saved = await page.request.put(`${world.baseUrl}/profile-service/api/v1/profile/responsible-gaming`, {
+    data: { realityCheckMinutes: 15 },
+    headers: { origin: world.baseUrl },
+  })
+  expect(saved.status()).toBe(200)
+  // The page's clock is driven by the test: fifteen minutes pass in a moment.
+  await page.clock.install()
+  // The reality check's timer starts once its settings arrive (after the sign-in is known).
+  const settings = page.waitForResponse(
+    (r) =>
+      r.url().endsWith("/profile-service/api/v1/profile/responsible-gaming") &&
+      r.request().method() === "GET",
+  )
+  await page.goto("/game/dice-classic")
+  await expect(page.getByRole("button", { name: "Real money" })).toHaveAttribute("aria-pressed", "true")
+  const game = studio(page)
+  await expect(game.getByRole("heading", { level: 1 })).toContainText("Dice")
+  await expect(game.getByRole("heading", { level: 1 })).not.toContainText("DEMO")
+  await (await settings).finished()
+
+  // Minute by minute (see account.spec.ts): the timer is scheduled a moment after the settings came.
+  for (let m = 0; m < 15; m++) await page.clock.fastForward("01:00")
+  const reminder = page.getByRole("alertdialog", { name: "Reality check" })
+  await expect(reminder).toContainText("You have been signed in for 15 min")
+  // Play is paused: the frame is gone (nothing in it plays on or bets), the page says why.
+  await expect(page.locator(".game__frame")).toHaveCount(0)
+  await expect(page.getByText(GamePageMessages.paused)).toBeVisible()
+  await world.screenshot(page, "games-reality-check-paused")
+
+  await reminder.getByRole("button", { name: "Continue playing" }).click()
+  await expect(reminder).toHaveCount(0)
+  await expect(page.getByText(GamePageMessages.paused)).toHaveCount(0)
+  // The frame is loaded again, the same real-money game.
+  await expect(game.getByRole("heading", { level: 1 })).toContainText("Dice")
+  await expect(game.getByRole("heading", { level: 1 })).not.toContainText("DEMO")
+  await expect(game.getByText(/^Balance: \d+\.\d{2} EUR$/)).toBeVisible()
 })

@@ -5,7 +5,11 @@
  *   embedded PGlite in a temporary DATA_DIR;
  * - TRUST_PROXY=true (a test may pretend to come from elsewhere with X-Forwarded-For), a low
  *   captcha cost (the real ALTCHA widget is solved in the browser), relaxed rate limits, and the
- *   mail outbox in a temporary folder the tests read.
+ *   mail outbox in a temporary folder the tests read;
+ * - the local chains on (CHAIN_SANDBOX=on) with anvil on a port chosen here (EVM_SANDBOX_PORT), so
+ *   the tests reach it at E2E_EVM_RPC_URL; blocks only when a test mines them
+ *   (CHAIN_SANDBOX_BLOCK_SECONDS=0) and 2 confirmations for ETH/USDT deposits and payouts, so a
+ *   journey drives pending → credited and sent → paid itself instead of waiting for a block timer.
  * The returned function stops the server and drops the database.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -88,6 +92,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const database = await freshDatabase()
   const port = await freePort()
+  const evmPort = await freePort()
   const publicUrl = `http://127.0.0.1:${port}`
   const env: Record<string, string> = {
     ...Object.fromEntries(
@@ -104,6 +109,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     MAIL_OUTBOX_DIR: outboxDir,
     RATE_LIMIT_SCALE: "1000",
     LOG_LEVEL: "Info",
+    CHAIN_SANDBOX: "on",
+    EVM_SANDBOX_PORT: String(evmPort),
+    CHAIN_SANDBOX_BLOCK_SECONDS: "0",
+    CRYPTO_CONFIRMATIONS: "ETH=2,USDT=2",
+    CRYPTO_POLL_SECONDS: "1",
+    WITHDRAW_CONFIRMATIONS: "2",
+    WITHDRAW_PAYOUT_POLL_SECONDS: "1",
   }
   if (database !== undefined) env.DATABASE_URL = database.url
   else delete env.DATABASE_URL
@@ -134,6 +146,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[E2E_ENV.baseUrl] = baseUrl
   process.env[E2E_ENV.outboxDir] = outboxDir
   process.env[E2E_ENV.dataDir] = dataDir
+  process.env[E2E_ENV.evmRpcUrl] = `http://127.0.0.1:${evmPort}`
   if (database !== undefined) process.env[E2E_ENV.databaseUrl] = database.url
 
   return async () => {

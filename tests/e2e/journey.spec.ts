@@ -2,26 +2,10 @@
  * A new player's whole account journey in Chromium against the real server, and the country block.
  * Screenshots of each stage go to test-results/screenshots/.
  */
-import type { Page } from "@playwright/test"
 import { signInStatus } from "./support/api.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { tokenLink } from "./support/mail.ts"
-import { dismissToasts, solveCaptchaWidget } from "./support/ui.ts"
-
-const fillRegistration = async (
-  page: Page,
-  player: { fullName: string; email: string; password: string; currency: string },
-): Promise<void> => {
-  const form = page.getByRole("form", { name: "Sign up" })
-  await form.getByLabel("Full name").fill(player.fullName)
-  await form.getByLabel("Email").fill(player.email)
-  await form.getByLabel("Password", { exact: true }).fill(player.password)
-  await form.getByRole("button", { name: "Currency" }).click()
-  await form.getByRole("option", { name: new RegExp(`\\b${player.currency}\\b`) }).click()
-  await expect(form.getByRole("button", { name: "Currency" })).toContainText(player.currency)
-  await form.getByRole("checkbox", { name: /18\+/ }).click()
-  await solveCaptchaWidget(form)
-}
+import { dismissToasts, fillRegistration, solveCaptchaWidget } from "./support/ui.ts"
 
 test("a new player registers, confirms the e-mail, resets the password and signs in with it", async ({
   page,

@@ -15,6 +15,7 @@ import {
   playRound,
 } from "../../services/games/play.ts"
 import { verifyRound } from "../../services/games/verify.ts"
+import { validOptions } from "./games-reference.ts"
 
 const byte = fc.integer({ min: 0, max: 255 })
 /** A float as fair.ts makes them: a multiple of 2⁻³² in [0, 1). */
@@ -22,57 +23,7 @@ const float = fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((n) => n / 2 ** 32)
 const seed = fc.string({ minLength: 1, maxLength: 64 })
 const game = fc.constantFrom(...catalogue)
 
-/** Valid options per kind, from their documented ranges. */
-const optionsFor = (kind: string): fc.Arbitrary<unknown> => {
-  switch (kind) {
-    case "dice":
-      return fc.oneof(
-        fc.integer({ min: 100, max: 9800 }).map((t) => ({ target: t / 100, direction: "under" })),
-        fc.integer({ min: 199, max: 9899 }).map((t) => ({ target: t / 100, direction: "over" })),
-      )
-    case "crash":
-      return fc.integer({ min: 101, max: 50_000 }).map((t) => ({ target: t / 100 }))
-    case "mines":
-      return fc
-        .integer({ min: 1, max: 24 })
-        .chain((mines) =>
-          fc
-            .uniqueArray(fc.integer({ min: 0, max: 24 }), { minLength: 1, maxLength: 25 - mines })
-            .map((picks) => ({ mines, picks })),
-        )
-    case "plinko":
-      return fc.record({
-        rows: fc.integer({ min: 8, max: 16 }),
-        risk: fc.constantFrom("low", "medium", "high"),
-      })
-    case "roulette":
-      return fc
-        .array(
-          fc.oneof(
-            fc.record({
-              type: fc.constant("straight"),
-              numbers: fc.integer({ min: 0, max: 36 }).map((n) => [n]),
-              chips: fc.integer({ min: 1, max: 5 }),
-            }),
-            fc.record({
-              type: fc.constantFrom("red", "black", "odd", "even", "low", "high"),
-              chips: fc.integer({ min: 1, max: 5 }),
-            }),
-            fc.record({
-              type: fc.constantFrom("dozen", "column"),
-              numbers: fc.integer({ min: 1, max: 3 }).map((n) => [n]),
-              chips: fc.integer({ min: 1, max: 5 }),
-            }),
-          ),
-          { minLength: 1, maxLength: 10 },
-        )
-        .map((bets) => ({ bets }))
-    default:
-      return fc.constant({})
-  }
-}
-
-const gameWithOptions = game.chain((def) => optionsFor(def.kind).map((options) => ({ def, options })))
+const gameWithOptions = game.chain((def) => validOptions(def.kind).map((options) => ({ def, options })))
 
 describe("fairness", () => {
   it("four bytes make a float in [0, 1)", () => {

@@ -302,10 +302,6 @@ describeBackends("server core", ({ start }) => {
     const cases: ReadonlyArray<readonly [string, string, string]> = [
       ["GET", "/profile-service/api/v1/profile/promotion", "bonuses"],
       ["PUT", "/profile-service/api/v1/profile/redeem-promotion-coupon", "bonuses"],
-      ["POST", "/profile-service/api/v1/profile/crypto/deposit", "wallet-and-payments"],
-      // The fund list and the rates are served since money-in (issue 9); withdrawals are not yet.
-      ["GET", "/profile-service/api/v1/profile/withdrawable", "wallet-and-payments"],
-      ["POST", "/profile-service/api/v1/profile/skrill/withdraw", "wallet-and-payments"],
       ["POST", "/user-service/api/v1/promotion/coupon", "bonuses"],
     ]
     for (const [method, path, capability] of cases) {

@@ -4,21 +4,11 @@
  * casino wallet — a tiny HTTP server that checks the studio's signatures and keeps balances, with
  * idempotent transaction ids, as docs/game-wallet-protocol.md says the casino does.
  */
-
-import { randomBytes } from "node:crypto"
-import { cp, mkdtemp, rm, stat } from "node:fs/promises"
 import { createServer } from "node:http"
-import { createServer as createNetServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { PGlite } from "@electric-sql/pglite"
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
-import { loadConfig } from "../../server/config.ts"
 import { studioCredentials } from "../../server/providers/game-studio/credentials.ts"
 import { signBody, verifySignature } from "../../server/providers/game-studio/signature.ts"
 import { makeStudioServer, type StudioServer } from "../../server/providers/game-studio/standalone.ts"
-import { createPostgresDatabase } from "./payment-sandbox-harness.ts"
+import { startStandalone } from "./standalone-harness.ts"
 
 export const studioTestSecret = "studio-test-secret-0123456789abcdef0123456789"
 export const keys = studioCredentials(studioTestSecret)
@@ -130,35 +120,6 @@ export const startFakeCasino = async (): Promise<FakeCasino> => {
   })
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createNetServer()
-    srv.unref()
-    srv.on("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-
-const pgliteTemplate = async (): Promise<string> => {
-  const dir = join(tmpdir(), "casino-pglite-template-studio")
-  if (
-    await stat(join(dir, "PG_VERSION")).then(
-      () => true,
-      () => false,
-    )
-  )
-    return dir
-  const building = `${dir}.building-${process.pid}-${randomBytes(4).toString("hex")}`
-  const db = await PGlite.create({ dataDir: building })
-  await db.close()
-  await cp(building, dir, { recursive: true, force: false, errorOnExist: false })
-  await rm(building, { recursive: true, force: true })
-  return dir
-}
-
 export interface StudioTest {
   readonly url: string
   readonly casino: FakeCasino
@@ -175,39 +136,15 @@ export const startStudio = async (
   backend: "pglite" | "postgres",
   betTimeoutMs = 1_500,
 ): Promise<StudioTest> => {
-  const dataDir = await mkdtemp(join(tmpdir(), "casino-studio-test-"))
-  let drop: (() => Promise<void>) | undefined
-  let databaseUrl: string | undefined
-  if (backend === "postgres") {
-    const db = await createPostgresDatabase()
-    databaseUrl = db.url
-    drop = db.drop
-  } else await cp(await pgliteTemplate(), join(dataDir, "pglite"), { recursive: true })
-  const port = await freePort()
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "None",
-    NODE_ENV: "test",
-    STUDIO_SECRET: studioTestSecret,
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-  })
   const casino = await startFakeCasino()
-  const server = await makeStudioServer(config, {
-    walletUrl: casino.url,
-    betTimeoutMs,
-    retryTimeoutMs: 2_000,
+  const { server, query, close } = await startStandalone({
+    backend,
+    name: "studio",
+    env: { STUDIO_SECRET: studioTestSecret },
+    logLevel: "None",
+    make: (config) =>
+      makeStudioServer(config, { walletUrl: casino.url, betTimeoutMs, retryTimeoutMs: 2_000 }),
   })
-  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    server.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<T & object>(text, params)
-        return [...rows]
-      }),
-    )
   return {
     url: server.url,
     casino,
@@ -226,10 +163,8 @@ export const startStudio = async (
       })
     },
     close: async () => {
-      await server.close()
+      await close()
       await casino.close()
-      if (drop !== undefined) await drop()
-      await rm(dataDir, { recursive: true, force: true })
     },
   }
 }

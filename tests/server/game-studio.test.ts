@@ -233,6 +233,10 @@ describeSandboxBackends("game studio", (backend) => {
     expect(html).toContain(`<script nonce="${nonce}">`)
     expect(html).toContain("Neon Koi")
     expect(html).toContain("studio:balance")
+    // A refused round is told to the casino's page too (its low-balance message), and the page keeps
+    // its own history of the session's rounds.
+    expect(html).toContain("studio:error")
+    expect(html).toContain('<table id="roundsTable" hidden>')
     expect(html).toMatch(/RTP <strong>96\.\d\d %<\/strong>/)
     expect((await fetch(`${t.url}/studio/play/${"x".repeat(32)}`)).status).toBe(404)
     const art = await fetch(`${t.url}/studio/art/neon-koi.svg`)

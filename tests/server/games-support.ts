@@ -1,15 +1,18 @@
 /**
  * Helpers for the games tests (tests/server/games*.test.ts): a fake game provider (checks the
- * casino's signed launch with its casinoKey, serves a launch URL, remembers the session tokens) set
+ * casino's signed launch with its casinoKey, serves a launch URL, remembers the session tokens, and
+ * publishes the studio's games list signed with its walletSecret, as every integration does) set
  * as the `studio` integration through GAME_PROVIDERS, wallet calls signed with its walletSecret,
  * and credits booked through the ledger.
  */
-import { createHmac } from "node:crypto"
+import { createHmac, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Effect } from "effect"
 import { Ledger } from "../../server/ledger/Ledger.ts"
-import type { Player } from "./account-support.ts"
+import { publishedList } from "../../server/providers/game-studio/catalogue.ts"
+import { newPlayer, type Player } from "./account-support.ts"
 import type { TestServer } from "./harness.ts"
+import { userIdOf } from "./money-support.ts"
 
 export const GAMES = "/game-aggregator-service/api/v1"
 export const CASINO_KEY = "fake-casino-key-0123456789abcdef"
@@ -28,17 +31,21 @@ export interface FakeGameProvider {
   /** GAME_PROVIDERS making this fake the `studio` integration. */
   readonly env: Record<string, string>
   readonly launches: Array<LaunchSeen>
-  /** "ok" answers a URL; "down" 503; "unknown" 404 UNKNOWN_GAME. */
+  /** "ok" answers a URL; "down" 503; "unknown" 404 UNKNOWN_GAME (launches only). */
   mode: "ok" | "down" | "unknown"
+  /** The games list requests it answered (POST {url}/games). */
+  readonly listRequests: Array<string>
   readonly close: () => Promise<void>
 }
 
-const sign = (key: string, t: number, body: string) =>
+export const sign = (key: string, t: number, body: string) =>
   `t=${t},v1=${createHmac("sha256", key).update(`${t}.${body}`).digest("hex")}`
 
 export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
   const launches: Array<LaunchSeen> = []
+  const listRequests: Array<string> = []
   const fake: { mode: FakeGameProvider["mode"] } = { mode: "ok" }
+  let listText = ""
   const server = createServer((req, res) => {
     let raw = ""
     req.on("data", (c: Buffer) => {
@@ -52,6 +59,16 @@ export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
       const header = String(req.headers["x-signature"] ?? "")
       const t = Number(/t=(\d+)/.exec(header)?.[1] ?? "0")
       if (header !== sign(CASINO_KEY, t, raw)) return send(401, { error: "INVALID_SIGNATURE" })
+      if (req.url === "/games") {
+        // The studio's titles, as the studio publishes them; the answer signed with the wallet secret.
+        listRequests.push(raw)
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "x-signature": sign(WALLET_SECRET, Math.floor(Date.now() / 1000), listText),
+        })
+        res.end(listText)
+        return
+      }
       if (fake.mode === "down") return send(503, { error: "down" })
       if (fake.mode === "unknown") return send(404, { error: "UNKNOWN_GAME" })
       const body = JSON.parse(raw) as LaunchSeen
@@ -63,8 +80,11 @@ export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
   const address = server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
   const url = `http://127.0.0.1:${port}`
+  // Computed before any casino asks (the exact RTPs take seconds, once per process).
+  listText = JSON.stringify(publishedList(url))
   return {
     url,
+    listRequests,
     env: {
       GAME_PROVIDERS: JSON.stringify([
         { code: "studio", launchUrl: `${url}/launch`, casinoKey: CASINO_KEY, walletSecret: WALLET_SECRET },
@@ -86,7 +106,14 @@ export interface WalletReply {
   readonly body: Record<string, unknown>
 }
 
-/** A provider's wallet call, signed with the wallet secret (or `signature` as given). */
+/** Seconds each (key, body) was signed with by `walletCall`: never the same signature twice. */
+const signedAt = new Map<string, Set<number>>()
+
+/**
+ * A provider's wallet call, signed with the wallet secret (or `signature` as given). Without a
+ * `timestamp`, each call is signed anew as a provider's retry is: the same body sent again within a
+ * second takes an earlier second (the casino refuses an exact signature it has accepted).
+ */
 export const walletCall = async (
   baseUrl: string,
   op: string,
@@ -99,12 +126,20 @@ export const walletCall = async (
   } = {},
 ): Promise<WalletReply> => {
   const raw = typeof body === "string" ? body : JSON.stringify(body)
-  const t = options.timestamp ?? Math.floor(Date.now() / 1000)
+  const secret = options.secret ?? WALLET_SECRET
+  let t = options.timestamp ?? Math.floor(Date.now() / 1000)
+  if (options.timestamp === undefined && options.signature === undefined) {
+    const key = `${secret}\n${raw}`
+    const used = signedAt.get(key) ?? new Set<number>()
+    while (used.has(t)) t--
+    used.add(t)
+    signedAt.set(key, used)
+  }
   const res = await fetch(`${baseUrl}/api/games/wallet/${options.provider ?? "studio"}/${op}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "x-signature": options.signature ?? sign(options.secret ?? WALLET_SECRET, t, raw),
+      "x-signature": options.signature ?? sign(secret, t, raw),
     },
     body: raw,
   })
@@ -168,3 +203,35 @@ export const launchReal = async (
   if (token === undefined || token === null) throw new Error("no session token reached the provider")
   return token
 }
+
+/** A new signed-in player with `cents` in EUR and a live real-money session of `game`. */
+export const fundedPlayer = async (
+  server: TestServer,
+  fake: FakeGameProvider,
+  tag: string,
+  cents: bigint,
+  game: Parameters<typeof launchBody>[0],
+) => {
+  const player = await newPlayer(server, tag)
+  const userId = await userIdOf(server, player.email)
+  if (cents > 0n) await credit(server, userId, cents)
+  const token = await launchReal(fake, player, game)
+  return { player, userId, token }
+}
+
+/** A bet's wallet body for a player's session of `game`, with fresh transaction and round ids. */
+export const betBody = (
+  game: { readonly launchId: string },
+  p: { readonly userId: string; readonly token: string },
+  amount: string,
+  extra: Record<string, unknown> = {},
+) => ({
+  sessionToken: p.token,
+  playerId: p.userId,
+  currency: "EUR",
+  transactionId: randomUUID(),
+  roundId: randomUUID(),
+  gameId: game.launchId,
+  amount,
+  ...extra,
+})

@@ -9,12 +9,12 @@ import type { Game, GamesAndCategories } from "../../services/game-service.ts"
 import { newPlayer, type Player } from "./account-support.ts"
 import {
   CASINO_KEY,
-  credit,
   type FakeGameProvider,
+  fundedPlayer,
   GAMES,
   launchBody,
-  launchReal,
   startFakeGameProvider,
+  betBody as walletBet,
   walletCall,
 } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
@@ -54,28 +54,13 @@ describeBackends("games: lobby, favorites, history, launch, seamless wallet", ({
     await fake?.close()
   })
 
-  /** A signed-in player with `euros` in EUR, a live game session and their id. */
-  const funded = async (tag: string, cents: bigint, game: Game = slot) => {
-    const player = await newPlayer(server, tag)
-    const userId = await userIdOf(server, player.email)
-    if (cents > 0n) await credit(server, userId, cents)
-    const token = await launchReal(fake, player, game)
-    return { player, userId, token }
-  }
+  const funded = (tag: string, cents: bigint, game: Game = slot) =>
+    fundedPlayer(server, fake, tag, cents, game)
   const betBody = (
     p: { userId: string; token: string },
     amount: string,
     extra: Record<string, unknown> = {},
-  ) => ({
-    sessionToken: p.token,
-    playerId: p.userId,
-    currency: "EUR",
-    transactionId: randomUUID(),
-    roundId: randomUUID(),
-    gameId: slot.launchId,
-    amount,
-    ...extra,
-  })
+  ) => walletBet(slot, p, amount, extra)
 
   it("serves the catalogue with segments and bet limits in the asked currency (not 3 letters → EUR)", async () => {
     const visitor = new Browser(server)

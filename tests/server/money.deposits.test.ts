@@ -73,26 +73,15 @@ describeBackends("money: deposits and webhooks", ({ start }) => {
     ])
 
     // The push stream, open before the webhook.
-    const stream = await fetch(`${server.url}/api/events`, {
-      headers: { cookie: [...p.browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    })
-    expect(stream.headers.get("content-type")).toContain("text/event-stream")
-    const reader = stream.body?.getReader()
-    const first = await reader?.read()
-    expect(new TextDecoder().decode(first?.value)).toContain(": connected")
+    const stream = await p.browser.pushStream()
 
     const body = webhookBody({ reference: answer.depositId, amount: "3000", currency: "EUR" })
     const ok = await sendWebhook(server.url, "paystudio", fake.webhookSecret, body)
     expect(ok).toEqual({ status: 200, body: { received: true } })
     expect(await balanceOf(server, userId)).toBe("3000")
 
-    let pushed = ""
-    while (!pushed.includes("event: balance")) {
-      const chunk = await reader?.read()
-      if (chunk === undefined || chunk.done) break
-      pushed += new TextDecoder().decode(chunk.value)
-    }
-    await reader?.cancel()
+    const pushed = await stream.until("event: balance")
+    await stream.close()
     expect(pushed).toContain(`"depositId":"${answer.depositId}","status":"completed"`)
     expect(pushed).toContain(`event: balance\ndata: {"type":"balance","currency":"EUR","balance":"3000"}`)
 

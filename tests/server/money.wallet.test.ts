@@ -76,7 +76,13 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
     // 10 EUR at 0.92 EUR/USD, rounded up to the cent: 10.87 USD.
     expect(usd.body).toEqual({ currency: "USD", minPromotion: "2174", minDeposit: "1087", eurRate: "0.92" })
     const btc = await anyone.get(`${PROFILE}/rate/limit/BTC`)
-    expect(btc.body).toEqual({ currency: "BTC", minWithdraw: "16667" })
+    // 10 EUR, 400 EUR a request and 2,000 EUR a day at 60,000 EUR/BTC, in satoshi (limits rounded down).
+    expect(btc.body).toEqual({
+      currency: "BTC",
+      minWithdraw: "16667",
+      maxWithdraw: "666666",
+      dailyLimit: "3333333",
+    })
     const currencies = await server.query<{ code: string }>("SELECT code FROM currencies")
     for (const { code } of currencies) {
       expect((await anyone.get(`${PROFILE}/rate/deposit/${code}`)).status).toBe(200)

@@ -4,23 +4,16 @@
  * tiny webhook receiver. The casino side is not involved: the provider is tested as the external
  * party it pretends to be.
  */
-import { randomBytes } from "node:crypto"
-import { cp, mkdtemp, rm, stat } from "node:fs/promises"
 import { createServer, type IncomingHttpHeaders } from "node:http"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { PgClient } from "@effect/sql-pg"
-import { PGlite } from "@electric-sql/pglite"
-import { Duration, Effect, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
 import { describe, it } from "vitest"
-import { type AppConfigShape, loadConfig } from "../../server/config.ts"
+import type { AppConfigShape } from "../../server/config.ts"
 import { sandboxCredentials } from "../../server/payments/sandboxCredentials.ts"
 import { makeSandboxServer, type SandboxServer } from "../../server/providers/payment-sandbox/standalone.ts"
-import { freePort } from "../support/server.ts"
 import { postgresUnavailable, testDatabaseUrl } from "./harness.ts"
+import { type Backend, startStandalone } from "./standalone-harness.ts"
 
-export type Backend = "pglite" | "postgres"
+// The shared stand-alone server code lives in standalone-harness.ts; these names stay exported here.
+export { type Backend, createPostgresDatabase } from "./standalone-harness.ts"
 
 export interface SandboxTest {
   readonly backend: Backend
@@ -39,52 +32,6 @@ export interface SandboxTest {
 
 export const testSecret = "sandbox-test-secret-0123456789abcdef0123456789"
 
-const withAdmin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-  Effect.runPromise(
-    effect.pipe(
-      Effect.provide(
-        PgClient.layer({
-          url: Redacted.make(testDatabaseUrl),
-          maxConnections: 1,
-          connectTimeout: Duration.seconds(3),
-        }),
-      ),
-      Effect.scoped,
-    ),
-  )
-
-/** A fresh database on the test PostgreSQL; dropped by the returned function. */
-export const createPostgresDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
-  const name = `casino_sandbox_${randomBytes(6).toString("hex")}`
-  await withAdmin(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE DATABASE ${name}`)))
-  const url = new URL(testDatabaseUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: () =>
-      withAdmin(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-        ),
-      ).then(() => undefined),
-  }
-}
-
-const pgliteTemplate = async (): Promise<string> => {
-  const dir = join(tmpdir(), "casino-pglite-template-sandbox")
-  const ready = await stat(join(dir, "PG_VERSION")).then(
-    () => true,
-    () => false,
-  )
-  if (ready) return dir
-  const building = `${dir}.building-${process.pid}-${randomBytes(4).toString("hex")}`
-  const db = await PGlite.create({ dataDir: building })
-  await db.close()
-  await cp(building, dir, { recursive: true, force: false, errorOnExist: false })
-  await rm(building, { recursive: true, force: true })
-  return dir
-}
-
 export interface StartOptions {
   readonly env?: Record<string, string>
   /** Share an existing PostgreSQL database (a second process on the same data). */
@@ -92,39 +39,15 @@ export interface StartOptions {
 }
 
 export const startSandbox = async (backend: Backend, options: StartOptions = {}): Promise<SandboxTest> => {
-  const dataDir = await mkdtemp(join(tmpdir(), "casino-sandbox-test-"))
-  let drop: (() => Promise<void>) | undefined
-  let databaseUrl = options.databaseUrl
-  if (backend === "postgres" && databaseUrl === undefined) {
-    const db = await createPostgresDatabase()
-    databaseUrl = db.url
-    drop = db.drop
-  } else if (backend === "pglite") {
-    await cp(await pgliteTemplate(), join(dataDir, "pglite"), { recursive: true })
-  }
-  const port = await freePort()
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "Error",
-    NODE_ENV: "test",
-    SANDBOX_SECRET: testSecret,
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    ...options.env,
+  const { config, server, query, close } = await startStandalone({
+    backend,
+    name: "sandbox",
+    env: { SANDBOX_SECRET: testSecret, ...options.env },
+    logLevel: "Error",
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    make: makeSandboxServer,
   })
-  const server = await makeSandboxServer(config)
   const secret = config.sandboxSecret ?? testSecret
-  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    server.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<T & object>(text, params)
-        return [...rows] as Array<T>
-      }),
-    )
-  let closing: Promise<void> | undefined
   return {
     backend,
     url: server.url,
@@ -134,14 +57,7 @@ export const startSandbox = async (backend: Backend, options: StartOptions = {})
     webhookSecret: (code) => sandboxCredentials(secret, code).webhookSecret,
     query,
     server,
-    close: () => {
-      closing ??= (async () => {
-        await server.close()
-        if (drop !== undefined) await drop()
-        await rm(dataDir, { recursive: true, force: true })
-      })()
-      return closing
-    },
+    close,
   }
 }
 

@@ -145,7 +145,7 @@ describeSandboxBackends("payment sandbox pages", (backend) => {
     expect(step.status).toBe(200)
     const html = await step.text()
     expect(html).toMatch(/<section data-step="challenge" aria-labelledby/)
-    expect(html).toContain('action="' + `${page}/3ds"`)
+    expect(html).toContain(`action="${page}/3ds"`)
     const empty = await post(`${page}/3ds`, { code: "", action: "verify" })
     expect(empty.status).toBe(422)
     const done = await post(`${page}/3ds`, { code: "1234", action: "verify" })

@@ -74,6 +74,31 @@ export class Browser {
     return this.call("GET", path)
   }
 
+  /**
+   * This browser's push stream (`GET /api/events`), open once the server said ": connected";
+   * `until(marker)` reads on until the text pushed so far holds the marker and returns that text.
+   */
+  async pushStream(): Promise<{ until: (marker: string) => Promise<string>; close: () => Promise<void> }> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
+    const res = await fetch(`${this.server.url}/api/events`, { headers: { cookie } })
+    if (!(res.headers.get("content-type") ?? "").includes("text/event-stream") || res.body === null) {
+      throw new Error(`GET /api/events: HTTP ${res.status}, not an event stream`)
+    }
+    const reader = res.body.getReader()
+    const decoder = new TextDecoder()
+    let pushed = ""
+    const until = async (marker: string): Promise<string> => {
+      while (!pushed.includes(marker)) {
+        const chunk = await reader.read()
+        if (chunk.done) break
+        pushed += decoder.decode(chunk.value, { stream: true })
+      }
+      return pushed
+    }
+    await until(": connected")
+    return { until, close: () => reader.cancel() }
+  }
+
   delete(path: string): Promise<Reply> {
     return this.call("DELETE", path)
   }

@@ -1,8 +1,9 @@
 /**
  * A game's page (`/game/{id}`): a projection of the `gamePage` actor — the demo / real money switch,
- * the frame (or why it is not there), the low-balance message with Deposit, and the info panel (RTP,
- * volatility, brand, category, bet limits). The frame's messages reach the machine from here: only
- * messages from this frame's window are read (other scripts post messages too).
+ * the frame (or why it is not there: paused while a reality check reminder shows), the low-balance
+ * message with Deposit, and the info panel (RTP, volatility, brand, category, bet limits). The
+ * frame's messages reach the machine from here: only messages from this frame's window are read
+ * (other scripts post messages too).
  */
 import { useSelector } from "@xstate/react"
 import { useEffect, useRef } from "react"
@@ -148,15 +149,17 @@ const Info = ({ actor }: { actor: GameActor }) => {
 
 const Stage = ({ actor }: { actor: GameActor }) => {
   const state = useSelector(actor, (s) =>
-    s.matches("playing")
-      ? "playing"
-      : s.matches("needsLogin")
-        ? "needsLogin"
-        : s.matches("refused")
-          ? "refused"
-          : s.matches("unavailable")
-            ? "unavailable"
-            : "launching",
+    s.matches({ playing: "paused" })
+      ? "paused"
+      : s.matches("playing")
+        ? "playing"
+        : s.matches("needsLogin")
+          ? "needsLogin"
+          : s.matches("refused")
+            ? "refused"
+            : s.matches("unavailable")
+              ? "unavailable"
+              : "launching",
   )
   const url = useSelector(actor, (s) => s.context.launch?.url ?? null)
   const name = useSelector(actor, (s) => s.context.game?.name ?? "Game")
@@ -164,6 +167,16 @@ const Stage = ({ actor }: { actor: GameActor }) => {
   const low = useSelector(actor, (s) => s.matches({ playing: "lowBalance" }))
   const modals = useModalsActor()
   switch (state) {
+    // No frame while the reminder waits for an answer: nothing in it plays on, no bet leaves it.
+    case "paused":
+      return (
+        <div className="game__placeholder" role="status">
+          <p>
+            <strong>{GamePageMessages.paused}</strong>
+          </p>
+          <p>Answer the reminder to continue playing {name}.</p>
+        </div>
+      )
     case "playing":
       return (
         <>

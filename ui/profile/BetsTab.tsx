@@ -11,6 +11,7 @@ import type { BetRecord } from "../../services/game-service.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
+import { DateRangeForm } from "./DateRangeForm.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
 
@@ -32,46 +33,15 @@ const Filters = ({ actor }: { actor: Actor }) => {
   const providers = useSelector(actor, (s) => s.context.providers)
   const provider = useSelector(actor, (s) => s.context.shown.provider)
   return (
-    <form
-      className="deposits__range"
-      aria-label="Bets between"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        actor.send({ type: "SHOW" })
-      }}
+    <DateRangeForm
+      idPrefix="bets"
+      label="Bets between"
+      from={from}
+      to={to}
+      error={error}
+      loading={loading}
+      send={(event) => actor.send(event)}
     >
-      <div className="field">
-        <label className="field__label" htmlFor="bets-from">
-          From
-        </label>
-        <input
-          id="bets-from"
-          type="date"
-          className="input"
-          value={from}
-          aria-invalid={error !== null}
-          aria-describedby={error !== null ? "bets-range-error" : undefined}
-          onChange={(event) => actor.send({ type: "FROM", value: event.currentTarget.value })}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="bets-to">
-          To
-        </label>
-        <input
-          id="bets-to"
-          type="date"
-          className="input"
-          value={to}
-          aria-invalid={error !== null}
-          aria-describedby={error !== null ? "bets-range-error" : undefined}
-          onChange={(event) => actor.send({ type: "TO", value: event.currentTarget.value })}
-        />
-      </div>
-      <button type="submit" className="button button--primary" disabled={loading}>
-        Show
-      </button>
       <div className="field">
         <label className="field__label" htmlFor="bets-provider">
           Provider
@@ -90,12 +60,7 @@ const Filters = ({ actor }: { actor: Actor }) => {
           ))}
         </select>
       </div>
-      {error !== null ? (
-        <p id="bets-range-error" className="field__error deposits__range-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </form>
+    </DateRangeForm>
   )
 }
 

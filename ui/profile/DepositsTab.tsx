@@ -10,6 +10,7 @@ import type { DepositMethod, DepositStatus, FiatPayment } from "../../services/w
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
+import { DateRangeForm } from "./DateRangeForm.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
 
@@ -48,52 +49,15 @@ const RangeForm = ({ actor }: { actor: Actor }) => {
   const error = useSelector(actor, (s) => s.context.rangeError)
   const loading = useSelector(actor, (s) => s.matches("loading"))
   return (
-    <form
-      className="deposits__range"
-      aria-label="Deposits between"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        actor.send({ type: "SHOW" })
-      }}
-    >
-      <div className="field">
-        <label className="field__label" htmlFor="deposits-from">
-          From
-        </label>
-        <input
-          id="deposits-from"
-          type="date"
-          className="input"
-          value={from}
-          aria-invalid={error !== null}
-          aria-describedby={error !== null ? "deposits-range-error" : undefined}
-          onChange={(event) => actor.send({ type: "FROM", value: event.currentTarget.value })}
-        />
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="deposits-to">
-          To
-        </label>
-        <input
-          id="deposits-to"
-          type="date"
-          className="input"
-          value={to}
-          aria-invalid={error !== null}
-          aria-describedby={error !== null ? "deposits-range-error" : undefined}
-          onChange={(event) => actor.send({ type: "TO", value: event.currentTarget.value })}
-        />
-      </div>
-      <button type="submit" className="button button--primary" disabled={loading}>
-        Show
-      </button>
-      {error !== null ? (
-        <p id="deposits-range-error" className="field__error deposits__range-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </form>
+    <DateRangeForm
+      idPrefix="deposits"
+      label="Deposits between"
+      from={from}
+      to={to}
+      error={error}
+      loading={loading}
+      send={(event) => actor.send(event)}
+    />
   )
 }
 

@@ -14,13 +14,16 @@ import type { promoEmailMachine } from "../../machines/profile/promoEmail.machin
 import type { responsibleGamingMachine } from "../../machines/profile/responsibleGaming.machine.ts"
 import type { sessionsMachine } from "../../machines/profile/sessions.machine.ts"
 import type { verificationDocumentMachine } from "../../machines/profile/verificationDocument.machine.ts"
+import type { cryptoHistoryMachine } from "../../machines/wallet/cryptoHistory.machine.ts"
 import type { depositHistoryMachine } from "../../machines/wallet/depositHistory.machine.ts"
+import type { withdrawalsMachine } from "../../machines/wallet/withdrawals.machine.ts"
 import { ProfileTabInfo, profileTabs } from "../../services/profile-tabs.ts"
 import { useShell } from "../app/actors.tsx"
 import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
 import { BetsTab, betsLoadFailed } from "./BetsTab.tsx"
+import { CryptoDepositsTab, cryptoDepositsLoadFailed } from "./CryptoDepositsTab.tsx"
 import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
@@ -30,6 +33,7 @@ import { ResponsibleGamingTab } from "./ResponsibleGamingTab.tsx"
 import { SecurityTab } from "./SecurityTab.tsx"
 import { SessionsTab } from "./SessionsTab.tsx"
 import { VerificationTab } from "./VerificationTab.tsx"
+import { WithdrawalsTab, withdrawalsLoadFailed } from "./WithdrawalsTab.tsx"
 import "./profile.css"
 
 type AreaActor = ActorRefFrom<typeof profileAreaMachine>
@@ -58,6 +62,8 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
   const children = useSelector(area, (s) => s.children)
   const depositsCodeFailed = useSelector(area, (s) => s.matches({ open: { deposits: "loadFailed" } }))
   const betsCodeFailed = useSelector(area, (s) => s.matches({ open: { bets: "loadFailed" } }))
+  const withdrawalsCodeFailed = useSelector(area, (s) => s.matches({ open: { withdrawals: "loadFailed" } }))
+  const cryptoCodeFailed = useSelector(area, (s) => s.matches({ open: { cryptoDeposits: "loadFailed" } }))
   switch (state) {
     case "general": {
       const form = children.general as ActorRefFrom<typeof profileFormMachine> | undefined
@@ -75,6 +81,24 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
         <LoadFailed message={depositsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
       ) : (
         <Spinner label="Loading your deposits" />
+      )
+    }
+    case "withdrawals": {
+      const actor = children.withdrawals as ActorRefFrom<typeof withdrawalsMachine> | undefined
+      if (actor) return <WithdrawalsTab actor={actor} />
+      return withdrawalsCodeFailed ? (
+        <LoadFailed message={withdrawalsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
+      ) : (
+        <Spinner label="Loading your withdrawals" />
+      )
+    }
+    case "cryptoDeposits": {
+      const actor = children.cryptoDeposits as ActorRefFrom<typeof cryptoHistoryMachine> | undefined
+      if (actor) return <CryptoDepositsTab actor={actor} />
+      return cryptoCodeFailed ? (
+        <LoadFailed message={cryptoDepositsLoadFailed} onRetry={() => area.send({ type: "RETRY" })} />
+      ) : (
+        <Spinner label="Loading your crypto deposits" />
       )
     }
     case "bets": {

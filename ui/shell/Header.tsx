@@ -83,6 +83,23 @@ export const Header = () => {
             >
               Deposit
             </button>
+            <button
+              type="button"
+              className="button button--ghost header__cashout"
+              aria-label="Cash out"
+              onPointerEnter={prefetchModalLayer}
+              onFocus={prefetchModalLayer}
+              onClick={() => {
+                const { profile, fund } = auth.getSnapshot().context
+                modals.send({ type: "OPEN_CASHOUT", profile, fund })
+              }}
+            >
+              {/* Small screens show the arrow alone, phones the Withdrawals tab's button (styles.css). */}
+              <span className="header__cashout-icon" aria-hidden="true">
+                ⇧
+              </span>
+              <span className="header__cashout-text">Cash out</span>
+            </button>
             <Link to="/profile" className="header__account">
               <span className="header__avatar" aria-hidden="true">
                 {name.slice(0, 1)}

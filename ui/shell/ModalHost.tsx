@@ -21,6 +21,7 @@ export type OpenModal =
   | "currency"
   | "deposit"
   | "iframe"
+  | "cashout"
   | "loading"
 
 export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): OpenModal => {
@@ -34,6 +35,7 @@ export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): Ope
     "currency",
     "deposit",
     "iframe",
+    "cashout",
     "video",
     "loading",
   ] as const) {

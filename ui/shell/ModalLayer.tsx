@@ -14,6 +14,7 @@ import type { forgotPasswordMachine } from "../../machines/account/forgotPasswor
 import type { loginMachine } from "../../machines/account/login.machine.ts"
 import type { registerMachine } from "../../machines/account/register.machine.ts"
 import type { resetPasswordMachine } from "../../machines/account/resetPassword.machine.ts"
+import type { cashoutMachine } from "../../machines/wallet/cashout.machine.ts"
 import type { currencyMachine } from "../../machines/wallet/currency.machine.ts"
 import type { depositMachine } from "../../machines/wallet/deposit.machine.ts"
 import type { iframeMachine } from "../../machines/wallet/iframe.machine.ts"
@@ -25,6 +26,7 @@ import { ResetPasswordView } from "../account/ResetPasswordView.tsx"
 import { useModalsActor, useShell } from "../app/actors.tsx"
 import { CurrencyDropdown } from "../components/CurrencyDropdown.tsx"
 import { Spinner } from "../components/Spinner.tsx"
+import { CashoutView, cashoutStep } from "../wallet/CashoutView.tsx"
 import { CurrencyView } from "../wallet/CurrencyView.tsx"
 import { DepositView } from "../wallet/DepositView.tsx"
 import { IframeView } from "../wallet/IframeView.tsx"
@@ -93,6 +95,22 @@ const Frame = ({
     </Dialog.Portal>
   </Dialog.Root>
 )
+
+/** The cashout's frame: gone at once while its flow closes (its form resets 500 ms later, unseen). */
+const CashoutModal = ({
+  actor,
+  onClose,
+}: {
+  actor: ActorRefFrom<typeof cashoutMachine>
+  onClose: () => void
+}) => {
+  const hidden = useSelector(actor, (s) => cashoutStep(s) === "hidden")
+  return hidden ? null : (
+    <Frame title="Cash out" onClose={onClose}>
+      <CashoutView actor={actor} />
+    </Frame>
+  )
+}
 
 export const ModalLayer = () => {
   const modals = useModalsActor()
@@ -203,6 +221,16 @@ export const ModalLayer = () => {
       return (
         <Frame title="Payment" onClose={close} wide>
           {actor ? <IframeView actor={actor} /> : <Spinner label="Loading" />}
+        </Frame>
+      )
+    }
+    case "cashout": {
+      const actor = children.cashout as ActorRefFrom<typeof cashoutMachine> | undefined
+      return actor ? (
+        <CashoutModal actor={actor} onClose={close} />
+      ) : (
+        <Frame title="Cash out" onClose={close}>
+          <Spinner label="Loading" />
         </Frame>
       )
     }

@@ -7,8 +7,10 @@ import { useSelector } from "@xstate/react"
 import { Label } from "radix-ui"
 import type { ActorRefFrom } from "xstate"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
+import type { cryptoDepositMachine } from "../../machines/wallet/cryptoDeposit.machine.ts"
 import type { depositMachine, JetonTab } from "../../machines/wallet/deposit.machine.ts"
 import {
+  cryptoCurrencies,
   fiatCurrencies,
   minimumMessage,
   promotionOf,
@@ -19,6 +21,7 @@ import { type FiatMethod, MoneyConstants, MoneyMessages } from "../../services/m
 import { currencyDisplayName } from "../../services/rules.ts"
 import { Spinner } from "../components/Spinner.tsx"
 import { ProfileFormView } from "../profile/ProfileFormView.tsx"
+import { CryptoDepositView } from "./CryptoDepositView.tsx"
 import "../profile/profile.css"
 import "./wallet.css"
 
@@ -51,6 +54,11 @@ const Alert = ({ message }: { message: string | null }) =>
 
 const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const currencies = useSelector(actor, (s) => fiatCurrencies(s.context.currencies))
+  const cryptos = useSelector(actor, (s) => cryptoCurrencies(s.context.currencies))
+  // Crypto opens its form at once, once the wallets are known (a missing wallet is added first).
+  const cryptoReady = useSelector(actor, (s) =>
+    cryptoCurrencies(s.context.currencies).every((c) => s.can({ type: "CRYPTO", currency: c.code })),
+  )
   const currency = useSelector(actor, (s) => s.context.currency)
   const amountText = useSelector(actor, (s) => s.context.amountText)
   const couponOpen = useSelector(actor, (s) => s.context.couponOpen)
@@ -121,13 +129,32 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
             id="deposit-currency"
             className="input"
             value={currency}
-            onChange={(event) => actor.send({ type: "CURRENCY", currency: event.target.value })}
+            onChange={(event) => {
+              const code = event.target.value
+              actor.send(
+                cryptos.some((c) => c.code === code)
+                  ? { type: "CRYPTO", currency: code }
+                  : { type: "CURRENCY", currency: code },
+              )
+            }}
           >
-            {currencies.map((c) => (
-              <option key={c.code} value={c.code}>
-                {currencyDisplayName(c.code)}
-              </option>
-            ))}
+            {/* Spec section 2: two groups, Cryptocurrency and Fiat. */}
+            {cryptos.length > 0 ? (
+              <optgroup label="Cryptocurrency">
+                {cryptos.map((c) => (
+                  <option key={c.code} value={c.code} disabled={!cryptoReady}>
+                    {currencyDisplayName(c.code)}
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+            <optgroup label="Fiat">
+              {currencies.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {currencyDisplayName(c.code)}
+                </option>
+              ))}
+            </optgroup>
           </select>
         </div>
       </div>
@@ -213,11 +240,13 @@ export const DepositView = ({ actor }: { actor: DepositActor }) => {
       ? "amount"
       : s.matches("methods")
         ? "methods"
-        : s.matches("completingProfile")
-          ? "profile"
-          : s.matches({ jeton: "choosing" })
-            ? "jeton"
-            : "busy",
+        : s.matches("crypto")
+          ? "crypto"
+          : s.matches("completingProfile")
+            ? "profile"
+            : s.matches({ jeton: "choosing" })
+              ? "jeton"
+              : "busy",
   )
   const children = useSelector(actor, (s) => s.children)
 
@@ -238,6 +267,14 @@ export const DepositView = ({ actor }: { actor: DepositActor }) => {
           )}
           <Back actor={actor} />
         </div>
+      )
+    }
+    case "crypto": {
+      const form = children.cryptoDeposit as ActorRefFrom<typeof cryptoDepositMachine> | undefined
+      return form ? (
+        <CryptoDepositView actor={form} onBack={() => actor.send({ type: "BACK" })} />
+      ) : (
+        <Spinner label="Please wait" />
       )
     }
     case "jeton":

@@ -24,6 +24,7 @@ import {
 } from "../../../services/games/play.ts"
 import { AppConfig } from "../../config.ts"
 import { studioCredentials, studioSecret } from "./credentials.ts"
+import { toleranceSeconds } from "./signature.ts"
 import { callWallet, type WalletAnswer } from "./wallet.ts"
 
 /** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
@@ -174,6 +175,11 @@ type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 export interface StudioShape {
   readonly credentials: { readonly casinoKey: string; readonly walletSecret: string }
   readonly publicUrl: string
+  /**
+   * Records the signature of a casino request that carries a requestId; false when it was there
+   * (a replay). Old rows go in the same statement.
+   */
+  readonly rememberRequest: (signature: { readonly t: number; readonly v1: string }) => Sql<boolean>
   readonly launch: (input: LaunchInput) => Sql<{ readonly url: string; readonly sessionId: string } | Refusal>
   readonly session: (id: string) => Sql<SessionRow | undefined>
   readonly seedState: (s: SessionRow) => Sql<SeedState>
@@ -471,6 +477,16 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
       return Studio.of({
         credentials,
         publicUrl: config.publicUrl,
+        rememberRequest: (signature) =>
+          sql<{ readonly one: number }>`
+            WITH pruned AS (
+              DELETE FROM studio_seen_signatures
+              WHERE signed_at < ${Math.floor(Date.now() / 1000) - toleranceSeconds - 60}
+            )
+            INSERT INTO studio_seen_signatures (signature, signed_at)
+            VALUES (decode(${signature.v1}, 'hex'), ${signature.t})
+            ON CONFLICT (signature) DO NOTHING
+            RETURNING 1 AS one`.pipe(Effect.map((rows) => rows.length > 0)),
         launch: (input) =>
           Effect.gen(function* () {
             const def = gameByLaunchId(input.gameId)

@@ -34,16 +34,16 @@ const motif = (def: GameDefinition): string => {
         const mine = i === 7 || i === 18
         return `<rect x="${x}" y="${y}" width="32" height="28" rx="5" fill="${mine ? accent : primary}" opacity="${mine ? 1 : 0.75}"/>`
       }).join("")
-    case "plinko":
-      return (
-        Array.from({ length: 7 }, (_, r) =>
-          Array.from(
-            { length: r + 3 },
-            (_, c) =>
-              `<circle cx="${200 - (r + 2) * 14 + c * 28}" cy="${40 + r * 24}" r="5" fill="${primary}"/>`,
-          ).join(""),
-        ).join("") + `<circle cx="214" cy="88" r="9" fill="${accent}"/>`
-      )
+    case "plinko": {
+      const pegs = Array.from({ length: 7 }, (_, r) =>
+        Array.from(
+          { length: r + 3 },
+          (_, c) =>
+            `<circle cx="${200 - (r + 2) * 14 + c * 28}" cy="${40 + r * 24}" r="5" fill="${primary}"/>`,
+        ).join(""),
+      ).join("")
+      return `${pegs}<circle cx="214" cy="88" r="9" fill="${accent}"/>`
+    }
     case "roulette":
       return `<g transform="translate(200 120)">${Array.from({ length: 37 }, (_, i) => {
         const a0 = (i / 37) * Math.PI * 2

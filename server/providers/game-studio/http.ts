@@ -2,6 +2,7 @@
  * The studio's HTTP face, under /studio/ (docs/game-studio.md):
  *
  *   POST /studio/api/launch                       casino → studio, signed with the casino key
+ *   POST /studio/api/games                        casino → studio, signed; the answer signed back
  *   GET  /studio/api/session/{id}                 the page's state: game, balance, seeds
  *   POST /studio/api/session/{id}/round           { bet, options } → outcome + balance
  *   POST /studio/api/session/{id}/seed            { clientSeed }
@@ -17,11 +18,11 @@ import { randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { catalogue, gameById } from "../../../services/games/catalogue.ts"
-import { rtpPercent } from "../../../services/games/rtp.ts"
 import { gameArt } from "./art.ts"
+import { listReady, publishedList, rtpOf } from "./catalogue.ts"
 import { gamePage, notFoundPage, pageCsp } from "./pages.ts"
 import { type SessionRow, Studio } from "./Studio.ts"
-import { SIGNATURE_HEADER, verifySignature } from "./signature.ts"
+import { acceptedSignature, SIGNATURE_HEADER, signBody } from "./signature.ts"
 
 export const STUDIO_PREFIX = "/studio"
 
@@ -44,16 +45,42 @@ const readJson = Effect.gen(function* () {
   }
 })
 
+/**
+ * A request carrying a `requestId` (every one the casino sends) is taken once: its signature is
+ * recorded, and the same bytes again are a replay. Without one (an older client) it is not tracked.
+ */
+const replayed = (
+  studio: Studio["Service"],
+  value: unknown,
+  signature: { readonly t: number; readonly v1: string },
+) =>
+  isRecord(value) && typeof value.requestId === "string"
+    ? Effect.map(studio.rememberRequest(signature), (fresh) => !fresh)
+    : Effect.succeed(false)
+
+const replayedAnswer = () => json(401, { error: "REPLAYED_SIGNATURE" })
+
+/**
+ * A request from the casino: signed with the casino key and not a replay. The refusal to answer, or
+ * the studio and the parsed body.
+ */
+const casinoRequest = Effect.gen(function* () {
+  const studio = yield* Studio
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { raw, value } = yield* readJson
+  const signature = acceptedSignature(studio.credentials.casinoKey, request.headers[SIGNATURE_HEADER], raw)
+  if (signature === undefined) return { refusal: json(401, { error: "INVALID_SIGNATURE" }) } as const
+  if (yield* replayed(studio, value, signature)) return { refusal: replayedAnswer() } as const
+  return { studio, value } as const
+})
+
 const nullableText = (v: unknown, max: number): string | null | false =>
   v === null || v === undefined ? null : typeof v === "string" && v.length <= max ? v : false
 
 const launch = Effect.gen(function* () {
-  const studio = yield* Studio
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const { raw, value } = yield* readJson
-  if (!verifySignature(studio.credentials.casinoKey, request.headers[SIGNATURE_HEADER], raw)) {
-    return json(401, { error: "INVALID_SIGNATURE" })
-  }
+  const accepted = yield* casinoRequest
+  if ("refusal" in accepted) return accepted.refusal
+  const { studio, value } = accepted
   if (!isRecord(value)) return fail(400, "BAD_REQUEST", "The body must be a JSON object.")
   const sessionToken = nullableText(value.sessionToken, 200)
   const playerId = nullableText(value.playerId, 100)
@@ -87,6 +114,31 @@ const launch = Effect.gen(function* () {
   return "_tag" in answer ? json(answer.status, { error: answer.error }) : json(200, { url: answer.url })
 })
 
+/**
+ * The games list (docs/game-wallet-protocol.md, "Games list"): a casino asks with a request signed by
+ * its casino key; the answer is signed with the wallet secret, the key this studio signs everything
+ * it sends a casino with, so the casino knows the list is this studio's and fresh.
+ */
+const gamesList = Effect.gen(function* () {
+  const accepted = yield* casinoRequest
+  if ("refusal" in accepted) return accepted.refusal
+  const { studio } = accepted
+  // Just started: the exact RTPs are still being computed (index.ts); the casino retries shortly.
+  if (!listReady())
+    return HttpServerResponse.jsonUnsafe(
+      { error: "NOT_READY", message: "The games list is being prepared; try again in a second." },
+      { status: 503, headers: { "cache-control": "no-store", "retry-after": "1" } },
+    )
+  const text = JSON.stringify(publishedList(studio.publicUrl))
+  return HttpServerResponse.text(text, {
+    contentType: "application/json",
+    headers: {
+      "cache-control": "no-store",
+      [SIGNATURE_HEADER]: signBody(studio.credentials.walletSecret, text),
+    },
+  })
+})
+
 /** The session of the path, or a 404 answer. */
 const withSession = <E, R>(
   f: (s: SessionRow, studio: Studio["Service"]) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -109,7 +161,7 @@ const describeGame = (gameId: string) => {
     brand: def.brand,
     kind: def.kind,
     volatility: def.volatility,
-    rtp: rtpPercent(def),
+    rtp: rtpOf(def.id),
     jackpot:
       def.jackpot === null ? null : { id: def.jackpot.id, name: def.jackpot.name, odds: def.jackpot.odds },
   }
@@ -214,6 +266,7 @@ const catchAll = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse
 const P = STUDIO_PREFIX
 export const studioEndpoints = [
   { method: "POST", path: `${P}/api/launch` },
+  { method: "POST", path: `${P}/api/games` },
   { method: "GET", path: `${P}/api/session/:id` },
   { method: "POST", path: `${P}/api/session/:id/round` },
   { method: "POST", path: `${P}/api/session/:id/seed` },
@@ -225,6 +278,7 @@ export const studioEndpoints = [
 
 export const studioRoutes = Layer.mergeAll(
   HttpRouter.add("POST", `${P}/api/launch`, catchAll(launch)),
+  HttpRouter.add("POST", `${P}/api/games`, catchAll(gamesList)),
   HttpRouter.add("GET", `${P}/api/session/:id`, catchAll(state)),
   HttpRouter.add("POST", `${P}/api/session/:id/round`, catchAll(round)),
   HttpRouter.add("POST", `${P}/api/session/:id/seed`, catchAll(seed)),

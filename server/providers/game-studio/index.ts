@@ -7,6 +7,7 @@
 import { Cause, Context, Duration, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { AppConfig } from "../../config.ts"
+import { warmRtps } from "./catalogue.ts"
 import { studioRoutes } from "./http.ts"
 import { Studio, StudioOptions } from "./Studio.ts"
 
@@ -32,6 +33,9 @@ const OutboxLive = Layer.effectDiscard(
   }),
 )
 
+/** The games list's exact RTPs, computed in the background from the start (≈ 3 s of CPU, once). */
+const RtpWarmup = Layer.effectDiscard(Effect.forkScoped(warmRtps))
+
 /** The studio with its wallet options given (tests: a fake casino). */
 export const makeStudioLayer = <E, R>(options: Layer.Layer<StudioOptions, E, R>) =>
   Layer.unwrap(
@@ -41,6 +45,7 @@ export const makeStudioLayer = <E, R>(options: Layer.Layer<StudioOptions, E, R>)
       return Layer.mergeAll(
         studioRoutes.pipe(HttpRouter.provideRequest(services)),
         OutboxLive.pipe(Layer.provide(services)),
+        RtpWarmup,
       )
     }),
   ).pipe(Layer.provide(Studio.layerNoDeps.pipe(Layer.provide(options))))

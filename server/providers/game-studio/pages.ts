@@ -2,7 +2,8 @@
  * The studio's game page, `/studio/play/{sessionId}`: ONE document per game kind with an inline
  * stylesheet and one small inline script, both allowed by a per-response nonce (strict CSP, no
  * outside asset). The script talks to /studio/api/session/{id}/… and tells the parent window the new
- * balance after each round: postMessage({ type: "studio:balance", balance, currency }).
+ * balance after each round: postMessage({ type: "studio:balance", balance, currency }), and a refused
+ * round's code: postMessage({ type: "studio:error", code }) (INSUFFICIENT_FUNDS: the casino offers Deposit).
  *
  * Accessibility: every control has a label, the result is announced (aria-live), the mines grid and
  * the roulette board are buttons with aria-pressed, and the panels are <details>. Works from 320 px.
@@ -67,14 +68,14 @@ select option{color:#111}
 button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:var(--on-pri);border:0;font-size:1.1rem}
 button[disabled]{opacity:.55;cursor:progress}
 button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
-.result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:var(--acc)}.result.error{color:#ffb4ab}
+.result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:#8ef0a8}.result.error{color:#ffb4ab}
 .grid{display:grid;gap:6px}.mines{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
 .mines button{aspect-ratio:1;padding:0;font-size:1.2rem}.mines button[aria-pressed=true]{background:var(--pri);color:var(--on-pri)}
 .mines button.mine{background:#c62828;color:#fff}.mines button.safe{outline:2px solid var(--acc)}
 .reels{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
 .cell{aspect-ratio:1;border-radius:10px;display:flex;align-items:center;justify-content:center;font-weight:800;color:#111;font-size:1.1rem}
 .cell.hit{outline:3px solid var(--acc)}
-.roulette{grid-template-columns:repeat(6,1fr)}.roulette button{padding:6px 0;font-size:.85rem}
+.roulette{grid-template-columns:repeat(7,minmax(0,1fr))}.roulette button{padding:6px 0;font-size:.85rem;line-height:1.2}
 .roulette .red{background:#b71c1c;color:#fff}.roulette .black{background:#161616;color:#fff}.roulette .green{background:#1b5e20;color:#fff}
 .roulette button[data-chips]:not([data-chips="0"]){outline:3px solid var(--acc)}
 .buckets{display:flex;gap:2px;flex-wrap:wrap;justify-content:center;font-size:.72rem}.buckets span{padding:4px 3px;border-radius:4px;background:rgba(255,255,255,.12);min-width:2.6em;text-align:center}
@@ -82,9 +83,13 @@ button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visi
 .big{font-size:2.4rem;font-weight:800;text-align:center;margin:8px 0}
 details{background:rgba(0,0,0,.25);border-radius:10px;padding:8px 12px;margin-top:10px}summary{cursor:pointer;font-weight:700}
 table{border-collapse:collapse;width:100%;font-size:.85rem}td,th{padding:4px;border-top:1px solid rgba(255,255,255,.15);text-align:left}
-code{word-break:break-all;font-size:.8rem}.muted{opacity:.75;font-size:.85rem}
+code{word-break:break-all;font-size:.8rem}a{color:var(--txt);text-decoration:underline}a:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
+.scroll{overflow-x:auto}#roundsTable td.win{font-weight:700}#roundsTable td:nth-child(2),#roundsTable td:nth-child(4){white-space:nowrap}.muted{opacity:.75;font-size:.85rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-@media (max-width:420px){.big{font-size:1.8rem}.cell{font-size:.9rem}}
+/* A frame wider than a phone: the board beside the bet and the play button, so both show without
+   scrolling inside the frame (a 5×5 field above the controls is taller than a 720 px window leaves). */
+@media (min-width:600px){.stage{display:grid;grid-template-columns:minmax(0,3fr) minmax(210px,2fr);gap:12px;align-items:start}.stage .board{margin-bottom:0}.stage .controls{grid-template-columns:repeat(auto-fit,minmax(120px,1fr))}}
+@media (max-width:420px){main{padding:8px}.board{padding:8px}.big{font-size:1.8rem;margin:2px 0}.roulette{gap:4px}.roulette button{font-size:.72rem;padding:5px 0}.cell{font-size:.9rem}}
 `
 
 /** The info panel's rules and pay table, rendered on the server from the same maths. */
@@ -123,6 +128,17 @@ const info = (def: GameDefinition): string => {
   }
 }
 
+/** The casino's verifier page, next to the lobby it gave at launch (none without a lobby). */
+const verifierUrl = (lobbyUrl: string | null): string | null => {
+  if (lobbyUrl === null) return null
+  try {
+    const url = new URL("fairness", lobbyUrl)
+    return url.protocol === "http:" || url.protocol === "https:" ? url.toString() : null
+  } catch {
+    return null
+  }
+}
+
 export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): string => {
   const config = {
     sessionId: s.id,
@@ -136,6 +152,7 @@ export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): str
         ? def.params.symbols.map((x) => ({ id: x.id, color: x.color, glyph: x.glyph, name: x.name }))
         : null,
     lines: def.kind === "slot" ? paylines.slice(0, def.params.lines) : null,
+    verifyUrl: verifierUrl(s.lobbyUrl),
   }
   return `<!doctype html>
 <html lang="${escapeHtml(s.lang.slice(0, 2))}">
@@ -146,6 +163,7 @@ export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): str
 <header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand">${escapeHtml(def.brand)}</div></div>
 <div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></header>
 <main data-kind="${def.kind}">
+<div class="stage">
 <section class="board" id="board" aria-label="Game board"></section>
 <form id="form" novalidate>
 <div class="controls" id="controls">
@@ -154,6 +172,12 @@ export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): str
 <p class="result" id="result" role="status" aria-live="polite"></p>
 <button class="play" id="play" type="submit">${def.kind === "slot" ? "Spin" : def.kind === "roulette" ? "Spin the wheel" : def.kind === "plinko" ? "Drop" : def.kind === "crash" ? "Launch" : def.kind === "mines" ? "Open tiles" : "Roll"}</button>
 </form>
+</div>
+<details id="rounds" open><summary>Your rounds</summary>
+<p class="muted" id="noRounds">No rounds yet in this session.</p>
+<div class="scroll"><table id="roundsTable" hidden><caption class="sr">Your last rounds, newest first</caption><thead><tr><th scope="col">Round</th><th scope="col">Bet</th><th scope="col">Outcome</th><th scope="col">Win</th></tr></thead><tbody id="roundsBody"></tbody></table></div>
+<p class="muted" id="verifyHint" hidden>Each round is recomputed from the server seed (revealed when you rotate it under Fairness), your client seed and the round's nonce on the <a id="verifyLink" target="_top" rel="noopener">casino's verifier</a>.</p>
+</details>
 <details id="fair"><summary>Fairness</summary>
 <p class="muted">The outcome is HMAC-SHA256(server seed, "client seed:nonce:cursor"). The server seed is committed by its SHA-256 hash before you play; rotate to reveal it and check any round on the casino's verifier.</p>
 <p>Server seed hash: <code id="hash">…</code></p>
@@ -191,6 +215,8 @@ function field(labelText,input){var d=el("div");var id=input.id;d.appendChild(el
 function call(method,path,body){return fetch(api+path,{method:method,headers:{"content-type":"application/json"},body:body===undefined?undefined:JSON.stringify(body),credentials:"same-origin"}).then(function(r){return r.json().then(function(j){return {ok:r.ok,status:r.status,body:j}},function(){return {ok:false,status:r.status,body:{message:"The game server answered "+r.status+"."}}})},function(){return {ok:false,status:0,body:{message:"No connection to the game server."}}})}
 function setBalance(b){$("balance").textContent=fmt(b);if(b!==null&&b!==undefined&&window.parent!==window){window.parent.postMessage({type:"studio:balance",balance:b,currency:cfg.currency},"*")}}
 function setSeed(s){$("hash").textContent=s.serverSeedHash;$("nonce").textContent=String(s.nonce);$("client").value=s.clientSeed}
+var rounds=[];
+function addRound(r,text){rounds.unshift({nonce:r.nonce,bet:r.bet,win:r.win,text:text});if(rounds.length>10)rounds.pop();var body=$("roundsBody");body.textContent="";rounds.forEach(function(x){var tr=el("tr");tr.appendChild(el("td",{},"#"+x.nonce));tr.appendChild(el("td",{},fmt(x.bet)));tr.appendChild(el("td",{},x.text));tr.appendChild(el("td",{"class":BigInt(x.win)>0n?"win":""},BigInt(x.win)>0n?fmt(x.win):"—"));body.appendChild(tr)});$("roundsTable").hidden=false;$("noRounds").hidden=true;if(cfg.verifyUrl){$("verifyLink").setAttribute("href",cfg.verifyUrl);$("verifyHint").hidden=false}}
 function say(text,cls){result.textContent=text;result.className="result"+(cls?" "+cls:"")}
 var getOptions=function(){return {}},show=function(){};
 // ---- kinds ----
@@ -230,10 +256,11 @@ if(cfg.kind==="roulette"){
   var reds=[1,3,5,7,9,12,14,16,18,19,21,23,25,27,30,32,34,36];var chips={};
   var rb=el("div",{"class":"grid roulette",role:"group","aria-label":"Betting board: each press adds one chip"});board.appendChild(rb);
   var pocket=el("div",{"class":"big"},"—");board.insertBefore(pocket,rb);
-  var add=function(key,label,cls,bet){var b=el("button",{type:"button","class":cls||"","data-chips":"0","aria-label":label+", 0 chips"},label);b.addEventListener("click",function(){chips[key]=chips[key]||{bet:bet,n:0};chips[key].n++;b.setAttribute("data-chips",String(chips[key].n));b.setAttribute("aria-label",label+", "+chips[key].n+" chips");b.textContent=label+" ("+chips[key].n+")"});rb.appendChild(b)};
+  var add=function(key,full,cls,bet,shown){var text=shown||full;var label=shown?shown+" ("+full+")":full;var b=el("button",{type:"button","class":cls||"","data-chips":"0","aria-label":label+", 0 chips"},text);b.addEventListener("click",function(){chips[key]=chips[key]||{bet:bet,n:0};chips[key].n++;b.setAttribute("data-chips",String(chips[key].n));b.setAttribute("aria-label",label+", "+chips[key].n+" chips");b.textContent=text+" ("+chips[key].n+")"});rb.appendChild(b)};
   add("n0","0","green",{type:"straight",numbers:[0]});for(var k=1;k<=36;k++){add("n"+k,String(k),reds.indexOf(k)>=0?"red":"black",{type:"straight",numbers:[k]})}
   [["red","Red"],["black","Black"],["odd","Odd"],["even","Even"],["low","1–18"],["high","19–36"]].forEach(function(x){add(x[0],x[1],"",{type:x[0]})});
-  [1,2,3].forEach(function(d){add("d"+d,"Dozen "+d,"",{type:"dozen",numbers:[d]});add("c"+d,"Column "+d,"",{type:"column",numbers:[d]})});
+  // The table's short names show (they fit seven to a row on a phone); the name announced starts with them too.
+  [1,2,3].forEach(function(d){add("d"+d,"Dozen "+d,"",{type:"dozen",numbers:[d]},["1st","2nd","3rd"][d-1]+" 12");add("c"+d,"Column "+d,"",{type:"column",numbers:[d]},"Col "+d)});
   var clear=el("button",{type:"button"},"Clear bets");clear.addEventListener("click",function(){chips={};rb.querySelectorAll("button").forEach(function(b){b.setAttribute("data-chips","0");b.textContent=b.textContent.replace(/ \(\d+\)$/,"")})});controls.appendChild(clear);
   getOptions=function(){var bets=[];for(var k in chips){var c=chips[k];var b={type:c.bet.type,chips:c.n};if(c.bet.numbers)b.numbers=c.bet.numbers;bets.push(b)}return {bets:bets.length?bets:[{type:"red",chips:1}]}};
   show=function(r){pocket.textContent=r.detail.pocket+" "+r.detail.color;return "The ball lands on "+r.detail.pocket+" ("+r.detail.color+")"};
@@ -248,10 +275,10 @@ if(cfg.kind==="slot"){
 function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
 $("form").addEventListener("submit",function(e){e.preventDefault();var bet=toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
   play.disabled=true;say("…");call("POST","/round",{bet:bet,options:getOptions()}).then(function(r){play.disabled=false;
-    if(!r.ok){say(r.body.message||"The round did not go through.","error");if(r.status===503||r.status===402)load();return}
+    if(!r.ok){say(r.body.message||"The round did not go through.","error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402)load();return}
     var text=show(r.body);var win=BigInt(r.body.win);var msg=text+" — "+(win>0n?"you win "+fmt(r.body.win)+" ("+(Number(r.body.multiplier)/10000)+"×)":"no win")+".";
     if(r.body.jackpotHit)msg+=r.body.jackpotAmount?" JACKPOT! "+fmt(r.body.jackpotAmount):" The jackpot draw hit!";
-    say(msg,win>0n?"win":"");setBalance(r.body.balance);$("nonce").textContent=String(r.body.nonce+1)})});
+    say(msg,win>0n?"win":"");addRound(r.body,text);setBalance(r.body.balance);$("nonce").textContent=String(r.body.nonce+1)})});
 $("saveSeed").addEventListener("click",function(){call("POST","/seed",{clientSeed:$("client").value}).then(function(r){if(r.ok){setSeed(r.body);$("revealed").textContent="Client seed saved."}else $("revealed").textContent=r.body.message})});
 $("rotate").addEventListener("click",function(){call("POST","/rotate").then(function(r){if(!r.ok){$("revealed").textContent=r.body.message||"Could not rotate.";return}var v=r.body.revealed;$("revealed").textContent="Revealed server seed: "+v.serverSeed+" (hash "+v.serverSeedHash+", client seed "+v.clientSeed+", "+v.nonce+" rounds played).";setSeed(r.body.next)})});
 load();

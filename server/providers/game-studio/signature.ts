@@ -10,14 +10,14 @@ export const toleranceSeconds = 300
 export const signBody = (key: string, body: string, unixSeconds = Math.floor(Date.now() / 1000)): string =>
   `t=${unixSeconds},v1=${createHmac("sha256", key).update(`${unixSeconds}.${body}`).digest("hex")}`
 
-/** Whether the header signs this exact body with this key, within the tolerance (constant time). */
-export const verifySignature = (
+/** The timestamp and HMAC of a header that signs this exact body with this key, in the tolerance. */
+export const acceptedSignature = (
   key: string,
   header: string | undefined,
   body: string,
   nowSeconds = Math.floor(Date.now() / 1000),
-): boolean => {
-  if (header === undefined) return false
+): { readonly t: number; readonly v1: string } | undefined => {
+  if (header === undefined) return undefined
   const parts = new Map(
     header.split(",").map((p) => {
       const i = p.indexOf("=")
@@ -26,8 +26,16 @@ export const verifySignature = (
   )
   const t = Number(parts.get("t"))
   const v1 = parts.get("v1") ?? ""
-  if (!Number.isSafeInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false
-  if (!/^[0-9a-f]{64}$/.test(v1)) return false
+  if (!Number.isSafeInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return undefined
+  if (!/^[0-9a-f]{64}$/.test(v1)) return undefined
   const expected = createHmac("sha256", key).update(`${t}.${body}`).digest()
-  return timingSafeEqual(expected, Buffer.from(v1, "hex"))
+  return timingSafeEqual(expected, Buffer.from(v1, "hex")) ? { t, v1 } : undefined
 }
+
+/** Whether the header signs this exact body with this key, within the tolerance (constant time). */
+export const verifySignature = (
+  key: string,
+  header: string | undefined,
+  body: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean => acceptedSignature(key, header, body, nowSeconds) !== undefined

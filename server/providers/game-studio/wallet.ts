@@ -2,7 +2,11 @@
  * The studio's client of the casino's seamless wallet (docs/game-wallet-protocol.md):
  * `POST {walletUrl}/{op}` with a JSON body signed by the wallet secret. No transaction is held while
  * posting: the casino may be this very process, on the same single-connection PGlite.
+ *
+ * Every attempt is signed anew: the casino honours an exact signature once (401 REPLAYED_SIGNATURE)
+ * and answers a retry under a new signature by its transaction id.
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { SIGNATURE_HEADER, signBody } from "./signature.ts"
 
@@ -20,6 +24,20 @@ export type WalletAnswer =
     }
   /** No usable answer: network error, timeout, 5xx. The call may or may not have been applied. */
   | { readonly _tag: "NoAnswer"; readonly error: string }
+
+// The last timestamp each (key, body) was signed with. Signatures have one-second timestamps, so two
+// sends of the same bytes within a second (a quick retry, two balance reads of one session) would
+// carry the same signature: the second takes the next second instead (the casino accepts ±300 s).
+const lastSigned = new Map<string, number>()
+const uniqueSignature = (secret: string, body: string): string => {
+  const key = createHash("sha256").update(secret).update("\0").update(body).digest("base64")
+  const now = Math.floor(Date.now() / 1000)
+  const last = lastSigned.get(key)
+  const t = last !== undefined && last >= now ? last + 1 : now
+  lastSigned.set(key, t)
+  if (lastSigned.size > 10_000) for (const [k, v] of lastSigned) if (v < now) lastSigned.delete(k)
+  return signBody(secret, body, t)
+}
 
 const asRecord = (value: unknown): Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
@@ -42,7 +60,7 @@ export const callWallet = (
         headers: {
           "content-type": "application/json",
           "user-agent": "casino-game-studio/1",
-          [SIGNATURE_HEADER]: signBody(secret, body),
+          [SIGNATURE_HEADER]: uniqueSignature(secret, body),
         },
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       })
@@ -56,8 +74,10 @@ export const callWallet = (
       const record = asRecord(parsed)
       if (response.status >= 200 && response.status < 300)
         return { _tag: "Ok", status: response.status, body: record }
+      const error = typeof record.error === "string" ? record.error : `HTTP_${response.status}`
+      // These very bytes were taken before (the casino may have applied the call): not a refusal.
+      if (error === "REPLAYED_SIGNATURE") return { _tag: "NoAnswer", error }
       if (response.status >= 400 && response.status < 500) {
-        const error = typeof record.error === "string" ? record.error : `HTTP_${response.status}`
         return { _tag: "Refused", status: response.status, error, body: record }
       }
       return { _tag: "NoAnswer", error: `HTTP ${response.status}` }

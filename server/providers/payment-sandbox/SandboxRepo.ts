@@ -195,7 +195,7 @@ export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoShape>(
               ORDER BY next_attempt_at
               LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
-            RETURNING o.id::text AS "id", o.payment_id::text AS "paymentId", o.gateway, o.url, o.body, o.attempts`,
+            RETURNING o.id::text AS "id", COALESCE(o.payment_id, o.payout_id)::text AS "paymentId", o.gateway, o.url, o.body, o.attempts`,
         markDelivered: (id, status) =>
           sql`
             UPDATE sandbox_webhook_outbox SET delivered_at = now(), last_status = ${status}, last_error = NULL

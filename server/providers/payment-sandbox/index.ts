@@ -9,6 +9,7 @@ import { AppConfig } from "../../config.ts"
 import { DispatcherLive } from "./Dispatcher.ts"
 import { merchantRoutes } from "./http.ts"
 import { pageRoutes } from "./pagesHttp.ts"
+import { payoutRoutes } from "./payouts.ts"
 import { Sandbox } from "./Sandbox.ts"
 import { SandboxRepo } from "./SandboxRepo.ts"
 
@@ -35,6 +36,8 @@ export const sandboxEndpoints = [
   { method: "GET", path: `${P}/mifinity/widget` },
   { method: "POST", path: `${P}/wallet/:id/sign-in` },
   { method: "POST", path: `${P}/wallet/:id/decide` },
+  { method: "POST", path: `${P}/skrill/payouts` },
+  { method: "POST", path: `${P}/bank/payouts` },
 ] as const
 
 // ONE Sandbox instance serves the routes and the dispatcher (its wake-up signal is in-process).
@@ -44,7 +47,7 @@ const Provider = Layer.unwrap(
       Context.make(Sandbox, yield* Sandbox).pipe(Context.add(SandboxRepo, yield* SandboxRepo)),
     )
     return Layer.mergeAll(
-      Layer.mergeAll(merchantRoutes, pageRoutes).pipe(HttpRouter.provideRequest(services)),
+      Layer.mergeAll(merchantRoutes, pageRoutes, payoutRoutes).pipe(HttpRouter.provideRequest(services)),
       DispatcherLive.pipe(Layer.provide(services)),
     )
   }),

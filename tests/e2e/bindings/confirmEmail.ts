@@ -7,6 +7,7 @@ import { expect, type Page } from "@playwright/test"
 import { confirmEmailTexts } from "../../../machines/account/confirmEmail.machine.ts"
 import { model } from "../../../machines/account/confirmEmail.model.ts"
 import type { NewPlayer } from "../support/api.ts"
+import { loadAndHoldWhenShown } from "../support/clock.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
 import type { FlowBinding, StepContext } from "../support/replay.ts"
@@ -20,6 +21,8 @@ export interface ConfirmState {
 type Ctx = StepContext<ConfirmState>
 
 const dialog = (page: Page) => page.getByRole("dialog")
+const confirmedMessage = (page: Page) =>
+  dialog(page).getByRole("status").filter({ hasText: confirmEmailTexts.confirmed })
 
 const setTokenUsed = async ({ world, state }: Ctx, used: boolean): Promise<void> => {
   await world.sql(
@@ -44,8 +47,14 @@ export const confirmEmailBinding: FlowBinding<ConfirmState> = {
     const mail = await world.mailTo(player.email, (m) => m.links.some((l) => l.includes("confirm-email")))
     return { player, link: tokenLink(mail).toString() }
   },
-  open: async ({ page, state }) => {
-    await page.goto(state.link)
+  open: async ({ page, state, path }) => {
+    // A path that clicks Continue would race the modal's own continue timer (3 s): it stops the
+    // page's clock, so only the player ends the wait.
+    const clicksContinue = path.steps.some((step) => step.event.type === "CONTINUE")
+    if (!clicksContinue) return void (await page.goto(state.link))
+    if (path.steps[1]?.event.type !== "xstate.done.actor.confirmAccount")
+      throw new Error("a Continue path must confirm at once: the page's clock holds from the first answer on")
+    await loadAndHoldWhenShown(page, () => page.goto(state.link), confirmedMessage(page))
   },
   event: (event) => {
     switch (event.type) {
@@ -90,9 +99,7 @@ export const confirmEmailBinding: FlowBinding<ConfirmState> = {
     if (step.stateIds.includes("confirmEmail.confirmed")) {
       // Quick, and nothing else here: the modal continues by itself after confirmContinueDelayMs, and
       // a path may still have to click Continue. The database is checked once the flow is done.
-      await expect(
-        dialog(page).getByRole("status").filter({ hasText: confirmEmailTexts.confirmed }),
-      ).toBeVisible()
+      await expect(confirmedMessage(page)).toBeVisible()
       return
     }
     if (step.stateIds.includes("confirmEmail.invalid")) {

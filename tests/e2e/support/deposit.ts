@@ -4,6 +4,8 @@
  * steps, and the sandbox's card page inside the payment frame.
  */
 import type { Locator, Page } from "@playwright/test"
+import { API } from "../bindings/common.ts"
+import { type NewPlayer, registerPlayer, solvedCaptcha } from "./api.ts"
 import { expect, type World } from "./fixtures.ts"
 
 export const banner = (page: Page): Locator => page.getByRole("banner")
@@ -11,6 +13,30 @@ export const depositDialog = (page: Page): Locator => page.getByRole("dialog", {
 export const paymentDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Payment" })
 export const paymentPage = (page: Page) => paymentDialog(page).frameLocator('iframe[title="Payment page"]')
 export const balance = (page: Page): Locator => banner(page).getByRole("button", { name: /^Balance:/ })
+
+/** A new EUR player (a password that passes the rules), with an e-mail unique to the run. */
+export const newPlayer = (world: World, tag: string, fullName = "Grace Hopper"): NewPlayer => ({
+  fullName,
+  email: world.uniqueEmail(tag),
+  password: "compiler cobol 1959",
+  currency: "EUR",
+})
+
+/**
+ * A player registered through the API and signed in from the page's cookie jar, for tests about
+ * what comes after registration; the home page loaded with the empty balance in the header.
+ */
+export const signedInThroughApi = async (page: Page, world: World, player: NewPlayer): Promise<NewPlayer> => {
+  await registerPlayer(world.baseUrl, player)
+  const response = await page.request.post(`${world.baseUrl}${API}/signin`, {
+    data: { email: player.email, password: player.password, captcha: await solvedCaptcha(world.baseUrl) },
+    headers: { origin: world.baseUrl },
+  })
+  expect(response.status()).toBe(200)
+  await page.goto("/")
+  await expect(balance(page)).toContainText("0.00")
+  return player
+}
 
 /**
  * A profile field by its label; a field the method needs is announced as "<label>, missing", the

@@ -10,6 +10,8 @@ export const E2E_ENV = {
   databaseUrl: "E2E_DATABASE_URL",
   /** The server's DATA_DIR: the operator command reaches an embedded database through it. */
   dataDir: "E2E_DATA_DIR",
+  /** The e2e server's local EVM chain (anvil, JSON-RPC): the crypto journeys pay and mine on it. */
+  evmRpcUrl: "E2E_EVM_RPC_URL",
 } as const
 
 export const requiredEnv = (name: string): string => {

@@ -31,6 +31,27 @@ export const linksIn = (text: string, html: string): Array<string> => {
   return [...new Set(found)]
 }
 
+const parseMail = async (file: string): Promise<OutboxMail> => {
+  const parsed = await PostalMime.parse(await readFile(file))
+  const text = parsed.text ?? ""
+  const html = parsed.html ?? ""
+  return {
+    file,
+    to: (parsed.to ?? []).flatMap((a) =>
+      "address" in a && typeof a.address === "string" ? [a.address] : [],
+    ),
+    subject: parsed.subject ?? "",
+    text,
+    html,
+    links: linksIn(text, html),
+  }
+}
+
+// The mailer renames a finished message into place, so an .eml file never changes once listed:
+// each is parsed once per worker, not on every poll (the outbox grows to hundreds of messages
+// over a run, and re-parsing them all every 200 ms cost the shared cores real time).
+const parsedMails = new Map<string, Promise<OutboxMail>>()
+
 export const readOutbox = async (dir: string): Promise<Array<OutboxMail>> => {
   let names: Array<string>
   try {
@@ -39,21 +60,14 @@ export const readOutbox = async (dir: string): Promise<Array<OutboxMail>> => {
     return []
   }
   return Promise.all(
-    names.map(async (name) => {
+    names.map((name) => {
       const file = join(dir, name)
-      const parsed = await PostalMime.parse(await readFile(file))
-      const text = parsed.text ?? ""
-      const html = parsed.html ?? ""
-      return {
-        file,
-        to: (parsed.to ?? []).flatMap((a) =>
-          "address" in a && typeof a.address === "string" ? [a.address] : [],
-        ),
-        subject: parsed.subject ?? "",
-        text,
-        html,
-        links: linksIn(text, html),
-      }
+      const known = parsedMails.get(file)
+      if (known !== undefined) return known
+      const parsing = parseMail(file)
+      parsedMails.set(file, parsing)
+      parsing.catch(() => parsedMails.delete(file))
+      return parsing
     }),
   )
 }

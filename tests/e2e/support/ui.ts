@@ -29,11 +29,43 @@ export const resetCaptchaWidget = async (scope: Locator): Promise<void> => {
  * hovering one pauses its timer: a player closes it before reaching the button beneath.
  */
 export const dismissToasts = async (page: Page): Promise<void> => {
+  // A toast can leave by itself (its timer, a re-render) between being found and being clicked:
+  // each attempt is short and the whole is retried until no close button is left.
   const close = page
     .getByRole("region", { name: /Notifications/ })
     .getByRole("button", { name: "Close toast" })
-  for (let i = await close.count(); i > 0; i--) {
-    await close.first().click()
-  }
-  await expect(close).toHaveCount(0)
+  await expect(async () => {
+    if ((await close.count()) > 0) await close.first().click({ timeout: 2_000 })
+    await expect(close).toHaveCount(0, { timeout: 1_000 })
+  }).toPass({ timeout: 30_000 })
+}
+
+export interface PlayerInPage {
+  readonly fullName: string
+  readonly email: string
+  readonly password: string
+  readonly currency: string
+}
+
+/** Fills the open "Sign up" form as a player would (name, e-mail, password, currency, 18+, captcha). */
+export const fillRegistration = async (page: Page, player: PlayerInPage): Promise<void> => {
+  const form = page.getByRole("form", { name: "Sign up" })
+  await form.getByLabel("Full name").fill(player.fullName)
+  await form.getByLabel("Email").fill(player.email)
+  await form.getByLabel("Password", { exact: true }).fill(player.password)
+  await form.getByRole("button", { name: "Currency" }).click()
+  await form.getByRole("option", { name: new RegExp(`\\b${player.currency}\\b`) }).click()
+  await expect(form.getByRole("button", { name: "Currency" })).toContainText(player.currency)
+  await form.getByRole("checkbox", { name: /18\+/ }).click()
+  await solveCaptchaWidget(form)
+}
+
+/** A new player from the home page: the header's Sign up, the form, signed in (name in the header). */
+export const signUpInPage = async (page: Page, player: PlayerInPage): Promise<void> => {
+  await page.goto("/")
+  await page.getByRole("banner").getByRole("button", { name: "Sign up" }).click()
+  await fillRegistration(page, player)
+  await page.getByRole("form", { name: "Sign up" }).getByRole("button", { name: "Sign up" }).click()
+  await expect(page.getByRole("banner").getByText(player.fullName)).toBeVisible({ timeout: 20_000 })
+  await dismissToasts(page)
 }

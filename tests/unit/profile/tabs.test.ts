@@ -1,11 +1,11 @@
 /**
  * The profile tabs' machines on real actors with controlled doubles: what path coverage cannot
  * show — the payloads sent, what is never sent (a file of the wrong type, the current session, a
- * shorter exclusion), the messages per failure, and the reality check's timing on the simulated
- * clock.
+ * shorter exclusion), and the messages per failure. The reality check's timing is in
+ * realityCheck.test.ts.
  */
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock } from "xstate"
+import { createActor } from "xstate"
 import { transportError } from "../../../machines/flowFixtures.ts"
 import { changePasswordMachine } from "../../../machines/profile/changePassword.machine.ts"
 import {
@@ -14,10 +14,6 @@ import {
   noDocument,
   pendingDocument,
 } from "../../../machines/profile/fixtures.ts"
-import {
-  type RealityCheckSettings,
-  realityCheckMachine,
-} from "../../../machines/profile/realityCheck.machine.ts"
 import {
   type LoadedSettings,
   responsibleGamingMachine,
@@ -46,66 +42,6 @@ import {
   type VerificationDocument,
 } from "../../../services/profile-service.ts"
 import { controlled, settle, toastRecorder } from "../account/doubles.ts"
-
-const MINUTE = 60_000
-
-describe("reality check (on the simulated clock)", () => {
-  const start = () => {
-    const clock = new SimulatedClock()
-    const load = controlled<RealityCheckSettings, unknown>()
-    const actor = createActor(realityCheckMachine.provide({ actors: { loadSettings: load.logic } }), {
-      clock,
-    }).start()
-    return { actor, clock, load }
-  }
-
-  it("reminds at every whole interval of the session, counted from the sign-in, with the session time", async () => {
-    const { actor, clock, load } = start()
-    const signedInAt = Date.parse("2026-11-23T10:00:00Z")
-    // Read 40 minutes into the session with a 30-minute interval: the next reminder is at 60.
-    load.last().resolve({ minutes: 30, signedInAt, now: signedInAt + 40 * MINUTE })
-    await settle()
-    expect(actor.getSnapshot().value).toBe("waiting")
-    clock.increment(20 * MINUTE - 1)
-    expect(actor.getSnapshot().value).toBe("waiting")
-    clock.increment(1)
-    expect(actor.getSnapshot().value).toBe("reminding")
-    expect(actor.getSnapshot().context.elapsedMs).toBe(60 * MINUTE)
-
-    // The player reads it for two minutes and continues: the next one is at 90, not 92.
-    actor.send({ type: "CONTINUE", at: signedInAt + 62 * MINUTE })
-    clock.increment(28 * MINUTE)
-    expect(actor.getSnapshot().value).toBe("reminding")
-    expect(actor.getSnapshot().context.elapsedMs).toBe(90 * MINUTE)
-
-    actor.send({ type: "SIGN_OUT" })
-    expect(actor.getSnapshot().status).toBe("done")
-    expect(actor.getSnapshot().output).toEqual({ type: "signOut" })
-  })
-
-  it("is off without an interval, and reads the settings again after a change", async () => {
-    const { actor, clock, load } = start()
-    load.last().resolve({ minutes: null, signedInAt: 0, now: 0 })
-    await settle()
-    expect(actor.getSnapshot().value).toBe("off")
-    clock.increment(600 * MINUTE)
-    expect(actor.getSnapshot().value).toBe("off")
-    actor.send({ type: "REFRESH" })
-    expect(load.calls).toHaveLength(2)
-    load.last().resolve({ minutes: 15, signedInAt: 0, now: 5 * MINUTE })
-    await settle()
-    clock.increment(10 * MINUTE)
-    expect(actor.getSnapshot().value).toBe("reminding")
-    expect(actor.getSnapshot().context.elapsedMs).toBe(15 * MINUTE)
-  })
-
-  it("gives no reminders rather than failing when the settings cannot be read", async () => {
-    const { actor, load } = start()
-    load.last().reject(transportError())
-    await settle()
-    expect(actor.getSnapshot().value).toBe("off")
-  })
-})
 
 describe("sessions", () => {
   const start = async () => {

@@ -1,0 +1,257 @@
+/**
+ * The crypto form of the deposit modal (spec sections 2, 4, 9; issue 11), invoked by the deposit
+ * machine once the player chose a crypto currency and has a wallet in it.
+ *
+ * - `loading`: the player's own address for the currency (`POST …/profile/crypto/deposit`); a failure
+ *   says so and offers RETRY; a 401 ends the flow.
+ * - `ready` (parallel):
+ *   - `tabs`: Buy crypto or Deposit (TAB), the Deposit tab first.
+ *   - `copy`: COPY writes the address to the clipboard through an invoked actor; "Copied" (or the
+ *     failure) stays 2 s (`after`, spec section 9), a new COPY starts again.
+ *   - `transfers`: the recent transfers to this address (`GET …/profile/crypto/deposit`, the last
+ *     30 days), then kept live by `cryptoDeposit` push events (services/player-events.ts) received
+ *     through an invoked callback actor for as long as the form is open: pending with its
+ *     confirmations counting up, then credited. A failed load leaves the live list (empty) in place.
+ *     The stream (re)opening reads the list again (STREAM_OPENED): a transfer's change made before
+ *     it was connected, or while it reconnected, is never sent.
+ *   - `buy`: the four purchase widgets; CHOOSE_WIDGET opens one in a frame, WIDGETS goes back.
+ */
+import { Effect } from "effect"
+import { assign, fromCallback, fromPromise, setup } from "xstate"
+import { fromEffect } from "../../services/bridge.ts"
+import type { Currencies } from "../../services/cdn.ts"
+import { cryptoClient } from "../../services/clients/crypto.ts"
+import type { BuyCryptoWidget, CryptoDepositAddress, CryptoHistory } from "../../services/crypto-service.ts"
+import { Unauthenticated } from "../../services/errors.ts"
+import { subscribePlayerEvents } from "../../services/player-events.ts"
+import type { PlayerEvent } from "../../services/wallet-service.ts"
+import {
+  applyPush,
+  COPY_FEEDBACK_MS,
+  isCryptoPushFor,
+  type LiveTransfer,
+  supersedes,
+  transfersTo,
+} from "./cryptoSupport.ts"
+import { defaultRange } from "./depositHistory.machine.ts"
+
+export type CryptoTab = "buy" | "deposit"
+
+export interface CryptoDepositInput {
+  readonly currency: string
+  readonly currencies: Currencies
+  /** The bonus code typed on the amount step, passed on as the spec's promotionCoupon. */
+  readonly promotionCoupon: string | null
+  /** Today as yyyy-mm-dd (UTC): the recent transfers are the last 30 days'. */
+  readonly today: string
+}
+
+export interface CryptoDepositContext {
+  readonly currency: string
+  readonly currencies: Currencies
+  readonly promotionCoupon: string | null
+  readonly today: string
+  readonly address: CryptoDepositAddress | null
+  readonly tab: CryptoTab
+  /** The purchase widget open in the frame. */
+  readonly widget: BuyCryptoWidget | null
+  readonly transfers: ReadonlyArray<LiveTransfer>
+}
+
+export type CryptoDepositEvent =
+  | { readonly type: "RETRY" }
+  | { readonly type: "TAB"; readonly tab: CryptoTab }
+  | { readonly type: "COPY" }
+  | { readonly type: "CHOOSE_WIDGET"; readonly id: string }
+  | { readonly type: "WIDGETS" }
+  | { readonly type: "PUSH"; readonly event: PlayerEvent }
+  | { readonly type: "STREAM_OPENED" }
+
+/** How the form ends by itself: only when the session is gone (BACK is the deposit machine's). */
+export type CryptoDepositOutput = { readonly type: "sessionEnded" }
+
+export const cryptoDepositMachine = setup({
+  types: {
+    input: {} as CryptoDepositInput,
+    context: {} as CryptoDepositContext,
+    events: {} as CryptoDepositEvent,
+    output: {} as CryptoDepositOutput,
+  },
+  actors: {
+    requestAddress: fromEffect((payload: { currency: string; promotionCoupon: string | null }) =>
+      Effect.gen(function* () {
+        return yield* cryptoClient.cryptoDeposit({
+          payload:
+            payload.promotionCoupon === null
+              ? { currency: payload.currency }
+              : { currency: payload.currency, promotionCoupon: payload.promotionCoupon },
+        })
+      }),
+    ),
+    loadTransfers: fromEffect((range: { readonly from: string; readonly to: string }) =>
+      Effect.gen(function* () {
+        return yield* cryptoClient.cryptoHistory({ params: { type: "deposit" }, query: range })
+      }),
+    ),
+    copyText: fromPromise<void, string>(async ({ input }) => {
+      await navigator.clipboard.writeText(input)
+    }),
+    pushEvents: fromCallback<CryptoDepositEvent>(({ sendBack }) =>
+      subscribePlayerEvents(
+        (event) => sendBack({ type: "PUSH", event }),
+        () => sendBack({ type: "STREAM_OPENED" }),
+      ),
+    ),
+  },
+  delays: { copyFeedback: COPY_FEEDBACK_MS },
+  guards: {
+    isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
+    isOurDeposit: ({ context }, params: { event: PlayerEvent }) =>
+      isCryptoPushFor(params.event, context.currency),
+    isWidget: ({ context }, params: { id: string }) =>
+      context.address?.widgets.some((w) => w.id === params.id) ?? false,
+  },
+  actions: {
+    useAddress: assign((_, params: { address: CryptoDepositAddress }) => ({ address: params.address })),
+    chooseTab: assign((_, params: { tab: CryptoTab }) => ({ tab: params.tab })),
+    useHistory: assign(({ context }, params: { history: CryptoHistory }) => {
+      if (context.address === null) return {}
+      // A push that arrived while the history loaded may be newer than the answer's row, and a row
+      // read again after the stream reopened newer than the pushed one: the later state wins.
+      const loaded = transfersTo(params.history, context.address)
+      const pushed = context.transfers.filter((t) => !loaded.some((l) => l.id === t.id))
+      const later = (row: LiveTransfer): LiveTransfer => {
+        const shown = context.transfers.find((t) => t.id === row.id)
+        return shown === undefined || supersedes(shown, row) ? row : shown
+      }
+      return { transfers: [...pushed, ...loaded.map(later)] }
+    }),
+    applyPush: assign(({ context }, params: { event: PlayerEvent }) =>
+      isCryptoPushFor(params.event, context.currency)
+        ? { transfers: applyPush(context.transfers, params.event) }
+        : {},
+    ),
+    openWidget: assign(({ context }, params: { id: string }) => ({
+      widget: context.address?.widgets.find((w) => w.id === params.id) ?? null,
+    })),
+    closeWidget: assign({ widget: null }),
+  },
+}).createMachine({
+  id: "cryptoDeposit",
+  context: ({ input }) => ({
+    currency: input.currency,
+    currencies: input.currencies,
+    promotionCoupon: input.promotionCoupon,
+    today: input.today,
+    address: null,
+    tab: "deposit",
+    widget: null,
+    transfers: [],
+  }),
+  initial: "loading",
+  output: () => ({ type: "sessionEnded" }),
+  states: {
+    loading: {
+      invoke: {
+        id: "requestAddress",
+        src: "requestAddress",
+        input: ({ context }) => ({ currency: context.currency, promotionCoupon: context.promotionCoupon }),
+        onDone: {
+          target: "ready",
+          actions: { type: "useAddress", params: ({ event }) => ({ address: event.output }) },
+        },
+        onError: [
+          {
+            guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+            target: "sessionEnded",
+          },
+          { target: "failed" },
+        ],
+      },
+    },
+    /** "Your deposit address could not be loaded." with Try again. */
+    failed: { on: { RETRY: "loading" } },
+    ready: {
+      type: "parallel",
+      // Subscribed for as long as the form is open; leaving it unsubscribes (the callback's cleanup).
+      invoke: {
+        id: "pushEvents",
+        src: "pushEvents",
+        // Without the stream the list still shows what was loaded; the header's 15 s poll stays.
+        onError: { target: ".transfers.offline" },
+      },
+      on: {
+        TAB: { actions: { type: "chooseTab", params: ({ event }) => ({ tab: event.tab }) } },
+        PUSH: {
+          guard: { type: "isOurDeposit", params: ({ event }) => ({ event: event.event }) },
+          actions: { type: "applyPush", params: ({ event }) => ({ event: event.event }) },
+        },
+      },
+      states: {
+        copy: {
+          initial: "idle",
+          states: {
+            idle: { on: { COPY: "copying" } },
+            copying: {
+              invoke: {
+                id: "copyText",
+                src: "copyText",
+                input: ({ context }) => context.address?.address ?? "",
+                onDone: "copied",
+                onError: "copyFailed",
+              },
+            },
+            /** "Copied" for 2 s; a new COPY copies again (and restarts the 2 s). */
+            copied: { after: { copyFeedback: "idle" }, on: { COPY: "copying" } },
+            copyFailed: { after: { copyFeedback: "idle" }, on: { COPY: "copying" } },
+          },
+        },
+        transfers: {
+          initial: "loading",
+          states: {
+            loading: {
+              // The list being read may predate a change the stream, opening only now, never sends.
+              on: { STREAM_OPENED: { target: "loading", reenter: true } },
+              invoke: {
+                id: "loadTransfers",
+                src: "loadTransfers",
+                input: ({ context }) => defaultRange(context.today),
+                onDone: {
+                  target: "live",
+                  actions: { type: "useHistory", params: ({ event }) => ({ history: event.output }) },
+                },
+                onError: [
+                  {
+                    guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                    target: "#cryptoDeposit.sessionEnded",
+                  },
+                  { target: "live" },
+                ],
+              },
+            },
+            live: { on: { STREAM_OPENED: "loading" } },
+            /** The push stream could not be opened: the list no longer updates by itself. */
+            offline: {},
+          },
+        },
+        buy: {
+          initial: "list",
+          states: {
+            list: {
+              on: {
+                CHOOSE_WIDGET: {
+                  guard: { type: "isWidget", params: ({ event }) => ({ id: event.id }) },
+                  target: "widget",
+                  actions: { type: "openWidget", params: ({ event }) => ({ id: event.id }) },
+                },
+              },
+            },
+            /** The widget's page in a frame inside the modal; WIDGETS goes back to the list. */
+            widget: { on: { WIDGETS: { target: "list", actions: "closeWidget" } } },
+          },
+        },
+      },
+    },
+    sessionEnded: { type: "final" },
+  },
+})
