@@ -7,8 +7,12 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: true,
-  workers: 2,
-  retries: 0,
+  // Two cores: 3 workers measured slower than 2 (14.5 against about 12 minutes). E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One retry on CI: a two-core machine running two browsers, the server, PostgreSQL and a chain node
+  // sometimes misses a timing no player would notice. A test that needed it is still listed by name
+  // with its error in the summary (scripts/test-all.sh); failing twice fails the run.
+  retries: process.env.CI === "true" ? 1 : 0,
   forbidOnly: process.env.CI === "true",
   timeout: 60_000,
   expect: { timeout: 10_000 },

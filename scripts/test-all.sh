@@ -99,6 +99,36 @@ for pair in "vitest:$RESULTS/vitest.json" "playwright:$RESULTS/playwright.json";
   SKIPPED=$((SKIPPED + s))
 done
 
+# End-to-end tests that failed, and those that failed once and passed on CI's one retry
+# (playwright.config.ts): named with their first error line in the summary (the end of the log is
+# what is read first), so a flake is seen and fixed rather than hidden.
+troubled() {
+  [ -s "$RESULTS/playwright.json" ] || return 0
+  "$NODE" -e '
+    const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))
+    const walk = (suite, out) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === "flaky" || t.status === "unexpected") {
+            const errors = (t.results ?? []).filter((x) => x.error).map((x) => x.error)
+            // The assertion, its locator, expected and received: the first lines; where it stopped.
+            const line = (e) =>
+              (e.message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((l) => l.trim())
+                .filter((l) => l !== "" && !l.startsWith("Call log")).slice(0, 5).join(" · ")
+                + (e.location ? ` (${e.location.file.split("/").slice(-2).join("/")}:${e.location.line})` : "")
+            const what = t.status === "flaky" ? "flaky (passed on retry)" : "failed"
+            out.push(`      ${what}: ${spec.file}:${spec.line} ${spec.title}`)
+            for (const e of errors) out.push(`        ${line(e).slice(0, 400)}`)
+          }
+      for (const child of suite.suites ?? []) walk(child, out)
+      return out
+    }
+    for (const line of (r.suites ?? []).flatMap((s) => walk(s, []))) console.log(line)' "$RESULTS/playwright.json" 2>/dev/null || true
+}
+while IFS= read -r line; do
+  [ -n "$line" ] && SUMMARY+=("$line")
+done <<<"$(troubled)"
+
 printf '\n\033[1m━━ Summary\033[0m\n'
 printf '%s\n' "${SUMMARY[@]}"
 if [ -f "$RESULTS/model-coverage.md" ]; then
