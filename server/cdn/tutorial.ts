@@ -5,12 +5,7 @@
  * hosted video player page instead.
  */
 import type { AppConfigShape } from "../config.ts"
-
-const escapeHtml = (s: string): string =>
-  s.replace(
-    /[<>&"']/g,
-    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  )
+import { escapeHtml } from "../security/html.ts"
 
 export const tutorialPage = (config: Pick<AppConfigShape, "productName" | "supportEmail">): string => {
   const product = escapeHtml(config.productName)

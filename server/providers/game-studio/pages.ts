@@ -12,35 +12,15 @@ import type { GameDefinition } from "../../../services/games/catalogue.ts"
 import { plinkoTableSets } from "../../../services/games/plinko.ts"
 import { exactRtp, formatPercent } from "../../../services/games/rtp.ts"
 import { paylines } from "../../../services/games/slot.ts"
+import { escapeHtml, framedPageCsp } from "../../security/html.ts"
 import type { SessionRow } from "./Studio.ts"
-
-export const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  )
 
 /** JSON safe inside <script type="application/json">. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, "\\u003c")
 
-export const pageCsp = (nonce: string, publicUrl: string): string => {
-  let origin = ""
-  try {
-    origin = new URL(publicUrl).origin
-  } catch {
-    origin = ""
-  }
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'none'",
-    `frame-ancestors 'self' ${origin}`.trim(),
-    "base-uri 'none'",
-  ].join("; ")
-}
+/** The studio's pages post no form (the game talks to its own JSON routes). */
+export const pageCsp = (nonce: string, publicUrl: string): string =>
+  framedPageCsp(nonce, publicUrl, ["'none'"])
 
 /** Black or white text on a colour, whichever contrasts more (WCAG relative luminance). */
 const onColor = (hex: string): string => {

@@ -17,35 +17,14 @@ import {
   rejectedTestDocument,
   type VerificationInput,
 } from "../../../services/onramp-rules.ts"
+import { escapeHtml, framedPageCsp } from "../../security/html.ts"
 import type { FieldErrors, QuoteView } from "./Onramp.ts"
 import { tickerOf } from "./Onramp.ts"
 import type { OrderRow } from "./OrdersRepo.ts"
 
-export const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  )
-
 /** The pages' own CSP: nothing outside this origin; framed only by the casino. */
-export const onrampCsp = (nonce: string, publicUrl: string): string => {
-  let origin = ""
-  try {
-    origin = new URL(publicUrl).origin
-  } catch {
-    origin = ""
-  }
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    `frame-ancestors 'self' ${origin}`.trim(),
-    "base-uri 'none'",
-  ].join("; ")
-}
+export const onrampCsp = (nonce: string, publicUrl: string): string =>
+  framedPageCsp(nonce, publicUrl, ["'self'"])
 
 const eur = (cents: bigint): string => `${formatAmount(cents, 100n)} EUR`
 /**

@@ -9,15 +9,11 @@
  * Accessibility: every input has a <label>, errors sit next to their input (aria-describedby,
  * aria-invalid) and are announced by a role=alert summary; steps move focus to their heading.
  */
+
+import { escapeHtml, framedPageCsp } from "../../security/html.ts"
 import { testCards, threeDSecureCode } from "./cards.ts"
 import { sandboxCurrencies } from "./rules.ts"
 import type { PaymentRow } from "./SandboxRepo.ts"
-
-export const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  )
 
 /** "3000" EUR → "30.00 EUR"; JPY has no minor unit. */
 export const formatAmount = (amount: string, currency: string): string => {
@@ -29,27 +25,9 @@ export const formatAmount = (amount: string, currency: string): string => {
 
 export const groupCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, "$1 ")
 
-export const pageCsp = (nonce: string, returnUrl: string | undefined, publicUrl: string): string => {
-  const origin = (url: string | undefined) => {
-    if (url === undefined) return ""
-    try {
-      return new URL(url).origin
-    } catch {
-      return ""
-    }
-  }
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    // A form's redirect to the merchant counts as form-action in browsers that check redirects.
-    `form-action 'self' ${origin(returnUrl)}`.trim(),
-    `frame-ancestors 'self' ${origin(publicUrl)}`.trim(),
-    "base-uri 'none'",
-  ].join("; ")
-}
+/** A form's redirect to the merchant counts as form-action in browsers that check redirects. */
+export const pageCsp = (nonce: string, returnUrl: string | undefined, publicUrl: string): string =>
+  framedPageCsp(nonce, publicUrl, ["'self'", returnUrl ?? ""])
 
 const styles = `
 :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.45;color:#1b1f24;background:#eef1f5}

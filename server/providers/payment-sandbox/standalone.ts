@@ -4,64 +4,15 @@
  * process to treat it as the external provider it pretends to be (point PAYMENT_GATEWAYS' baseUrl at
  * it). `config.publicUrl` must be the address payers reach it at (the pages' URLs are built from it).
  */
-import { createServer } from "node:http"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import type { PgClient } from "@effect/sql-pg"
-import { Context, Duration, Effect, Exit, Layer, Logger, References, Scope } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import type { SqlClient } from "effect/sql"
-import { AppConfig, type AppConfigShape } from "../../config.ts"
-import { makeDbLayer } from "../../db/client.ts"
-import { migrate } from "../../db/migrate.ts"
+import type { Layer } from "effect"
+import type { AppConfigShape } from "../../config.ts"
+import { type StandaloneServer, serveStandalone, standaloneBase, startStandalone } from "../standalone.ts"
 import { paymentSandboxLayer } from "./index.ts"
 
-export interface SandboxServer {
-  readonly url: string
-  readonly close: () => Promise<void>
-  readonly run: <A, E>(
-    effect: Effect.Effect<A, E, AppConfig | SqlClient.SqlClient | PgClient.PgClient>,
-  ) => Promise<A>
-}
+export const makeSandboxLayer = (config: AppConfigShape) =>
+  serveStandalone(config, paymentSandboxLayer, standaloneBase(config))
 
-export const makeSandboxLayer = (config: AppConfigShape) => {
-  const Base = Layer.effectDiscard(migrate()).pipe(
-    Layer.provideMerge(makeDbLayer(config)),
-    Layer.provideMerge(AppConfig.layerFrom(config)),
-  )
-  const Logging = Layer.mergeAll(
-    Logger.layer([Logger.consoleLogFmt]),
-    Layer.succeed(References.MinimumLogLevel, config.logLevel),
-  )
-  return HttpRouter.serve(paymentSandboxLayer, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(
-      NodeHttpServer.layer(createServer, {
-        port: config.port,
-        host: config.host,
-        gracefulShutdownTimeout: Duration.seconds(2),
-      }),
-    ),
-    Layer.provideMerge(Base),
-    Layer.provideMerge(Logging),
-  )
-}
+export type SandboxServer = StandaloneServer<Layer.Success<ReturnType<typeof makeSandboxLayer>>>
 
-export const makeSandboxServer = async (config: AppConfigShape): Promise<SandboxServer> => {
-  const scope = Scope.makeUnsafe()
-  const exit = await Effect.runPromiseExit(Layer.buildWithScope(makeSandboxLayer(config), scope))
-  if (Exit.isFailure(exit)) {
-    await Effect.runPromise(Scope.close(scope, exit))
-    return Effect.runPromise(Effect.failCause(exit.cause))
-  }
-  const context = exit.value
-  const address = Context.get(context, HttpServer.HttpServer).address
-  const port = address._tag === "UnixPathAddress" ? config.port : address.port
-  let closing: Promise<void> | undefined
-  return {
-    url: `http://127.0.0.1:${port}`,
-    run: (effect) => Effect.runPromise(Effect.provideContext(effect, context)),
-    close: () => {
-      closing ??= Effect.runPromise(Scope.close(scope, Exit.void))
-      return closing
-    },
-  }
-}
+export const makeSandboxServer = (config: AppConfigShape): Promise<SandboxServer> =>
+  startStandalone(config, makeSandboxLayer(config))
