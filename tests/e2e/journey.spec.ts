@@ -3,6 +3,7 @@
  * Screenshots of each stage go to test-results/screenshots/.
  */
 import { signInStatus } from "./support/api.ts"
+import { holdWhileShown } from "./support/clock.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { tokenLink } from "./support/mail.ts"
 import { dismissToasts, fillRegistration, solveCaptchaWidget } from "./support/ui.ts"
@@ -36,11 +37,13 @@ test("a new player registers, confirms the e-mail, resets the password and signs
   const confirmation = await world.mailTo(player.email, (m) => tokenLink(m).searchParams.has("token"))
   const confirmUrl = tokenLink(confirmation)
   expect(confirmUrl.origin).toBe(world.baseUrl)
-  await page.goto(confirmUrl.toString())
-  await expect(
+  // The message continues by itself after 3 s: held until seen and photographed, then let go.
+  await holdWhileShown(
+    page,
+    () => page.goto(confirmUrl.toString()),
     page.getByRole("status").filter({ hasText: "Your email is confirmed. Thank you!" }),
-  ).toBeVisible()
-  await world.screenshot(page, "journey-03-email-confirmed")
+    () => world.screenshot(page, "journey-03-email-confirmed"),
+  )
   if (world.databaseUrl !== undefined) {
     // In the database too (there is no outside SQL when the server runs on PGlite).
     const confirmed = await world.sql<{ confirmed: boolean }>(

@@ -58,3 +58,22 @@ export const whileHeld = async (page: Page, work: () => Promise<void>): Promise<
     await pump
   }
 }
+
+/**
+ * Loads, holds the state once it shows, runs `whileShown` on it (checks, a screenshot; the clock
+ * moving 1 ms at a time as in `whileHeld`), then lets the page's time flow again: the state then
+ * ends by itself, as it does for a player.
+ */
+export const holdWhileShown = async (
+  page: Page,
+  load: () => Promise<unknown>,
+  shown: Locator,
+  whileShown: () => Promise<void> = async () => {},
+): Promise<void> => {
+  await loadAndHoldWhenShown(page, load, shown)
+  try {
+    await whileHeld(page, whileShown)
+  } finally {
+    await page.clock.resume()
+  }
+}
