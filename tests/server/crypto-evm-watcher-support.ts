@@ -7,13 +7,11 @@
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { makeServer } from "../../server/app.ts"
 import { loadConfig } from "../../server/config.ts"
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { freePort } from "../support/server.ts"
-import type { Backend, TestServer } from "./harness.ts"
+import { type Backend, queryThrough, type TestServer } from "./harness.ts"
 
 export interface RestartableData {
   /**
@@ -52,14 +50,7 @@ export const openRestartableData = async (
       captchaEnabled: false,
     }
     const running = await makeServer(config)
-    const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-      running.run(
-        Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const rows = yield* sql.unsafe<T & object>(text, params)
-          return [...rows] as Array<T>
-        }),
-      )
+    const query = queryThrough(running.run)
     let closing: Promise<void> | undefined
     return {
       backend,

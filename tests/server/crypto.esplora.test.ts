@@ -1,5 +1,5 @@
 /**
- * The Esplora adapter (server/crypto/utxo/Esplora.ts) against a stub explorer on loopback serving
+ * The Esplora adapter (server/crypto/utxo/Esplora.ts) against a local explorer on loopback serving
  * hand-written JSON: output values above 2^53 minor units (possible on Dogecoin, whose supply in
  * koinu is far beyond it) are read exactly from the JSON text — a plain `JSON.parse` rounds them
  * and the adapter used to skip them, so such a deposit was never seen. Also: paging of a block's

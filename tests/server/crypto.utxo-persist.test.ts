@@ -12,7 +12,6 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { afterAll, expect, it } from "vitest"
 import { makeServer } from "../../server/app.ts"
 import { loadConfig } from "../../server/config.ts"
@@ -22,7 +21,7 @@ import { UtxoSandbox, utxoSandboxStateFile } from "../../server/providers/utxo-s
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { freePort } from "../support/server.ts"
 import { newPlayer } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 
 const env = {
@@ -60,13 +59,7 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
       captchaEnabled: false,
     }
     const server = await makeServer(config)
-    const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-      server.run(
-        Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          return [...(yield* sql.unsafe<T & object>(text, params))] as Array<T>
-        }),
-      )
+    const query = queryThrough(server.run)
     const s: TestServer = {
       backend,
       url: server.url,

@@ -26,6 +26,20 @@ import { makeServer, type RunningServer, type ServerServices } from "../../serve
 import { type AppConfigShape, loadConfig } from "../../server/config.ts"
 import { freePort } from "../support/server.ts"
 
+/**
+ * Raw SQL through a running server's own pool (its `run`: the casino's, a provider's standalone
+ * server's), rows as plain objects: how tests seed and inspect the database on either backend.
+ */
+export const queryThrough =
+  (run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>) =>
+  <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
+    run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql.unsafe<T & object>(text, params)
+        return [...rows] as Array<T>
+      }),
+    )
 export type Backend = "pglite" | "postgres"
 
 export interface TestServer {
@@ -201,14 +215,7 @@ export const startTestServer = async (
     }
   }
   const running = server
-  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    running.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<T & object>(text, params)
-        return [...rows] as Array<T>
-      }),
-    )
+  const query = queryThrough(running.run)
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {

@@ -8,7 +8,6 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { type AppConfigShape, loadConfig } from "../../server/config.ts"
 import { ChainUnavailable, type SandboxFaucet } from "../../server/crypto/chain.ts"
 import { OnrampFaucets } from "../../server/providers/onramp-sandbox/OnrampFaucets.ts"
@@ -16,6 +15,7 @@ import { makeOnrampServer, type OnrampServer } from "../../server/providers/onra
 import type { CryptoCurrency } from "../../services/crypto-service.ts"
 import { createDatabase, seedPgliteDataDir } from "../support/databases.ts"
 import { freePort } from "../support/server.ts"
+import { queryThrough } from "./harness.ts"
 import type { Backend } from "./payment-sandbox-harness.ts"
 
 export { describeSandboxBackends as describeOnrampBackends, eventually } from "./payment-sandbox-harness.ts"
@@ -90,14 +90,7 @@ export const startOnramp = async (
   })
   const { faucet, sends, state } = recordingFaucet(["BTC", "LTC", "ETH", "USDT"])
   const server = await makeOnrampServer(config, OnrampFaucets.fromFaucets([faucet]))
-  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    server.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<T & object>(text, params)
-        return [...rows] as Array<T>
-      }),
-    )
+  const query = queryThrough(server.run)
   let closing: Promise<void> | undefined
   return {
     url: server.url,

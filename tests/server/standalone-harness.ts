@@ -14,7 +14,7 @@ import { Duration, Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type AppConfigShape, loadConfig } from "../../server/config.ts"
 import { freePort } from "../support/server.ts"
-import { testDatabaseUrl } from "./harness.ts"
+import { queryThrough, testDatabaseUrl } from "./harness.ts"
 
 export type Backend = "pglite" | "postgres"
 
@@ -120,14 +120,7 @@ export const startStandalone = async <S extends StandaloneServer>(
     ...options.env,
   })
   const server = await options.make(config)
-  const query = <T>(text: string, params: ReadonlyArray<unknown> = []): Promise<Array<T>> =>
-    server.run(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql.unsafe<T & object>(text, params)
-        return [...rows]
-      }),
-    )
+  const query = queryThrough(server.run)
   let closing: Promise<void> | undefined
   return {
     config,
