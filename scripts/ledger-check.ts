@@ -4,8 +4,8 @@
  * one process may open: stop the server first (or use PostgreSQL). Exit 0 clean, 1 drift, 2 setup.
  */
 import { Effect, Layer, References } from "effect"
+import { makeDbLayer } from "../lib/db/client.ts"
 import { loadConfig } from "../server/config.ts"
-import { makeDbLayer } from "../server/db/client.ts"
 import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
 
 const main = async (): Promise<number> => {

@@ -39,6 +39,9 @@ echo "node $("$NODE" --version) · $(date -u +%Y-%m-%dT%H:%M:%SZ) · CI=${CI:-}"
 
 run_step "typecheck" "$NODE" node_modules/typescript/bin/tsc --noEmit -p tsconfig.json || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
 run_step "lint" "$NODE" node_modules/@biomejs/biome/bin/biome check . || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+# The layers (.dependency-cruiser.cjs): the casino imports no provider, no provider imports the casino…
+run_step "layers" "$NODE" node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs \
+  --output-type err server providers protocols lib services machines ui compose statecharts || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
 BUILD_OK=1
 run_step "build (vite build → dist/app)" "$NODE" node_modules/vite/bin/vite.js build || {
   BUILD_OK=0

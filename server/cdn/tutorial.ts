@@ -4,8 +4,9 @@
  * (no outside host, no script); an operator can replace the file or point TUTORIAL_VIDEO_URL at a
  * hosted video player page instead.
  */
+
+import { escapeHtml } from "../../lib/html.ts"
 import type { AppConfigShape } from "../config.ts"
-import { escapeHtml } from "../security/html.ts"
 
 export const tutorialPage = (config: Pick<AppConfigShape, "productName" | "supportEmail">): string => {
   const product = escapeHtml(config.productName)

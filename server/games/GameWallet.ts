@@ -18,7 +18,7 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
-import { forkEvery } from "../background.ts"
+import { forkEvery } from "../../lib/background.ts"
 import type { GameProviderConfig } from "../config.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"

@@ -2,7 +2,8 @@
  * The games module's pure rules (no I/O), unit-tested on their own: bet limits in a currency,
  * masked winner names, the lobby's currency path, the wallet calls' fingerprints.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto"
+import { createHash } from "node:crypto"
+import { checkSignature } from "../../protocols/signature.ts"
 import { RATE_SCALE } from "../../services/money-rules.ts"
 
 /**
@@ -70,10 +71,8 @@ export interface AcceptedSignature {
 }
 
 /**
- * `X-Signature: t=…,v1=…` (docs/game-wallet-protocol.md) checked against `rawBody`: the accepted
- * timestamp and HMAC, or undefined (missing, malformed, stale beyond `toleranceSeconds` either way,
- * or no v1 matching). Several v1 values are allowed (a provider rotating its secret signs with both);
- * the one answered is the expected one, so extra values cannot dress up a replay as a new request.
+ * `X-Signature: t=…,v1=…` (docs/game-wallet-protocol.md, protocols/signature.ts) checked against
+ * `rawBody`: the accepted timestamp and HMAC, or undefined (missing, malformed, stale, forged).
  */
 export const acceptedSignature = (
   secret: string,
@@ -82,21 +81,6 @@ export const acceptedSignature = (
   nowSeconds: number,
   toleranceSeconds: number,
 ): AcceptedSignature | undefined => {
-  if (header === undefined) return undefined
-  let t: number | undefined
-  const given: Array<string> = []
-  for (const part of header.split(",")) {
-    const [key, value] = part.trim().split("=", 2)
-    if (key === "t" && value !== undefined && /^\d{1,12}$/.test(value)) t = Number(value)
-    else if (key === "v1" && value !== undefined && /^[0-9a-f]{64}$/i.test(value))
-      given.push(value.toLowerCase())
-  }
-  if (t === undefined || given.length === 0 || Math.abs(nowSeconds - t) > toleranceSeconds) return undefined
-  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest("hex")
-  const wanted = Buffer.from(expected, "utf8")
-  const ok = given.some((v) => {
-    const candidate = Buffer.from(v, "utf8")
-    return candidate.length === wanted.length && timingSafeEqual(candidate, wanted)
-  })
-  return ok ? { t, v1: expected } : undefined
+  const check = checkSignature(secret, header, rawBody, nowSeconds, toleranceSeconds)
+  return check.ok ? { t: check.t, v1: check.v1 } : undefined
 }

@@ -5,8 +5,8 @@
  * as decimal strings), and the webhook signature check every family shares in the sandbox
  * (`X-Sandbox-Signature: t=<unix s>,v1=<hex HMAC-SHA256(webhookSecret, t + "." + rawBody)>`).
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
 import { Effect, Schema } from "effect"
+import { checkSignature, type SignatureProblem, signature } from "../../protocols/signature.ts"
 import type { Family, Gateway } from "./Gateways.ts"
 
 export interface Customer {
@@ -206,15 +206,11 @@ export const providerFor = (family: Family, publicUrl: string): PaymentProvider 
 
 export const SIGNATURE_HEADER = "x-sandbox-signature"
 
-export const signWebhook = (secret: string, timestamp: number, rawBody: string): string =>
-  `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex")}`
+export const signWebhook = signature
 
-export type SignatureProblem = "missing" | "malformed" | "stale" | "mismatch"
+export type { SignatureProblem }
 
-/**
- * Why a signature header is not acceptable for `rawBody` at `nowSeconds`, or undefined when it is.
- * Several `v1=` values are allowed (a provider rotating its secret signs with both).
- */
+/** Why a signature header is not acceptable for `rawBody` at `nowSeconds`, or undefined when it is. */
 export const signatureProblem = (
   secret: string,
   header: string | undefined,
@@ -222,24 +218,6 @@ export const signatureProblem = (
   nowSeconds: number,
   toleranceSeconds: number,
 ): SignatureProblem | undefined => {
-  if (header === undefined || header.trim() === "") return "missing"
-  let timestamp: number | undefined
-  const signatures: Array<string> = []
-  for (const part of header.split(",")) {
-    const [key, value] = part.trim().split("=", 2)
-    if (key === "t" && value !== undefined && /^\d{1,12}$/.test(value)) timestamp = Number(value)
-    else if (key === "v1" && value !== undefined && /^[0-9a-f]{64}$/i.test(value))
-      signatures.push(value.toLowerCase())
-  }
-  if (timestamp === undefined || signatures.length === 0) return "malformed"
-  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return "stale"
-  const expected = Buffer.from(
-    createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex"),
-    "utf8",
-  )
-  const ok = signatures.some((s) => {
-    const given = Buffer.from(s, "utf8")
-    return given.length === expected.length && timingSafeEqual(given, expected)
-  })
-  return ok ? undefined : "mismatch"
+  const check = checkSignature(secret, header, rawBody, nowSeconds, toleranceSeconds)
+  return check.ok ? undefined : check.problem
 }

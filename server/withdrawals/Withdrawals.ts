@@ -27,6 +27,7 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { forkEvery } from "../../lib/background.ts"
 import { type CashoutCheck, CashoutMessages, firstFailingCheck } from "../../services/cashout-rules.ts"
 import type {
   Withdrawable,
@@ -50,7 +51,6 @@ import {
 } from "../../services/errors.ts"
 import { formatAmount, MoneyMessages, RATE_SCALE, toEurCents } from "../../services/money-rules.ts"
 import type { FiatPayment, PlayerEvent } from "../../services/wallet-service.ts"
-import { forkEvery } from "../background.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { CryptoPayouts } from "../crypto/payouts.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"

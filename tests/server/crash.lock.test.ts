@@ -22,7 +22,7 @@ import {
   procStat,
   releaseLock,
   takeLock,
-} from "../../server/db/client.ts"
+} from "../../lib/db/client.ts"
 import { seedPgliteDataDir } from "../support/databases.ts"
 import { freePort, nodeBinary, repoRoot, serverEntry, startServerProcess } from "../support/server.ts"
 

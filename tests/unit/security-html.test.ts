@@ -4,7 +4,7 @@
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { escapeHtml, framedPageCsp } from "../../server/security/html.ts"
+import { escapeHtml, framedPageCsp } from "../../lib/html.ts"
 
 describe("escapeHtml", () => {
   it("escapes the five characters that could end HTML content or a quoted attribute", () => {

@@ -8,11 +8,12 @@
  * Accessibility: every control has a label, the result is announced (aria-live), the mines grid and
  * the roulette board are buttons with aria-pressed, and the panels are <details>. Works from 320 px.
  */
+
+import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
 import type { GameDefinition } from "../../../services/games/catalogue.ts"
 import { plinkoTableSets } from "../../../services/games/plinko.ts"
 import { exactRtp, formatPercent } from "../../../services/games/rtp.ts"
 import { paylines } from "../../../services/games/slot.ts"
-import { escapeHtml, framedPageCsp } from "../../security/html.ts"
 import type { SessionRow } from "./Studio.ts"
 
 /** JSON safe inside <script type="application/json">. */

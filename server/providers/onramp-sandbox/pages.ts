@@ -9,6 +9,8 @@
  * aria-invalid) and summarised in a role=alert region, the first invalid input focused
  * (autofocus), the quote announced politely (aria-live), native controls in DOM order.
  */
+
+import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
 import type { CryptoCurrency } from "../../../services/crypto-service.ts"
 import { formatAmount } from "../../../services/money-rules.ts"
 import {
@@ -17,7 +19,6 @@ import {
   rejectedTestDocument,
   type VerificationInput,
 } from "../../../services/onramp-rules.ts"
-import { escapeHtml, framedPageCsp } from "../../security/html.ts"
 import type { FieldErrors, QuoteView } from "./Onramp.ts"
 import { tickerOf } from "./Onramp.ts"
 import type { OrderRow } from "./OrdersRepo.ts"

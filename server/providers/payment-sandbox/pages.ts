@@ -10,7 +10,7 @@
  * aria-invalid) and are announced by a role=alert summary; steps move focus to their heading.
  */
 
-import { escapeHtml, framedPageCsp } from "../../security/html.ts"
+import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
 import { testCards, threeDSecureCode } from "./cards.ts"
 import { sandboxCurrencies } from "./rules.ts"
 import type { PaymentRow } from "./SandboxRepo.ts"

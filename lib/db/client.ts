@@ -1,7 +1,12 @@
 /**
- * The database switch: PostgreSQL when `DATABASE_URL` is set, otherwise an embedded PGlite kept in
- * `${dataDir}/pglite` (persisted across restarts). Both are reached through the same `PgClient`
- * from `@effect/sql-pg`, so every query, migration and transaction is the same code.
+ * The database switch every service here uses (the casino and each outside party, each with its own
+ * storage): PostgreSQL when a URL is given, otherwise an embedded PGlite kept in `${dataDir}/pglite`
+ * (persisted across restarts). Both are reached through the same `PgClient` from `@effect/sql-pg`,
+ * so every query, migration and transaction is the same code.
+ *
+ * A `schema` keeps a service's tables apart on a shared PostgreSQL: its connections start with
+ * `search_path` set to that schema alone, created if missing, so its SQL (and its migrations table)
+ * never names or sees another service's tables. PGlite needs none: each service has its own folder.
  *
  * Name transforms: NONE. Column names are snake_case in SQL and rows come back with the same
  * snake_case keys; write `SELECT user_id AS "userId"` where code wants camelCase. (Explicit beats
@@ -12,10 +17,9 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { dirname, join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
-import { Effect, type Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { ConnectionError, SqlError } from "effect/sql/SqlError"
-import type { AppConfigShape } from "../config.ts"
 import { pgliteStream } from "./pgliteStream.ts"
 
 export type DbLayer = Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, SqlError>
@@ -192,23 +196,55 @@ const acquirePglite = (dataDir: string) =>
       }),
   )
 
-export const makeDbLayer = (config: Pick<AppConfigShape, "databaseUrl" | "dataDir">): DbLayer => {
-  if (config.databaseUrl !== undefined) {
-    return PgClient.layer({
-      url: Redacted.make(config.databaseUrl),
-      maxConnections: 10,
-      applicationName: "casino",
+export interface DbOptions {
+  /** PostgreSQL URL; undefined ⇒ embedded PGlite in `${dataDir}/pglite`. */
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  /** PostgreSQL only: the schema this service's tables live in (created if missing); default `public`. */
+  readonly schema?: string | undefined
+  /** Shown in `pg_stat_activity`. */
+  readonly applicationName?: string | undefined
+  /** PostgreSQL pool size (default 10). */
+  readonly maxConnections?: number | undefined
+}
+
+const schemaName = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Creates the schema on a short-lived connection before the pool (whose search_path names it) opens. */
+const ensureSchema = (url: string, schema: string) =>
+  Effect.gen(function* () {
+    const sql = yield* PgClient.PgClient
+    yield* sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  }).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1, applicationName: "schema" })),
+    Effect.scoped,
+  )
+
+export const makeDbLayer = (options: DbOptions): DbLayer => {
+  const applicationName = options.applicationName ?? "casino"
+  const { schema } = options
+  if (schema !== undefined && !schemaName.test(schema)) {
+    throw new Error(`invalid schema name ${JSON.stringify(schema)}: lowercase letters, digits and _`)
+  }
+  if (options.databaseUrl !== undefined) {
+    const url = options.databaseUrl
+    const pool = PgClient.layer({
+      url: Redacted.make(url),
+      maxConnections: options.maxConnections ?? 10,
+      applicationName,
+      ...(schema === undefined ? {} : { startupParameters: { search_path: schema } }),
     })
+    return schema === undefined ? pool : Layer.provide(pool, Layer.effectDiscard(ensureSchema(url, schema)))
   }
   return PgClient.layerFrom(
     Effect.gen(function* () {
-      const { db } = yield* acquirePglite(config.dataDir)
+      const { db } = yield* acquirePglite(options.dataDir)
       // PGlite is a single session: exactly one pooled connection, never recycled while in use.
       return yield* PgClient.make({
         stream: () => pgliteStream(db),
         database: "postgres",
         username: "postgres",
-        applicationName: "casino",
+        applicationName,
         maxConnections: 1,
         minConnections: 1,
         prepare: true,

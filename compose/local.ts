@@ -1,0 +1,132 @@
+/**
+ * The composition root: the casino and, beside it, a sandbox of each outside party it talks to
+ * (the chains, the payment gateways, the game studio, the on-ramp), each on its own port with its
+ * own storage, wired to the casino only through the variables an operator would set for the real
+ * provider. `npm start` (compose/start.ts), the end-to-end tests and the benchmarks start it.
+ *
+ * Sandboxes are on by default outside production and refused in production: there the operator
+ * points the casino at the real providers and runs `node server/main.ts`, or this with every
+ * sandbox off.
+ */
+import { createServer } from "node:net"
+import { makeServer, type RunningServer } from "../server/app.ts"
+import { type AppConfigShape, ConfigError, loadConfig } from "../server/config.ts"
+import type { LocalContext, Party, PartyName, StartedParty } from "./party.ts"
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** Every party, in start order (a later one may use an earlier one: the on-ramp pays on the chains). */
+export const parties: ReadonlyArray<Party> = []
+
+export interface LocalStack {
+  readonly casino: RunningServer
+  readonly config: AppConfigShape
+  readonly parties: ReadonlyMap<PartyName, StartedParty>
+  /** The casino first (no new work), then the parties in reverse order. */
+  readonly close: () => Promise<void>
+}
+
+const value = (env: Env, name: string): string | undefined => {
+  const v = env[name]?.trim()
+  return v === undefined || v === "" ? undefined : v
+}
+
+/** Whether a party's sandbox runs: its switch, else on outside production. Refused in production. */
+export const sandboxOn = (env: Env, party: Pick<Party, "switch">): boolean => {
+  const production = value(env, "NODE_ENV") === "production"
+  const raw = value(env, party.switch)?.toLowerCase()
+  if (raw !== undefined && !["on", "off"].includes(raw))
+    throw new ConfigError(`${party.switch}=${JSON.stringify(raw)} is invalid: expected "on" or "off"`)
+  const on = raw === undefined ? !production : raw === "on"
+  if (on && production)
+    throw new ConfigError(
+      `${party.switch}=on is not allowed with NODE_ENV=production: a sandbox is test money; ` +
+        `set ${party.switch}=off and configure the real provider`,
+    )
+  return on
+}
+
+export const freePort = (host = "127.0.0.1"): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.unref()
+    probe.once("error", reject)
+    probe.listen(0, host, () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+const portOf = (env: Env, name: string, fallback: number): number => {
+  const raw = value(env, name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is invalid: expected a port 0…65535`)
+  return n
+}
+
+export interface StartOptions {
+  /** Only these parties (tests); default: every party whose switch is on. */
+  readonly only?: ReadonlyArray<PartyName>
+  /** Fields of the casino's loaded configuration to replace (tests). */
+  readonly overrides?: Partial<AppConfigShape>
+}
+
+/** Starts the parties that are on, then the casino told about them. */
+export const startLocal = async (env: Env, options: StartOptions = {}): Promise<LocalStack> => {
+  // Validated as the casino validates it (a bad variable fails before anything starts).
+  const base = loadConfig(env)
+  const chosen = parties.filter((p) =>
+    options.only === undefined ? sandboxOn(env, p) : options.only.includes(p.name),
+  )
+  // A kernel-chosen casino port is chosen NOW: every party is told the casino's address.
+  const casinoPort = base.port === 0 && chosen.length > 0 ? await freePort() : base.port
+  const publicUrl = value(env, "PUBLIC_URL") ?? `http://localhost:${casinoPort}`
+  const casinoEnv: Record<string, string | undefined> = {
+    ...env,
+    PORT: String(casinoPort),
+    PUBLIC_URL: publicUrl,
+  }
+  const config = loadConfig(casinoEnv)
+  const context: LocalContext = {
+    nodeEnv: config.nodeEnv,
+    logLevel: config.logLevel,
+    host: config.host,
+    publicHostname: new URL(config.publicUrl).hostname,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    casino: { publicUrl: config.publicUrl, origins: config.allowedOrigins, internalUrl: config.internalUrl },
+    env,
+  }
+  const started = new Map<PartyName, StartedParty>()
+  const closeParties = async () => {
+    for (const p of [...started.values()].reverse()) await p.close().catch(() => undefined)
+  }
+  try {
+    for (const party of chosen) {
+      const fallback = casinoPort === 0 ? 0 : party.defaultPort(casinoPort)
+      const port = portOf(env, `${party.switch}_PORT`, fallback)
+      started.set(party.name, await party.start(context, port, started))
+    }
+    for (const p of started.values()) {
+      for (const [k, v] of Object.entries(p.casinoEnv)) if (value(env, k) === undefined) casinoEnv[k] = v
+    }
+    const finalConfig = { ...loadConfig(casinoEnv), ...options.overrides }
+    const casino = await makeServer(finalConfig)
+    let closing: Promise<void> | undefined
+    return {
+      casino,
+      config: finalConfig,
+      parties: started,
+      close: () => {
+        closing ??= casino.close().finally(closeParties)
+        return closing
+      },
+    }
+  } catch (error) {
+    await closeParties()
+    throw error
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Keys issued by a party's TEST environment (every sandbox here: the payment gateways, the on-ramp
+ * widgets, the game studio in local mode) begin with `test_`; live keys never do — the convention of
+ * the card networks' own gateways (Stripe's `sk_test_`). A casino in production refuses a test key
+ * for a live party, so a sandbox's credentials cannot reach production by a copied variable.
+ */
+export const TEST_KEY_PREFIX = "test_"
+
+export const isTestKey = (key: string): boolean => key.startsWith(TEST_KEY_PREFIX)
