@@ -18,7 +18,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { runSql, withDatabase } from "./support/db.ts"
-import { E2E_ENV, repoRoot } from "./support/env.ts"
+import { E2E_ENV, partyUrlEnv, repoRoot } from "./support/env.ts"
 
 const node = join(repoRoot, "node_modules/.bin/node")
 const adminUrl = process.env.E2E_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -58,7 +58,13 @@ const freshDatabase = async (): Promise<{ url: string; name: string } | undefine
   }
 }
 
-const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): Promise<string> =>
+interface Ready {
+  readonly baseUrl: string
+  /** Each sandbox party's public URL, by name (`E2E_PARTY <name> <public url> <url>` lines). */
+  readonly parties: ReadonlyMap<string, string>
+}
+
+const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): Promise<Ready> =>
   new Promise((resolve, reject) => {
     let buffer = ""
     const timer = setTimeout(() => {
@@ -69,7 +75,10 @@ const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): 
       const match = /E2E_SERVER_READY (\S+)/.exec(buffer)
       if (match?.[1] !== undefined) {
         clearTimeout(timer)
-        resolve(match[1])
+        const parties = new Map<string, string>()
+        for (const m of buffer.matchAll(/E2E_PARTY (\S+) (\S+) (\S+)/g))
+          if (m[1] !== undefined && m[2] !== undefined) parties.set(m[1], m[2])
+        resolve({ baseUrl: match[1], parties })
       }
     })
     child.once("exit", (code, signal) => {
@@ -129,15 +138,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   child.stdout.pipe(log)
   child.stderr.pipe(log)
 
-  let baseUrl: string
+  let ready: Ready
   try {
-    baseUrl = await waitForReady(child, logFile, 120_000)
+    ready = await waitForReady(child, logFile, 120_000)
   } catch (error) {
     child.kill("SIGKILL")
     if (database !== undefined)
       await runSql(adminUrl, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`)
     throw error
   }
+  const { baseUrl } = ready
   process.stdout.write(
     `[e2e] server ${baseUrl} on ${database === undefined ? "PGlite" : `PostgreSQL ${database.name}`}; outbox ${outboxDir}\n`,
   )
@@ -148,6 +158,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[E2E_ENV.dataDir] = dataDir
   process.env[E2E_ENV.evmRpcUrl] = `http://127.0.0.1:${evmPort}`
   if (database !== undefined) process.env[E2E_ENV.databaseUrl] = database.url
+  for (const [name, url] of ready.parties) process.env[partyUrlEnv(name)] = url
 
   return async () => {
     await new Promise<void>((resolve) => {

@@ -61,6 +61,7 @@ export const openRestartableData = async (
       query,
       sql: query,
       run: running.run,
+      parties: new Map(),
       // Stops the server only: the data stays for the next `start()`.
       close: () => {
         closing ??= running.close()

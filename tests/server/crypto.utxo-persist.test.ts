@@ -69,6 +69,7 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
       query,
       sql: query,
       run: server.run,
+      parties: new Map(),
       close: server.close,
     }
     running.push(s)

@@ -22,8 +22,10 @@ import { PGlite } from "@electric-sql/pglite"
 import { Duration, Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, it } from "vitest"
-import { makeServer, type RunningServer, type ServerServices } from "../../server/app.ts"
-import { type AppConfigShape, loadConfig } from "../../server/config.ts"
+import { startLocal } from "../../compose/local.ts"
+import type { PartyName, StartedParty } from "../../compose/party.ts"
+import type { RunningServer, ServerServices } from "../../server/app.ts"
+import type { AppConfigShape } from "../../server/config.ts"
 import { freePort } from "../support/server.ts"
 
 /**
@@ -62,6 +64,8 @@ export interface TestServer {
   ) => Promise<Array<T>>
   /** Runs an Effect with the server's services (SqlClient, AppConfig, RateLimiter, Geo…). */
   readonly run: RunningServer["run"]
+  /** The outside parties' sandboxes started beside it (`options.parties`), by name. */
+  readonly parties: ReadonlyMap<PartyName, StartedParty>
   readonly close: () => Promise<void>
 }
 
@@ -168,10 +172,20 @@ const dropTestDatabase = (name: string) =>
     }),
   )
 
+export interface TestServerOptions {
+  readonly backend?: Backend
+  readonly env?: Record<string, string>
+  /**
+   * Sandboxes of outside parties to start beside the casino (compose/local.ts), each with its own
+   * storage: a PGlite folder under the server's data folder, or its own schema in the test database.
+   */
+  readonly parties?: ReadonlyArray<PartyName>
+}
+
 /** Starts the real server for a test. `overrides` replace fields of the loaded configuration. */
 export const startTestServer = async (
   overrides: Partial<AppConfigShape> = {},
-  options: { readonly backend?: Backend; readonly env?: Record<string, string> } = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> => {
   const backend = options.backend ?? "pglite"
   const dataDir = await mkdtemp(join(tmpdir(), "casino-test-"))
@@ -181,45 +195,46 @@ export const startTestServer = async (
     if (problem !== undefined) throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable: ${problem}`)
     database = await createTestDatabase()
   } else {
-    await cp(await pgliteTemplate(), join(dataDir, "pglite"), { recursive: true })
+    // The casino's folder and each party's (compose/local.ts: `${DATA_DIR}/<party>/pglite`).
+    const template = await pgliteTemplate()
+    for (const dir of ["", ...(options.parties ?? [])])
+      await cp(template, join(dataDir, dir, "pglite"), { recursive: true })
   }
-  const configFor = (port: number): AppConfigShape => {
-    const base = loadConfig({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      CAPTCHA_COST: "10",
-      LOG_LEVEL: process.env.LOG_LEVEL ?? "Warn",
-      NODE_ENV: "test",
-      ...(database === undefined ? {} : { DATABASE_URL: database.url }),
-      ...options.env,
-    })
-    return { ...base, ...overrides }
-  }
+  const envFor = (port: number): Record<string, string> => ({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    CAPTCHA_COST: "10",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "Warn",
+    NODE_ENV: "test",
+    ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+    ...options.env,
+  })
   // The port is chosen before listening (the config names it: PUBLIC_URL, INTERNAL_URL), so another
   // process may take it in between: then try another free port, a few times.
-  let config = configFor(overrides.port ?? (await freePort()))
-  let server: RunningServer | undefined
-  for (let attempt = 1; server === undefined; attempt++) {
+  const start = async (port: number) => {
+    const stack = await startLocal(envFor(port), { only: options.parties ?? [], overrides })
+    return { running: stack.casino, config: stack.config, parties: stack.parties, close: stack.close }
+  }
+  let started: Awaited<ReturnType<typeof start>> | undefined
+  for (let attempt = 1; started === undefined; attempt++) {
     try {
-      server = await makeServer(config)
+      started = await start(overrides.port ?? (await freePort()))
     } catch (error) {
-      if (overrides.port === undefined && attempt < 5 && addressInUse(error)) {
-        config = configFor(await freePort())
-        continue
-      }
+      if (overrides.port === undefined && attempt < 5 && addressInUse(error)) continue
       if (database !== undefined) await dropTestDatabase(database.name).catch(() => undefined)
       await rm(dataDir, { recursive: true, force: true })
       throw error
     }
   }
-  const running = server
+  const { running, config, parties } = started
+  const stop = started.close
   const query = queryThrough(running.run)
   let closing: Promise<void> | undefined
   const close = () => {
     closing ??= (async () => {
-      await running.close()
+      await stop()
       if (database !== undefined) await dropTestDatabase(database.name)
       await rm(dataDir, { recursive: true, force: true })
     })()
@@ -234,6 +249,7 @@ export const startTestServer = async (
     query,
     sql: query,
     run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => running.run(effect),
+    parties,
     close,
   }
 }
@@ -243,7 +259,7 @@ export interface BackendContext {
   /** `startTestServer` bound to this backend. */
   readonly start: (
     overrides?: Partial<AppConfigShape>,
-    options?: { readonly env?: Record<string, string> },
+    options?: Omit<TestServerOptions, "backend">,
   ) => Promise<TestServer>
 }
 

@@ -14,6 +14,9 @@ export const E2E_ENV = {
   evmRpcUrl: "E2E_EVM_RPC_URL",
 } as const
 
+/** Where the workers find a sandbox party's pages and API: E2E_PARTY_PAYMENTS_URL, E2E_PARTY_STUDIO_URL… */
+export const partyUrlEnv = (party: string): string => `E2E_PARTY_${party.toUpperCase()}_URL`
+
 export const requiredEnv = (name: string): string => {
   const value = process.env[name]
   if (value === undefined || value === "") {

@@ -1,15 +1,18 @@
 /**
- * Child process started by the e2e global setup: the real casino server (server/app.ts
- * `makeServer`) configured from the environment, printing one READY line with its URL.
+ * Child process started by the e2e global setup: the casino with every outside party's sandbox
+ * (compose/local.ts, as `npm start` runs it) configured from the environment, printing one line per
+ * party (`E2E_PARTY <name> <public url> <url>`) and then one READY line with the casino's URL.
  */
-import { makeServer } from "../../../server/app.ts"
-import { loadConfig } from "../../../server/config.ts"
+import { startLocal } from "../../../compose/local.ts"
 
-const server = await makeServer(loadConfig(process.env))
-process.stdout.write(`E2E_SERVER_READY ${server.url}\n`)
+const stack = await startLocal(process.env)
+for (const party of stack.parties.values()) {
+  process.stdout.write(`E2E_PARTY ${party.name} ${party.publicUrl} ${party.url}\n`)
+}
+process.stdout.write(`E2E_SERVER_READY ${stack.casino.url}\n`)
 
 const stop = (): void => {
-  server.close().then(
+  stack.close().then(
     () => process.exit(0),
     (error: unknown) => {
       process.stderr.write(`close failed: ${String(error)}\n`)
