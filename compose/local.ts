@@ -113,6 +113,10 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
     for (const p of started.values()) {
       for (const [k, v] of Object.entries(p.casinoEnv)) if (value(env, k) === undefined) casinoEnv[k] = v
     }
+    // The sandboxes' pages are plain http on this machine: the player app may frame them.
+    const framed = [...started.values()].map((p) => new URL(p.publicUrl).origin)
+    if (value(env, "FRAME_ORIGINS") === undefined && framed.length > 0)
+      casinoEnv.FRAME_ORIGINS = framed.join(",")
     const finalConfig = { ...loadConfig(casinoEnv), ...options.overrides }
     const casino = await makeServer(finalConfig)
     let closing: Promise<void> | undefined

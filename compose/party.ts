@@ -60,3 +60,29 @@ export interface Party<H = unknown> {
     started: ReadonlyMap<PartyName, StartedParty>,
   ) => Promise<StartedParty<H>>
 }
+
+const loopbackTwins: Readonly<Record<string, string>> = { localhost: "127.0.0.1", "127.0.0.1": "localhost" }
+
+/**
+ * The origins allowed to frame a party's pages: the casino's origins, and on this machine each
+ * loopback origin's twin (a player may open http://127.0.0.1:8080 where PUBLIC_URL says localhost).
+ */
+export const framingOrigins = (context: LocalContext): ReadonlyArray<string> => {
+  const out = new Set<string>()
+  for (const origin of [context.casino.publicUrl, ...context.casino.origins]) {
+    const url = new URL(origin)
+    out.add(url.origin)
+    const twin = loopbackTwins[url.hostname]
+    if (twin !== undefined) {
+      url.hostname = twin
+      out.add(url.origin)
+    }
+  }
+  return [...out]
+}
+
+/** A party's public address: the players' hostname, its own port. */
+export const publicUrlOf = (context: LocalContext, port: number): string => {
+  const url = new URL(context.casino.publicUrl)
+  return `${url.protocol}//${url.hostname.includes(":") ? `[${url.hostname}]` : url.hostname}:${port}`
+}

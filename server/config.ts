@@ -41,6 +41,8 @@ export interface AppConfigShape {
   /** Public origin of the site, used in e-mail links and the default Origin allow-list. */
   readonly publicUrl: string
   readonly allowedOrigins: ReadonlyArray<string>
+  /** Plain-http origins the player app may frame besides https pages (FRAME_ORIGINS): a provider's test environment. */
+  readonly frameOrigins: ReadonlyArray<string>
   readonly nodeEnv: string
   /** Minimum level of the Effect logger (LOG_LEVEL: Trace, Debug, Info, Warn, Error, Fatal, None). */
   readonly logLevel: LogLevel.LogLevel
@@ -452,6 +454,9 @@ export const loadConfig = (env: Env): AppConfigShape => {
     originsRaw === undefined
       ? [originOf("PUBLIC_URL", publicUrl)]
       : list(originsRaw).map((o) => originOf("ALLOWED_ORIGINS", o))
+  const frameOriginsRaw = str(env, "FRAME_ORIGINS")
+  const frameOrigins =
+    frameOriginsRaw === undefined ? [] : list(frameOriginsRaw).map((o) => originOf("FRAME_ORIGINS", o))
   const nodeEnv = str(env, "NODE_ENV") ?? "development"
   const logLevelRaw = str(env, "LOG_LEVEL") ?? "Info"
   const logLevel = logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase())
@@ -593,6 +598,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     dataDir,
     publicUrl,
     allowedOrigins,
+    frameOrigins,
     nodeEnv,
     logLevel: logLevel ?? "Info",
     trustProxy,

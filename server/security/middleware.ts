@@ -87,22 +87,27 @@ export const isOriginAllowed = (
   return host !== undefined && originHost(origin) === host
 }
 
-/** The app's Content-Security-Policy. The ALTCHA widget solves in web workers (blob:) and may use WebAssembly. */
-export const appCsp = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self' blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "media-src 'self'",
-  "frame-src 'self' https:",
-  "frame-ancestors 'self'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ")
+/**
+ * The app's Content-Security-Policy. The ALTCHA widget solves in web workers (blob:) and may use
+ * WebAssembly. Frames: this origin, any https page (payment pages, games, on-ramp widgets), and the
+ * plain-http origins FRAME_ORIGINS names (a provider's test environment on this machine).
+ */
+export const appCsp = (frameOrigins: ReadonlyArray<string> = []): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "media-src 'self'",
+    ["frame-src 'self' https:", ...frameOrigins].join(" "),
+    "frame-ancestors 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ")
 
 /** /docs (Scalar) inlines its script and styles. */
 export const docsCsp = [
@@ -183,14 +188,15 @@ export const edgeMiddleware = (
   config: AppConfigShape,
   endpoints: EndpointIndex,
   bodyLimits: ReadonlyArray<BodyLimit> = [],
-) =>
-  HttpRouter.middleware(
+) => {
+  const playerCsp = appCsp(config.frameOrigins)
+  return HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const started = performance.now()
         const path = pathOf(request.url)
-        const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : appCsp
+        const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : playerCsp
         const special = bodyLimits.find((b) => b.paths.includes(path))
 
         yield* HttpEffect.appendPreResponseHandler((_req, response) =>
@@ -278,6 +284,7 @@ export const edgeMiddleware = (
       }),
     { global: true },
   )
+}
 
 /** 400 for the contract's schema failures of the request (path, query, headers, payload). */
 const clientSchemaDefect = (defect: unknown) => {
