@@ -84,5 +84,6 @@ export const framingOrigins = (context: LocalContext): ReadonlyArray<string> => 
 /** A party's public address: the players' hostname, its own port. */
 export const publicUrlOf = (context: LocalContext, port: number): string => {
   const url = new URL(context.casino.publicUrl)
-  return `${url.protocol}//${url.hostname.includes(":") ? `[${url.hostname}]` : url.hostname}:${port}`
+  // An IPv6 hostname keeps its brackets here.
+  return `${url.protocol}//${url.hostname}:${port}`
 }
