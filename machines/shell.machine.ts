@@ -82,19 +82,29 @@ export type ShellEvent =
   /** From the entry point: the page became visible again. */
   | { readonly type: "PAGE_VISIBLE" }
 
-/** Everything the shell must know before it may render anything. */
-/** Spec section 8: a failed client-IP call reads 'Client Ip went wrong' (in the error report). */
-export class ClientIpFailed extends Data.TaggedError("ClientIpFailed")<{
+/** Spec section 7: the IP service's client throws 'Authentication failed!' on any failed call. */
+export class IpServiceFailed extends Data.TaggedError("IpServiceFailed")<{
   readonly message: string
   readonly cause: unknown
 }> {}
 
+/**
+ * Spec section 8: a failed client-IP call reads 'Client Ip went wrong' in the state (and the error
+ * report); its cause is the service's own 'Authentication failed!'.
+ */
+export class ClientIpFailed extends Data.TaggedError("ClientIpFailed")<{
+  readonly message: string
+  readonly cause: IpServiceFailed
+}> {}
+
+/** Everything the shell must know before it may render anything. */
 export const loadBoot = Effect.gen(function* () {
   const [ip, restricted, siteConfig, currencies] = yield* Effect.all(
     [
-      ipClient
-        .currentIp()
-        .pipe(Effect.mapError((cause) => new ClientIpFailed({ message: Messages.clientIpFailed, cause }))),
+      ipClient.currentIp().pipe(
+        Effect.mapError((cause) => new IpServiceFailed({ message: Messages.ipServiceFailed, cause })),
+        Effect.mapError((cause) => new ClientIpFailed({ message: Messages.clientIpFailed, cause })),
+      ),
       fetchCdnFile(CdnFiles.restrictedCountries, RestrictedCountries),
       fetchCdnFile(CdnFiles.siteConfig, SiteConfig),
       fetchCdnFile(CdnFiles.currencies, Currencies),

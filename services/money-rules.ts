@@ -6,13 +6,14 @@
  * with the same functions, and tests/property exercises them.
  */
 import type { DepositMethodKind } from "./profile-rules.ts"
+import { Messages } from "./rules.ts"
 
 export const MoneyMessages = {
   minimumsFailed: "Could not get deposit minimum amounts",
   currencyAdded: "Currency is added!",
   currencyAddFailed: "Couldn't add currency, please contact support",
   currencyRequired: "Selected currency is required.",
-  fundFailed: "Get fund did not work",
+  fundFailed: Messages.fundFailed,
   totalDepositsFailed: "EligiblePromotions: did not work",
   gatewaysFailed: "Card payments are not available right now, please try again later",
   allGatewaysFailed:
@@ -39,8 +40,8 @@ export const MoneyConstants = {
   paymentCookieMinutes: 20,
   iframePollMs: 15_000,
   iframeAutoCloseMs: 10 * 60_000,
-  /** Fixed text of the cashout modal (spec section 2). */
-  cashoutText: "min 10.00 EUR, max 400.00 EUR",
+  /** Spec section 9: what the card providers cost and how fast they credit. */
+  cardFeeText: "0% fee, instant",
 } as const
 
 // ── exact decimals ──────────────────────────────────────────────────────────────────────────────

@@ -14,8 +14,6 @@ export const ProfileMessages = {
   saveFailed: "Profile save failed!!!",
   subscribed: "You are subscribed",
   unsubscribed: "You are unsubscribed",
-  verificationSent: "A verification link has been sent to your email.",
-  verificationAlreadySent: "A verification link has already been sent to your email.",
   required: "required",
   zipTooLong: "Postal code is at most 7 characters",
   dateOfBirthRange: "Date of birth must be between 1900-01-01 and 2005-12-31",

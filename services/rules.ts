@@ -13,8 +13,18 @@ export const Messages = {
   authCheckFailed: "Error",
   fundFailed: "Get fund did not work",
   clientIpFailed: "Client Ip went wrong",
+  /** Spec section 7: what the IP service's client throws on a failed call (the state then says clientIpFailed). */
+  ipServiceFailed: "Authentication failed!",
   tooManyAttempts: (seconds: number) => `Too many attempts, please try again in ${seconds} seconds`,
   countryRestricted: "This service is not available in your country",
+} as const
+
+/** The generic error page (spec section 2), verbatim. */
+export const ErrorPageTexts = {
+  code: "500",
+  title: "Error :(",
+  body: "We are sorry. This was unexpected.",
+  back: "Go Back",
 } as const
 
 // ── Constants (spec section 9) ───────────────────────────────────────────────────────────────

@@ -24,15 +24,9 @@ import { cryptoClient } from "../../services/clients/crypto.ts"
 import type { BuyCryptoWidget, CryptoDepositAddress, CryptoHistory } from "../../services/crypto-service.ts"
 import { Unauthenticated } from "../../services/errors.ts"
 import { subscribePlayerEvents } from "../../services/player-events.ts"
+import { Constants } from "../../services/rules.ts"
 import type { PlayerEvent } from "../../services/wallet-service.ts"
-import {
-  applyPush,
-  COPY_FEEDBACK_MS,
-  isCryptoPushFor,
-  type LiveTransfer,
-  supersedes,
-  transfersTo,
-} from "./cryptoSupport.ts"
+import { applyPush, isCryptoPushFor, type LiveTransfer, supersedes, transfersTo } from "./cryptoSupport.ts"
 import { defaultRange } from "./depositHistory.machine.ts"
 
 export type CryptoTab = "buy" | "deposit"
@@ -103,7 +97,7 @@ export const cryptoDepositMachine = setup({
       ),
     ),
   },
-  delays: { copyFeedback: COPY_FEEDBACK_MS },
+  delays: { copyFeedback: Constants.clipboardFeedbackMs },
   guards: {
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     isOurDeposit: ({ context }, params: { event: PlayerEvent }) =>

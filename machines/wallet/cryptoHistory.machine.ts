@@ -13,8 +13,8 @@ import { fromEffect } from "../../services/bridge.ts"
 import { cryptoClient } from "../../services/clients/crypto.ts"
 import type { CryptoHistory } from "../../services/crypto-service.ts"
 import { Unauthenticated } from "../../services/errors.ts"
+import { Constants } from "../../services/rules.ts"
 import type { TabOutput } from "../profile/support.ts"
-import { COPY_FEEDBACK_MS } from "./cryptoSupport.ts"
 import { defaultRange, rangeProblem } from "./depositHistory.machine.ts"
 
 export interface CryptoHistoryInput {
@@ -65,7 +65,7 @@ export const cryptoHistoryMachine = setup({
       await navigator.clipboard.writeText(input)
     }),
   },
-  delays: { copyFeedback: COPY_FEEDBACK_MS },
+  delays: { copyFeedback: Constants.clipboardFeedbackMs },
   guards: {
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     rangeIsValid: ({ context }) => rangeProblem(context.from, context.to) === null,

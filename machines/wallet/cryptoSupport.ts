@@ -23,9 +23,6 @@ export const CryptoMessages = {
   belowMinimumRule: "A smaller transfer is recorded but not credited to your balance.",
 } as const
 
-/** How long the "Copied" feedback stays (spec section 9: clipboard copy feedback 2 s). */
-export const COPY_FEEDBACK_MS = 2_000
-
 /** The chains as the player reads them. */
 export const networkLabels: Readonly<Record<CryptoDepositAddress["network"], string>> = {
   bitcoin: "Bitcoin",

@@ -21,7 +21,7 @@ import {
 } from "../../machines/flowFixtures.ts"
 import { type AccountFlow, modalsMachine, parseModalRequest } from "../../machines/modals.machine.ts"
 import { type BootData, ClientIpFailed, loadBoot, shellMachine } from "../../machines/shell.machine.ts"
-import type { CapturedError } from "../../services/captured-error.ts"
+import { type CapturedError, toCapturedError } from "../../services/captured-error.ts"
 import { Unauthenticated } from "../../services/errors.ts"
 import { formatMinorUnits } from "../../services/money.ts"
 import type { AuthStatus } from "../../services/user-service.ts"
@@ -412,5 +412,11 @@ describe("shell boot", () => {
     const failure = Exit.isFailure(exit) ? Cause.squash(exit.cause) : null
     expect(failure).toBeInstanceOf(ClientIpFailed)
     expect((failure as ClientIpFailed).message).toBe("Client Ip went wrong")
+    // Spec section 7: "the IP service throws 'Authentication failed!'".
+    expect((failure as ClientIpFailed).cause.message).toBe("Authentication failed!")
+    // The error report keeps both: the state's message, and the service's below it.
+    const captured = toCapturedError(failure)
+    expect(captured.message).toBe("Client Ip went wrong")
+    expect(captured.stack).toContain("Authentication failed!")
   })
 })

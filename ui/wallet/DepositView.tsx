@@ -33,7 +33,7 @@ type DepositActor = ActorRefFrom<typeof depositMachine>
  */
 const methods: ReadonlyArray<{ readonly method: FiatMethod; readonly label: string; readonly hint: string }> =
   [
-    { method: "card", label: "Card", hint: "Visa, Mastercard" },
+    { method: "card", label: "Card", hint: `Visa, Mastercard · ${MoneyConstants.cardFeeText}` },
     { method: "skrill", label: "Skrill", hint: "E-wallet" },
     { method: "jeton", label: "Jeton", hint: "Checkout, QR or Jeton Cash" },
     { method: "mifinity", label: "MiFinity", hint: "E-wallet" },
