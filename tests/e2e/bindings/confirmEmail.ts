@@ -10,7 +10,7 @@ import type { NewPlayer } from "../support/api.ts"
 import { loadAndHoldWhenShown } from "../support/clock.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
-import type { FlowBinding, StepContext } from "../support/replay.ts"
+import { type FlowBinding, type StepContext, unbound, unproducible } from "../support/replay.ts"
 import { clickButton, errorTag, isTransportFailure, newPlayer, nextRequestFails } from "./common.ts"
 
 export interface ConfirmState {
@@ -71,11 +71,10 @@ export const confirmEmailBinding: FlowBinding<ConfirmState> = {
           typeof output === "object" && output !== null && "confirmed" in output && output.confirmed
         return confirmed
           ? { kind: "outcome", arrange: (ctx) => setTokenUsed(ctx, false) }
-          : {
-              kind: "unproducible",
-              reason:
-                "the real server answers a confirmation with confirmed: true or InvalidToken, never false",
-            }
+          : unproducible(
+              "contractKept",
+              "a confirmation is answered confirmed: true or InvalidToken, never false",
+            )
       }
       default:
         if (errorTag(event) === "InvalidToken")
@@ -83,11 +82,9 @@ export const confirmEmailBinding: FlowBinding<ConfirmState> = {
         if (isTransportFailure(event)) {
           return { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/account/confirm") }
         }
-        return {
-          kind: "unproducible",
-          reason:
-            "an HTTP status without the contract's error body comes from a proxy, never from this server",
-        }
+        return errorTag(event) === "ClientError"
+          ? unproducible("proxyOnly", "a bare status on /account/confirm")
+          : unbound(event)
     }
   },
   expectState: async ({ page, world, state }, step) => {

@@ -8,7 +8,7 @@ import { model } from "../../../machines/account/forgotPassword.model.ts"
 import { AccountMessages } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import { tokenLink } from "../support/mail.ts"
-import type { FlowBinding } from "../support/replay.ts"
+import { type FlowBinding, unbound, unproducible } from "../support/replay.ts"
 import {
   clickButton,
   errorsOf,
@@ -65,13 +65,9 @@ export const forgotPasswordBinding: FlowBinding<ForgotState> = {
         if (isTransportFailure(event)) {
           return { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/forgot-password") }
         }
-        return {
-          kind: "unproducible",
-          reason:
-            errorTag(event) === "RateLimited"
-              ? "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)"
-              : `no arrangement for ${errorTag(event)}`,
-        }
+        return errorTag(event) === "RateLimited"
+          ? unproducible("rateLimitsRelaxed", "the request is never refused as RateLimited")
+          : unbound(event)
     }
   },
   expectState: async ({ page, world, state }, step) => {

@@ -12,7 +12,14 @@ import { GamePageMessages } from "../../../machines/games/gamePage.machine.ts"
 import { model } from "../../../machines/games/gamePage.model.ts"
 import type { GeneratedPath, PathStep } from "../../../statecharts/paths.ts"
 import { type NewPlayer, solvedCaptcha } from "../support/api.ts"
-import type { EventBinding, FlowBinding, StepContext } from "../support/replay.ts"
+import {
+  type EventBinding,
+  type FlowBinding,
+  type StepContext,
+  unbound,
+  unproducible,
+} from "../support/replay.ts"
+import { skip } from "../support/skip-reasons.ts"
 import { solveCaptchaWidget } from "../support/ui.ts"
 import { API, contextOf, isTransportFailure, newPlayer } from "./common.ts"
 
@@ -96,7 +103,7 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
               )
             },
           }
-        : { kind: "unproducible", reason: "the catalogue call fails here only in the network" }
+        : unproducible("contractKept", "the catalogue call fails here only in the network")
     case "xstate.done.actor.launch":
       return { kind: "outcome", arrange: nothing }
     case "xstate.error.actor.launch": {
@@ -104,24 +111,26 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
       const tag = tagOf(error)
       const reason = typeof error === "object" && error !== null ? Reflect.get(error, "reason") : undefined
       if (tag === "PlayBlocked")
-        return {
-          kind: "unproducible",
-          reason:
-            reason === "excluded"
-              ? "an excluded player's sign-in is refused, so this page never launches for one after SESSION signedIn"
-              : "every game of the catalogue has demo and takes the player's EUR wallet",
-        }
+        return reason === "excluded"
+          ? unproducible(
+              "pathContradicts",
+              "an excluded player's sign-in is refused, so this page never launches for one after SESSION signedIn",
+            )
+          : unproducible(
+              "contractKept",
+              "every game of the catalogue has demo and takes the player's EUR wallet",
+            )
       if (tag === "GameNotFound")
-        return {
-          kind: "unproducible",
-          reason: "the launch follows the catalogue at once: the game cannot be withdrawn between the two",
-        }
+        return unproducible(
+          "pathContradicts",
+          "the launch follows the catalogue at once: the game cannot be withdrawn between the two",
+        )
       if (tag === "Unauthenticated")
-        return { kind: "unproducible", reason: "the launch follows a sign-in that just succeeded" }
-      return {
-        kind: "unproducible",
-        reason: "the in-house studio runs inside the e2e server: it cannot be made unavailable alone",
-      }
+        return unproducible("pathContradicts", "the launch follows a sign-in that just succeeded")
+      return unproducible(
+        "sharedStack",
+        "the game studio serves every test: it cannot be made unavailable for one",
+      )
     }
     case "RETRY":
       return {
@@ -144,11 +153,10 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
     case "SESSION":
       return "status" in e && e.status === "signedIn"
         ? { kind: "action", run: signIn }
-        : {
-            kind: "unproducible",
-            reason:
-              "signing out from the header leaves for the lobby, so the game page never hears of it (a session ended elsewhere is only noticed by the next call)",
-          }
+        : unproducible(
+            "notSentByApp",
+            "signing out from the header leaves for the lobby, so the game page never hears of it (a session ended elsewhere is only noticed by the next call)",
+          )
     case "FRAME":
       return frameMessage(e) === "balance"
         ? { kind: "action", run: ({ page }) => roll(page, "1.00") }
@@ -164,18 +172,17 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
       }
     case "PAUSE":
     case "RESUME":
-      return {
-        kind: "unproducible",
-        reason:
-          "the reality check's reminder needs the page clock installed before the page opens and 15 minutes fast-forwarded: games.spec.ts plays it once (pause, Continue playing)",
-      }
+      return unproducible(
+        "playedElsewhere",
+        "the reality check's reminder needs the page clock installed before the page opens and 15 minutes fast-forwarded: games.spec.ts plays it once (pause, Continue playing)",
+      )
     case "xstate.error.actor.realityCheck":
-      return {
-        kind: "unproducible",
-        reason: "the watcher fails only without a session actor, which the app always runs",
-      }
+      return unproducible(
+        "notSentByApp",
+        "the watcher fails only without a session actor, which the app always runs",
+      )
     default:
-      return { kind: "unproducible", reason: `no binding for ${e.type}` }
+      return unbound(e)
   }
 }
 
@@ -221,20 +228,26 @@ export const gamePageBinding: FlowBinding<GamePageState> = {
         !catalogueHasGames(step.event) &&
         path.steps.slice(1, index).some((s) => s.event.type.includes(".actor.catalogue"))
       )
-        return "the game is in the real catalogue once the page has found it there"
+        return skip("pathContradicts", "the game is in the real catalogue once the page has found it there")
       const previous = path.steps[index - 1]
       if (step.event.type === "SESSION" && previous !== undefined && "status" in step.event) {
         if (contextOf(previous).session === step.event.status)
-          return "the app tells the page of a session change, never of the status it already has"
+          return skip(
+            "notSentByApp",
+            "the app tells the page of a session change, never of the status it already has",
+          )
       }
       if (step.event.type !== "FRAME") continue
       const mode = modeBefore(path, index)
       const message = frameMessage(step.event)
       // The fresh player has no money: a real round is refused, a demo round goes through.
       if (message === "balance" && mode === "real")
-        return "a real round needs a deposit (tests/e2e/games-kinds.spec.ts plays real rounds)"
+        return skip(
+          "playedElsewhere",
+          "a real round needs a deposit (tests/e2e/games-kinds.spec.ts plays real rounds)",
+        )
       if (message === "insufficientFunds" && mode !== "real")
-        return "the demo wallet holds more than the game's largest bet"
+        return skip("contractKept", "the demo wallet holds more than the game's largest bet")
     }
     return null
   },

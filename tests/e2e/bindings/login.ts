@@ -11,7 +11,13 @@ import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { AccountMessages, isBlockedDomain } from "../../../services/account-rules.ts"
 import type { NewPlayer } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
-import type { EventBinding, FlowBinding, StepContext } from "../support/replay.ts"
+import {
+  type EventBinding,
+  type FlowBinding,
+  type StepContext,
+  unbound,
+  unproducible,
+} from "../support/replay.ts"
 import {
   captchaBinding,
   clickButton,
@@ -77,11 +83,7 @@ const signInOutcome = (event: EventObject): EventBinding<LoginState> => {
       typeof output === "object" && output !== null && "isAuthenticated" in output && output.isAuthenticated
     return signedIn
       ? { kind: "outcome", arrange: accountUsable }
-      : {
-          kind: "unproducible",
-          reason:
-            "the real server never answers a sign-in with 200 and no session (it signs in or fails typed)",
-        }
+      : unproducible("contractKept", "a sign-in answered 200 with no session (it signs in or fails typed)")
   }
   switch (errorTag(event)) {
     case "InvalidCredentials":
@@ -121,10 +123,7 @@ const signInOutcome = (event: EventObject): EventBinding<LoginState> => {
         },
       }
     case "RateLimited":
-      return {
-        kind: "unproducible",
-        reason: "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)",
-      }
+      return unproducible("rateLimitsRelaxed", "the sign-in is never refused as RateLimited")
     case "ClientError":
       return isTransportFailure(event)
         ? {
@@ -134,13 +133,9 @@ const signInOutcome = (event: EventObject): EventBinding<LoginState> => {
               await nextRequestFails(ctx.page, "/signin")
             },
           }
-        : {
-            kind: "unproducible",
-            reason:
-              "an HTTP status without the contract's error body comes from a proxy, never from this server",
-          }
+        : unproducible("proxyOnly", "a bare status on /signin")
     default:
-      return { kind: "unproducible", reason: `no arrangement for ${errorTag(event)}` }
+      return unbound(event)
   }
 }
 

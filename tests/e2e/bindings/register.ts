@@ -10,7 +10,8 @@ import { fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { isBlockedDomain } from "../../../services/account-rules.ts"
 import { Constants } from "../../../services/rules.ts"
 import { registerPlayer } from "../support/api.ts"
-import type { FlowBinding, StepContext } from "../support/replay.ts"
+import { type FlowBinding, type StepContext, unbound, unproducible } from "../support/replay.ts"
+import { skip } from "../support/skip-reasons.ts"
 import {
   captchaBinding,
   clickButton,
@@ -58,11 +59,6 @@ const addressFree = async ({ world, state }: Ctx): Promise<void> => {
   state.taken = false
 }
 
-const rateLimited = {
-  kind: "unproducible",
-  reason: "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)",
-} as const
-
 export const registerBinding: FlowBinding<RegisterState> = {
   model,
   prepare: async (_page, world, path) => {
@@ -82,7 +78,10 @@ export const registerBinding: FlowBinding<RegisterState> = {
   unproducible: (path) => {
     const statuses = path.steps.map((s) => emailStatusOf(s.event)).filter((s) => s !== null)
     if (statuses.includes("DISPOSABLE") && statuses.includes("VALID")) {
-      return "one address cannot be both disposable and valid for the real e-mail check"
+      return skip(
+        "pathContradicts",
+        "one address cannot be both disposable and valid for the real e-mail check",
+      )
     }
     return null
   },
@@ -158,7 +157,7 @@ export const registerBinding: FlowBinding<RegisterState> = {
       case "xstate.error.actor.validateEmail":
         return isTransportFailure(event)
           ? { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/registration/validate") }
-          : { kind: "unproducible", reason: `no arrangement for ${errorTag(event)}` }
+          : unbound(event)
       case "xstate.done.actor.register": {
         const output: unknown = (event as unknown as Record<string, unknown>).output
         const signedIn =
@@ -168,10 +167,7 @@ export const registerBinding: FlowBinding<RegisterState> = {
           output.isAuthenticated === true
         return signedIn
           ? { kind: "outcome", arrange: addressFree }
-          : {
-              kind: "unproducible",
-              reason: "the real server never answers a registration with 200 and no session",
-            }
+          : unproducible("contractKept", "a registration answered 200 with no session")
       }
       default:
         switch (errorTag(event)) {
@@ -213,13 +209,11 @@ export const registerBinding: FlowBinding<RegisterState> = {
                 nextRequestAltered(page, "/registration", (body) => ({ ...body, captcha: WRONG_CAPTCHA })),
             }
           case "RateLimited":
-            return rateLimited
+            return unproducible("rateLimitsRelaxed", "the registration is never refused as RateLimited")
+          case "ClientError":
+            return unproducible("proxyOnly", "a bare status on /registration")
           default:
-            return {
-              kind: "unproducible",
-              reason:
-                "an HTTP status without the contract's error body comes from a proxy, never from this server",
-            }
+            return unbound(event)
         }
     }
   },

@@ -12,7 +12,7 @@ import { AccountMessages } from "../../../services/account-rules.ts"
 import { type NewPlayer, postJson, signInStatus } from "../support/api.ts"
 import type { World } from "../support/fixtures.ts"
 import { tokenLink } from "../support/mail.ts"
-import type { FlowBinding, StepContext } from "../support/replay.ts"
+import { type FlowBinding, type StepContext, unbound, unproducible } from "../support/replay.ts"
 import {
   captchaBinding,
   clickButton,
@@ -119,20 +119,13 @@ export const resetPasswordBinding: FlowBinding<ResetState> = {
                 })),
             }
           case "RateLimited":
-            return {
-              kind: "unproducible",
-              reason:
-                "the shared e2e server runs with relaxed rate limits (the limiter is tested in tests/server)",
-            }
+            return unproducible("rateLimitsRelaxed", "the reset is never refused as RateLimited")
           case "SchemaError":
-            return {
-              kind: "unproducible",
-              reason: "the real server answers with the contract's own schema: no undecodable body to meet",
-            }
+            return unproducible("contractKept", "an answer that does not decode with the contract's schema")
           default:
             return isTransportFailure(event)
               ? { kind: "outcome", arrange: ({ page }) => nextRequestFails(page, "/account/reset-password") }
-              : { kind: "unproducible", reason: `no arrangement for ${errorTag(event)}` }
+              : unbound(event)
         }
     }
   },

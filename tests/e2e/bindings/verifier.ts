@@ -10,7 +10,8 @@ import type { EventObject } from "xstate"
 import { VerifierMessages } from "../../../machines/games/verifier.machine.ts"
 import { model } from "../../../machines/games/verifier.model.ts"
 import type { PathStep } from "../../../statecharts/paths.ts"
-import type { EventBinding, FlowBinding } from "../support/replay.ts"
+import { type EventBinding, type FlowBinding, unbound, unproducible } from "../support/replay.ts"
+import { skip } from "../support/skip-reasons.ts"
 import { contextOf, stringField } from "./common.ts"
 
 const SLOT = { model: "aurora-reels", real: "aurora-vault" } as const
@@ -35,12 +36,12 @@ const event = (e: EventObject): EventBinding<VerifierState> => {
     case "xstate.done.actor.games":
       return { kind: "outcome", arrange: async () => {} }
     case "xstate.error.actor.games":
-      return {
-        kind: "unproducible",
-        reason: "the games list is compiled into the page: loading it cannot fail in the browser",
-      }
+      return unproducible(
+        "contractKept",
+        "the games list is compiled into the page: loading it cannot fail in the browser",
+      )
     case "RETRY":
-      return { kind: "unproducible", reason: "only offered after the games list failed to load" }
+      return unproducible("notSentByApp", "Retry is only offered after the games list failed to load")
     case "GAME":
       return {
         kind: "action",
@@ -75,7 +76,7 @@ const event = (e: EventObject): EventBinding<VerifierState> => {
         },
       }
     default:
-      return { kind: "unproducible", reason: `no binding for ${e.type}` }
+      return unbound(e)
   }
 }
 
@@ -96,7 +97,10 @@ export const verifierBinding: FlowBinding<VerifierState> = {
         before !== undefined &&
         contextOf(before).gameId === SLOT.model
       )
-        return "a slot's math takes any bet options: its verification cannot be refused by them"
+        return skip(
+          "pathContradicts",
+          "a slot's math takes any bet options: its verification cannot be refused by them",
+        )
     }
     return null
   },

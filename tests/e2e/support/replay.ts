@@ -6,7 +6,8 @@
  *   ARRANGES the precondition (an account, a lock, a spent token, a request from elsewhere) before
  *   the action that triggers the call;
  * - `unproducible`: an outcome the real server cannot give; every path that needs it is skipped
- *   with that reason (counted and printed), never faked.
+ *   with a reason of the reviewed table (support/skip-reasons.ts), counted and printed, never faked;
+ * - `unbound`: an event the binding does not know — the plan refuses it and the run FAILS.
  * After every step the page must show the step's state (`expectState`), except for a state the
  * machine only passes through while a call runs (the next step is the call's outcome).
  */
@@ -23,6 +24,7 @@ import {
   safeJson,
 } from "../../../statecharts/paths.ts"
 import type { World } from "./fixtures.ts"
+import { type Skip, type SkipReason, skip, skipText } from "./skip-reasons.ts"
 
 export interface StepContext<S> {
   readonly page: Page
@@ -37,7 +39,17 @@ export interface StepContext<S> {
 export type EventBinding<S> =
   | { readonly kind: "action"; readonly run: (ctx: StepContext<S>, event: EventObject) => Promise<void> }
   | { readonly kind: "outcome"; readonly arrange: (ctx: StepContext<S>, event: EventObject) => Promise<void> }
-  | { readonly kind: "unproducible"; readonly reason: string }
+  | { readonly kind: "unproducible"; readonly skip: Skip }
+  | { readonly kind: "unbound"; readonly event: string }
+
+/** An outcome the real server cannot give: one of the reviewed reasons, and the case. */
+export const unproducible = <S>(reason: SkipReason, detail: string): EventBinding<S> => ({
+  kind: "unproducible",
+  skip: skip(reason, detail),
+})
+
+/** The binding's answer for an event it does not know: the plan fails on it. */
+export const unbound = <S>(event: EventObject): EventBinding<S> => ({ kind: "unbound", event: event.type })
 
 export interface FlowBinding<S> {
   readonly model: AnyModel
@@ -47,7 +59,7 @@ export interface FlowBinding<S> {
   readonly open: (ctx: StepContext<S>) => Promise<void>
   readonly event: (event: EventObject) => EventBinding<S>
   /** A whole-path reason the real server cannot follow it (two outcomes that exclude each other). */
-  readonly unproducible?: (path: GeneratedPath) => string | null
+  readonly unproducible?: (path: GeneratedPath) => Skip | null
   /** Asserts that the page shows the step's state (state nodes and projected context). */
   readonly expectState: (ctx: StepContext<S>, step: PathStep) => Promise<void>
 }
@@ -80,16 +92,36 @@ export interface E2ePlan {
 
 const unproducibleReason = <S>(binding: FlowBinding<S>, path: GeneratedPath): string | null => {
   const whole = binding.unproducible?.(path) ?? null
-  if (whole !== null) return whole
+  if (whole !== null) return skipText(whole)
   for (const step of path.steps.slice(1)) {
     const b = binding.event(step.event)
-    if (b.kind === "unproducible") return `${step.event.type}: ${b.reason}`
+    if (b.kind === "unproducible") return `${step.event.type}: ${skipText(b.skip)}`
   }
   return null
 }
 
+/** Every event type of the generated paths the binding does not know. */
+export const unboundEvents = <S>(
+  binding: FlowBinding<S>,
+  paths: ReadonlyArray<GeneratedPath>,
+): Array<string> => {
+  const out = new Set<string>()
+  for (const path of paths)
+    for (const step of path.steps.slice(1)) {
+      const b = binding.event(step.event)
+      if (b.kind === "unbound") out.add(b.event)
+    }
+  return [...out].sort()
+}
+
 export const planFor = <S>(binding: FlowBinding<S>): E2ePlan => {
   const all = generatePaths(binding.model)
+  const unknown = unboundEvents(binding, all)
+  if (unknown.length > 0)
+    throw new Error(
+      `tests/e2e/bindings: the ${binding.model.name} binding has no binding for ${unknown.join(", ")}: ` +
+        "bind each event (an action or an arranged outcome), or name a reviewed reason (support/skip-reasons.ts)",
+    )
   const playable = all.filter((p) => unproducibleReason(binding, p) === null)
   const chosen = coveringSubset(playable, e2eGoals)
   const shown = new Set(chosen.flatMap((p) => p.steps.slice(1).flatMap(e2eGoals)))
@@ -167,7 +199,9 @@ export const replayPath = async <S>(
     const b = bindingAt(i)
     if (step === undefined || b === undefined) continue
     await test.step(`${i}. ${eventLabel(step.event)} → ${stateLabel(step)}`, async () => {
-      if (b.kind === "unproducible") throw new Error(`unproducible event in a replayed path: ${b.reason}`)
+      if (b.kind === "unproducible")
+        throw new Error(`unproducible event in a replayed path: ${skipText(b.skip)}`)
+      if (b.kind === "unbound") throw new Error(`unbound event in a replayed path: ${b.event}`)
       if (b.kind === "action") {
         await arrangeAfter(i)
         await b.run(ctxAt(i), step.event)
