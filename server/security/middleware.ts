@@ -40,7 +40,13 @@ import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
 import { compressDynamic } from "./compression.ts"
-import { headersTooLarge, maxHeaderFieldsBytes, maxUrlBytes, uriTooLong } from "./nodeServer.ts"
+import {
+  drainUnreadBody,
+  headersTooLarge,
+  maxHeaderFieldsBytes,
+  maxUrlBytes,
+  uriTooLong,
+} from "./nodeServer.ts"
 
 export const defaultMaxBodyBytes = 1024 * 1024
 
@@ -275,6 +281,9 @@ export const edgeMiddleware = (
           }
           return response
         })
+        // A body the answer did not need is read to its end first, so the answer is not lost to a reset.
+        const draining = drainUnreadBody(request.source)
+        if (draining !== undefined) yield* Effect.promise(() => draining)
         // A 500 a handler returned instead of failing: answered and logged the same way.
         if (answer.status === 500 && answer.body._tag === "Empty") {
           yield* Effect.logError(`${request.method} ${path} answered 500 without a body`)

@@ -18,7 +18,7 @@
  *   discarding what the client still sends for up to 2 s before closing: a lingering close, so the
  *   answer arrives instead of a reset.
  */
-import { createServer, type Server, ServerResponse, STATUS_CODES } from "node:http"
+import { createServer, IncomingMessage, type Server, ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 
 /** Node's parser limit for the request line plus headers. */
@@ -116,6 +116,57 @@ export const onClientError = (error: ParserError, socket: Duplex): void => {
   const timer = setTimeout(() => socket.destroy(), lingerMs)
   timer.unref()
   socket.once("close", () => clearTimeout(timer))
+}
+
+/** The most of an unread request body the edge reads and discards before answering (see below). */
+export const maxDrainBytes = 8 * 1024 * 1024
+/** How long the edge waits for the next piece of an unread body before it gives up on it. */
+const drainIdleMs = 5_000
+
+/**
+ * Reads and discards what is left of a request body the app answered without reading (a 413 for a
+ * declared length over the limit, a 403 origin refusal, a 401 before the payload…), so the answer
+ * goes out on a connection that stays open.
+ *
+ * Why: left unread, the platform drains at most 256 KiB after the answer and otherwise ends the
+ * connection and destroys it 500 ms later. A client still uploading then (a large body on a busy
+ * machine) meets a TCP reset instead of the answer: the "read ECONNRESET" the contract fuzzer saw
+ * under load. nginx does the same "lingering close" for the same reason. Bodies over
+ * `maxDrainBytes`, and uploads that stall for `drainIdleMs`, are left to the platform's close.
+ * Undefined when there is nothing to wait for (the usual case: no time is spent); otherwise a
+ * promise of the body's end or of the wait abandoned, which never rejects.
+ */
+export const drainUnreadBody = (source: unknown): Promise<void> | undefined => {
+  if (!(source instanceof IncomingMessage)) return undefined
+  if (source.complete || source.readableEnded || source.destroyed) return undefined
+  const declared = Number(source.headers["content-length"] ?? Number.NaN)
+  if (Number.isFinite(declared) && declared > maxDrainBytes) return undefined
+  return new Promise((resolve) => {
+    let read = 0
+    let timer = setTimeout(done, drainIdleMs)
+    function done(): void {
+      clearTimeout(timer)
+      source.off("data", onData)
+      source.off("end", done)
+      source.off("error", done)
+      source.off("close", done)
+      resolve()
+    }
+    function onData(chunk: Buffer): void {
+      read += chunk.length
+      if (read > maxDrainBytes) {
+        source.pause()
+        return done()
+      }
+      clearTimeout(timer)
+      timer = setTimeout(done, drainIdleMs)
+    }
+    source.on("data", onData)
+    source.once("end", done)
+    source.once("error", done)
+    source.once("close", done)
+    source.resume()
+  })
 }
 
 /** `createServer` for `NodeHttpServer.layer`: the 64 KiB parser limit and the `clientError` answers. */

@@ -39,6 +39,9 @@ export const raw = (
       },
     )
     req.on("error", reject)
+    // Framed: Node sends a DELETE's body with neither a length nor chunking (the next request's bytes).
+    if (options.body !== undefined && req.getHeader("content-length") === undefined)
+      req.setHeader("content-length", Buffer.byteLength(options.body))
     if (options.body !== undefined) req.write(options.body)
     req.end()
   })

@@ -6,6 +6,7 @@
  * 405 + Allow for known paths with another method (the contract's endpoints, read by reflection,
  * and the not-built table), 501 for every spec endpoint not built yet.
  */
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { maxHeaderBytes, maxUrlBytes } from "../../server/security/nodeServer.ts"
 import {
@@ -125,6 +126,37 @@ describeBackends("odd requests, clean answers", ({ start }) => {
         expectJsonError(JSON.parse(answer.body), "RequestHeaderFieldsTooLarge")
       }
     }
+  })
+
+  it("a body over the limit, uploaded slowly, gets its 413 and the connection stays usable (no reset)", async () => {
+    // The client pauses mid-upload for longer than the platform's 500 ms close grace: the edge reads
+    // the unread body to its end before answering, so the answer is not lost to a TCP reset.
+    const { hostname, port } = new URL(server.url)
+    const total = 1_100_000
+    const socket = connect(Number(port), hostname)
+    const received: Array<Buffer> = []
+    const errors: Array<string> = []
+    socket.on("data", (chunk: Buffer) => received.push(chunk))
+    socket.on("error", (e) => errors.push(e.message))
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()))
+    const head = `POST /user-service/api/v1/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`
+    socket.write(head)
+    socket.write(Buffer.alloc(300_000, 0x61))
+    await new Promise((r) => setTimeout(r, 1_200))
+    socket.write(Buffer.alloc(total - 300_000, 0x61))
+    socket.write("GET /ip-service/api/v1/user/currentIp HTTP/1.1\r\nHost: x\r\n\r\n")
+    // Both answers arrive on the one connection: the 413, then the next request's 200.
+    for (;;) {
+      const text = Buffer.concat(received).toString("latin1")
+      if (/HTTP\/1\.1 413[\s\S]*HTTP\/1\.1 200/.test(text) || errors.length > 0 || socket.destroyed) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    socket.destroy()
+    expect(errors).toEqual([])
+    const text = Buffer.concat(received).toString("latin1")
+    expect(text).toMatch(/^HTTP\/1\.1 413 /)
+    expect(text).toMatch(/"error":"PayloadTooLarge"/)
+    expect(text).toMatch(/HTTP\/1\.1 200 /)
   })
 
   it("400 JSON for a request that is not HTTP", async () => {
