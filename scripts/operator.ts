@@ -18,8 +18,9 @@
  *   withdrawals mark-paid ID                         …and is confirmed: the withdrawal is paid
  *   (through server/withdrawals/Withdrawals.ts, each action audited; docs/withdrawals.md)
  *
- * Options: --as NAME (who acts; default cli:<user>@<host>), --json (machine-readable output),
- * --server URL (go through that server's operator endpoint).
+ * Options: --as NAME (who acts when the command opens the database itself; default
+ * cli:<user>@<host>), --json (machine-readable output), --server URL (go through that server's
+ * operator endpoint, which records the operator whose secret it is, whatever --as says).
  *
  * Where it works: with DATABASE_URL it opens PostgreSQL directly (any number of servers may be
  * running). Without it the database is the embedded PGlite in DATA_DIR, which only one process may
@@ -77,7 +78,8 @@ const usage = `usage: npm run operator -- <command> [options]
   withdrawals mark-sent ID --tx HASH                record a manual crypto payout's transaction
   withdrawals mark-paid ID                          record that manual payout as confirmed (paid)
 
-options: --as NAME   who acts (default cli:<user>@<host>)
+options: --as NAME   who acts when the database is opened directly (default cli:<user>@<host>);
+                     through a server, the operator is the one the secret belongs to
          --json      machine-readable output
          --server U  go through the operator endpoint of the server at U
 See docs/operations.md.`
@@ -419,8 +421,8 @@ class SetupError extends Error {}
 const runViaServer = async (options: Options, base: string, secret: string): Promise<unknown> => {
   const c = options.command
   const headers = {
+    // The server records the operator this secret belongs to: `--as` names only direct database use.
     authorization: `Bearer ${secret}`,
-    "x-operator": options.actor,
     "content-type": "application/json",
   }
   const url = (path: string) => `${base.replace(/\/+$/, "")}${OPERATOR_PREFIX}${path}`

@@ -69,6 +69,14 @@ export interface AppConfigShape {
    * one into `${dataDir}/operator-secret` when it starts (`persistentOperatorSecret`).
    */
   readonly operatorSecret: string | undefined
+  /**
+   * The operators the operator endpoints know, each with a secret of their own: the audit records
+   * the operator whose secret authenticated the request, never a name the caller sends. From
+   * OPERATOR_SECRETS (JSON `{ "<name>": "<secret>" }`), else OPERATOR_SECRET as one operator named
+   * "operator"; empty ⇒ the server generates one secret for the operator "local"
+   * (`${dataDir}/operator-secret`), which production refuses.
+   */
+  readonly operatorSecrets: ReadonlyArray<OperatorSecret>
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
   readonly smtpUrl: string | undefined
@@ -163,6 +171,19 @@ export interface AppConfigShape {
   /** Crypto deposits: xpubs, confirmations, chain sandbox, explorers, watcher (server/crypto/config.ts). */
   readonly crypto: CryptoConfig
 }
+
+export interface OperatorSecret {
+  readonly name: string
+  readonly secret: string
+}
+
+const OperatorSecrets = Schema.fromJsonString(
+  Schema.Record(
+    Schema.String.check(Schema.isPattern(/^[\p{L}\p{N}._@-]{1,100}$/u)),
+    Schema.String.check(Schema.isMinLength(32)),
+  ),
+)
+const decodeOperatorSecrets = Schema.decodeUnknownExit(OperatorSecrets)
 
 /** A real Buy crypto widget (docs/onramp.md): its hosted page and its keys. */
 export interface OnrampWidgetConfig {
@@ -493,6 +514,21 @@ export const loadConfig = (env: Env): AppConfigShape => {
   if (operatorSecretRaw !== undefined && operatorSecretRaw.length < 32) {
     fail("OPERATOR_SECRET", "(hidden)", "at least 32 characters")
   }
+  const operatorSecretsRaw = str(env, "OPERATOR_SECRETS")
+  let operatorSecrets: ReadonlyArray<OperatorSecret> =
+    operatorSecretRaw === undefined ? [] : [{ name: "operator", secret: operatorSecretRaw }]
+  if (operatorSecretsRaw !== undefined) {
+    const decoded = decodeOperatorSecrets(operatorSecretsRaw)
+    if (Exit.isFailure(decoded))
+      return fail(
+        "OPERATOR_SECRETS",
+        "(hidden)",
+        'a JSON object of { "<operator name>": "<secret of 32+ characters>" } (names: letters, digits, . _ @ -)',
+      )
+    operatorSecrets = Object.entries(decoded.value).map(([name, secret]) => ({ name, secret }))
+    if (new Set(operatorSecrets.map((o) => o.secret)).size !== operatorSecrets.length)
+      return fail("OPERATOR_SECRETS", "(hidden)", "a different secret for each operator")
+  }
   const captchaSecretRaw = str(env, "CAPTCHA_SECRET")
   if (captchaSecretRaw !== undefined && captchaSecretRaw.length < 16) {
     fail("CAPTCHA_SECRET", "(hidden)", "at least 16 characters")
@@ -614,6 +650,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     captchaCost,
     captchaSecret: captchaSecretRaw ?? persistentCaptchaSecret(dataDir),
     operatorSecret: operatorSecretRaw,
+    operatorSecrets,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     smtpUrl: str(env, "SMTP_URL"),

@@ -1,13 +1,14 @@
 /**
- * What every operator endpoint shares (kyc and audit in ./http.ts, rates, withdrawals): the secret
- * (`Authorization: Bearer <OPERATOR_SECRET>` or the generated `${DATA_DIR}/operator-secret`) compared
- * in constant time, the acting operator named by `X-Operator` (audited with " via server"), JSON
- * bodies decoded with a schema, and `{ error, message }` refusals with their status.
+ * What every operator endpoint shares (kyc and audit in ./http.ts, rates, withdrawals): the operator
+ * authenticated by their own secret (`Authorization: Bearer <secret>`, OPERATOR_SECRETS, or the
+ * generated `${DATA_DIR}/operator-secret` of the local operator), compared in constant time — the
+ * audit records that operator (" via server"), never a name the caller sends — JSON bodies decoded
+ * with a schema, and `{ error, message }` refusals with their status.
  */
 import { timingSafeEqual } from "node:crypto"
 import { Effect, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type AppConfigShape, persistentOperatorSecret } from "../config.ts"
+import { type AppConfigShape, type OperatorSecret, persistentOperatorSecret } from "../config.ts"
 
 export const OPERATOR_PREFIX = "/api/operator/v1"
 
@@ -24,30 +25,33 @@ export const operatorJson = (status: number, body: unknown) =>
 export const refusalResponse = (e: OperatorRefused) =>
   operatorJson(e.status, { error: e.error, message: e.message })
 
-const Actor = Schema.String.check(
-  Schema.isMinLength(1),
-  Schema.isMaxLength(100),
-  Schema.isPattern(/^[^\p{Cc}\p{Cs}]*$/u),
-)
-
 const sameSecret = (given: string, expected: string): boolean => {
   const a = Buffer.from(given, "utf8")
   const b = Buffer.from(expected, "utf8")
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
+/** The operators a server knows: the configured ones, else the local operator's generated secret. */
+export const knownOperators = (config: AppConfigShape): ReadonlyArray<OperatorSecret> =>
+  config.operatorSecrets.length > 0
+    ? config.operatorSecrets
+    : [{ name: "local", secret: persistentOperatorSecret(config.dataDir) }]
+
 /**
- * The acting operator ("<name> via server") once the secret is right, else 401 (logged) or 400.
- * Built by a server that starts: the secret is generated into DATA_DIR only then, never by merely
- * loading the config.
+ * The acting operator ("<name> via server") whose secret the request carries, else 401 (logged).
+ * Built by a server that starts: the local secret is generated into DATA_DIR only then, never by
+ * merely loading the config.
  */
 export const operatorAuthentication = (config: AppConfigShape) => {
-  const secret = config.operatorSecret ?? persistentOperatorSecret(config.dataDir)
+  const operators = knownOperators(config)
   return Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const header = request.headers.authorization ?? ""
     const token = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
-    if (!sameSecret(token, secret)) {
+    // Every secret is compared (constant time each), so the time taken says nothing of which matched.
+    let operator: OperatorSecret | undefined
+    for (const o of operators) if (sameSecret(token, o.secret)) operator = o
+    if (operator === undefined) {
       yield* Effect.logWarning(`operator endpoint ${request.method} ${request.url}: wrong or missing secret`)
       return yield* new OperatorRefused({
         status: 401,
@@ -55,14 +59,7 @@ export const operatorAuthentication = (config: AppConfigShape) => {
         message: "The operator secret is missing or wrong.",
       })
     }
-    const actor = Schema.decodeUnknownOption(Actor)(request.headers["x-operator"])
-    if (actor._tag === "None")
-      return yield* new OperatorRefused({
-        status: 400,
-        error: "OperatorUnnamed",
-        message: "Name the operator in the X-Operator header (1 to 100 printable characters).",
-      })
-    return `${actor.value} via server`
+    return `${operator.name} via server`
   })
 }
 

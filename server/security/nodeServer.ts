@@ -136,8 +136,9 @@ const drainIdleMs = 5_000
  * Undefined when there is nothing to wait for (the usual case: no time is spent); otherwise a
  * promise of the body's end or of the wait abandoned, which never rejects.
  */
-export const drainUnreadBody = (source: unknown): Promise<void> | undefined => {
-  if (!(source instanceof IncomingMessage)) return undefined
+export const drainUnreadBody = (request: unknown): Promise<void> | undefined => {
+  if (!(request instanceof IncomingMessage)) return undefined
+  const source: IncomingMessage = request
   if (source.complete || source.readableEnded || source.destroyed) return undefined
   const declared = Number(source.headers["content-length"] ?? Number.NaN)
   if (Number.isFinite(declared) && declared > maxDrainBytes) return undefined

@@ -42,7 +42,7 @@ describeBackends("withdrawals: concurrency", ({ backend, start }) => {
       ...a.config,
       port: 0,
       dataDir: bDir,
-      operatorSecret: persistentOperatorSecret(a.dataDir),
+      operatorSecrets: [{ name: "local", secret: persistentOperatorSecret(a.dataDir) }],
       crypto: { ...a.config.crypto, watcherEnabled: false },
     })
   }, 60_000)

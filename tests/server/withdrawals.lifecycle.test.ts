@@ -10,7 +10,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { persistentOperatorSecret } from "../../server/config.ts"
 import { ChainUnavailable } from "../../server/crypto/chain.ts"
 import { CryptoPayouts, type CryptoPayoutsShape, PayoutRejected } from "../../server/crypto/payouts.ts"
 import { signWebhook } from "../../server/payments/adapters.ts"
@@ -47,21 +46,34 @@ const clearing = async (server: TestServer, code: string, currency: string): Pro
   return BigInt(rows[0]?.balance ?? "0")
 }
 
+/** One secret per operator: the audit names the operator whose secret authenticated the call. */
+const operatorSecrets = { ana: "ana-secret-".padEnd(40, "a"), bob: "bob-secret-".padEnd(40, "b") } as const
+
 describeBackends("withdrawals: lifecycle", ({ start }) => {
   let server: TestServer
-  let secret: string
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false }, { env: { WITHDRAW_CONFIRMATIONS: "3" } })
-    secret = persistentOperatorSecret(server.dataDir)
+    server = await start(
+      { captchaEnabled: false },
+      { env: { WITHDRAW_CONFIRMATIONS: "3", OPERATOR_SECRETS: JSON.stringify(operatorSecrets) } },
+    )
   }, 120_000)
   afterAll(async () => {
     await server?.close()
   })
 
-  const operator = async (path: string, body?: unknown, who = "ana"): Promise<Reply> => {
+  const operator = async (
+    path: string,
+    body?: unknown,
+    who: keyof typeof operatorSecrets = "ana",
+  ): Promise<Reply> => {
     const res = await fetch(`${server.url}/api/operator/v1/withdrawals${path}`, {
       method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${secret}`, "x-operator": who, "content-type": "application/json" },
+      // A name in X-Operator is not who acts: the secret is. The audit must say "ana" here.
+      headers: {
+        authorization: `Bearer ${operatorSecrets[who]}`,
+        "x-operator": who === "ana" ? "mallory" : who,
+        "content-type": "application/json",
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
     return { status: res.status, body: (await res.json()) as Record<string, unknown> }

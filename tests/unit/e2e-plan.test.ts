@@ -9,15 +9,17 @@ import { SkipReasons } from "../e2e/support/skip-reasons.ts"
 
 describe("e2e path plan", () => {
   it("fails on an event no binding handles, naming it", () => {
-    const forgetful: FlowBinding<unknown> = {
-      ...(loginBinding as FlowBinding<unknown>),
-      event: (event) => (event.type === "SUBMIT" ? unbound(event) : loginBinding.event(event)),
-    }
-    expect(() => planFor(forgetful)).toThrow(/login binding has no binding for SUBMIT/)
+    const forgetting = <S>(binding: FlowBinding<S>, type: string): FlowBinding<S> => ({
+      ...binding,
+      event: (event) => (event.type === type ? unbound<S>(event) : binding.event(event)),
+    })
+    expect(() => planFor(forgetting(loginBinding, "SUBMIT"))).toThrow(
+      /login binding has no binding for SUBMIT/,
+    )
   })
 
   it("skips a path only for a reason of the reviewed table, printed with its case", () => {
-    const plan = planFor(loginBinding as FlowBinding<unknown>)
+    const plan = planFor(loginBinding)
     expect(plan.skipped.length).toBeGreaterThan(0)
     const reviewed = Object.values(SkipReasons)
     for (const { reason } of plan.skipped) expect(reviewed.some((r) => reason.includes(r))).toBe(true)
