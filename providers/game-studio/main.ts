@@ -1,0 +1,54 @@
+/**
+ * The game studio alone (`npm run provider -- studio`, or `node providers/game-studio/main.ts`):
+ * its own variables (config.ts), its own port and storage; no casino in the process. The casino is
+ * then told about it by configuration: GAME_PROVIDERS `{ code, launchUrl: <url>/studio/api/launch,
+ * casinoKey, walletSecret }` with the keys derived from STUDIO_SECRET (credentials.ts), and
+ * FRAME_ORIGINS naming its public origin when that is plain http.
+ */
+import { loadStudioConfig } from "./config.ts"
+import { STUDIO_CODE, studioCredentials } from "./credentials.ts"
+import { startStudio } from "./server.ts"
+
+const main = async (): Promise<void> => {
+  const config = loadStudioConfig(process.env)
+  const studio = await startStudio(config)
+  const storage =
+    config.databaseUrl === undefined
+      ? `PGlite in ${config.dataDir}/pglite`
+      : `PostgreSQL, schema ${config.schema}`
+  console.log(
+    `studio: listening on ${studio.url} (public URL ${config.publicUrl}, storage: ${storage}, wallet ${config.walletUrl})`,
+  )
+  if (config.sandbox) {
+    // Test keys only: a sandbox's keys are meant to be pasted into a local casino's configuration.
+    const keys = studioCredentials(config.secret, { sandbox: true })
+    console.log(
+      `studio: sandbox; the casino's GAME_PROVIDERS entry: ${JSON.stringify({
+        code: STUDIO_CODE,
+        launchUrl: `${studio.url}/studio/api/launch`,
+        ...keys,
+      })}`,
+    )
+  }
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1)
+    stopping = true
+    console.log(`studio: ${signal} received, shutting down`)
+    studio.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("studio: error while stopping", error)
+        process.exit(1)
+      },
+    )
+  }
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+}
+
+main().catch((error: unknown) => {
+  console.error(`studio: failed to start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})
