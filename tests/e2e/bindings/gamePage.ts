@@ -120,7 +120,8 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
         return { kind: "unproducible", reason: "the launch follows a sign-in that just succeeded" }
       return {
         kind: "unproducible",
-        reason: "the in-house studio runs inside the e2e server: it cannot be made unavailable alone",
+        reason:
+          "the studio's sandbox serves every test's games beside the e2e server: it is not stopped for one path",
       }
     }
     case "RETRY":
