@@ -5,12 +5,26 @@
  * casinoKey, walletSecret }` with the keys derived from STUDIO_SECRET (credentials.ts), and
  * FRAME_ORIGINS naming its public origin when that is plain http.
  */
+import { createServer } from "node:net"
 import { loadStudioConfig } from "./config.ts"
 import { STUDIO_CODE, studioCredentials } from "./credentials.ts"
 import { startStudio } from "./server.ts"
 
+/** A free port, for STUDIO_PORT=0: the default public URL names the port, so it is chosen first. */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
 const main = async (): Promise<void> => {
-  const config = loadStudioConfig(process.env)
+  const env = { ...process.env }
+  if (env.STUDIO_PORT?.trim() === "0") env.STUDIO_PORT = String(await freePort())
+  const config = loadStudioConfig(env)
   const studio = await startStudio(config)
   const storage =
     config.databaseUrl === undefined
