@@ -21,13 +21,16 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
 import { Effect, Layer } from "effect"
+import { studioProviderEntry } from "../compose/parties/studio.ts"
 import { makeDbLayer } from "../lib/db/client.ts"
+import { loadStudioConfig } from "../providers/game-studio/config.ts"
+import { studioCredentials } from "../providers/game-studio/credentials.ts"
+import { startStudio } from "../providers/game-studio/server.ts"
 import { tokenHash } from "../server/games/rules.ts"
 import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
 import { Ledger } from "../server/ledger/Ledger.ts"
-import { studioCredentials } from "../server/providers/game-studio/credentials.ts"
 import { createDatabase, probePostgres, runSql } from "../tests/support/databases.ts"
-import { startServerProcess } from "../tests/support/server.ts"
+import { freePort, startServerProcess } from "../tests/support/server.ts"
 import { percentile, pgbenchInit, pgbenchRun } from "./pgbench.ts"
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux); 0 when unreadable. */
@@ -49,9 +52,10 @@ const flag = (name: string, def: number): number => {
 const PLAYERS = flag("players", 200)
 const ROUNDS = flag("rounds", 20)
 const PGBENCH_SECONDS = flag("pgbench-seconds", 10)
-// The in-house studio's keys derive from its secret: the bench signs as the studio would.
+// The studio's keys derive from its secret: the bench signs as the studio (a sandbox) would.
 const STUDIO_SECRET = "bench-studio-secret-0123456789abcdef"
-const WALLET_SECRET = studioCredentials(STUDIO_SECRET).walletSecret
+const STUDIO_KEYS = studioCredentials(STUDIO_SECRET, { sandbox: true })
+const WALLET_SECRET = STUDIO_KEYS.walletSecret
 
 const sign = (body: string) => {
   const t = Math.floor(Date.now() / 1000)
@@ -66,10 +70,34 @@ const main = async (): Promise<number> => {
   }
   const db = await createDatabase("casino_bench_games")
   const dataDir = await mkdtemp(join(tmpdir(), "casino-bench-games-"))
+  // The studio publishes the games list (in this process, its own schema on the bench's database);
+  // the casino (its own process, measured) is told about it as about any provider.
+  const casinoPort = await freePort()
+  const studio = await startStudio(
+    loadStudioConfig({
+      NODE_ENV: "test",
+      STUDIO_PORT: String(await freePort()),
+      STUDIO_HOST: "127.0.0.1",
+      STUDIO_DATA_DIR: join(dataDir, "studio"),
+      STUDIO_DATABASE_URL: db.url,
+      STUDIO_SECRET,
+      STUDIO_WALLET_URL: `http://127.0.0.1:${casinoPort}/api/games/wallet/studio`,
+      STUDIO_LOG_LEVEL: "Warn",
+    }),
+  )
   const server = await startServerProcess({
     dataDir,
+    port: casinoPort,
     databaseUrl: db.url,
-    env: { CAPTCHA: "off", LOG_LEVEL: "Warn", STUDIO_SECRET, SANDBOX_SECRET: "b".repeat(40) },
+    env: {
+      CAPTCHA: "off",
+      LOG_LEVEL: "Warn",
+      SANDBOX_SECRET: "b".repeat(40),
+      GAME_PROVIDERS: JSON.stringify([studioProviderEntry(studio.url, STUDIO_KEYS)]),
+    },
+  }).catch(async (error: unknown) => {
+    await studio.close()
+    throw error
   })
   const dbLayer = Layer.orDie(makeDbLayer({ databaseUrl: db.url, dataDir }))
   try {
@@ -256,6 +284,7 @@ const main = async (): Promise<number> => {
     return errors.size === 0 && report.clean ? 0 : 1
   } finally {
     await server.stop()
+    await studio.close()
     await db.drop()
     await rm(dataDir, { recursive: true, force: true })
   }

@@ -26,7 +26,8 @@ const lobbyGames: Games = catalogue.map(
     category: def.category,
     kind: def.kind,
     imageId: def.imageId,
-    image: `/studio/art/${def.imageId}.svg`,
+    // The tile the casino draws for a provider whose art is on another origin (the studio's).
+    image: `/cdn/games/${def.id}.svg`,
     rtp: rtpPercent(def),
     volatility: def.volatility,
     demo: def.demo,

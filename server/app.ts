@@ -52,7 +52,6 @@ import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/ht
 import { FiatPayouts } from "./payments/payouts.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
-import { gameStudioLayer, studioEndpoints } from "./providers/game-studio/index.ts"
 import {
   OnrampFaucets,
   onrampSandboxEndpoints,
@@ -164,7 +163,6 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...gameEndpoints,
     // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
     ...(config.sandboxPayments ? sandboxEndpoints : []),
-    ...(config.studioEnabled ? studioEndpoints : []),
     // The sandbox on-ramp (Buy crypto widgets) exists only with ONRAMP_SANDBOX=on.
     ...(config.onrampSandbox ? onrampSandboxEndpoints : []),
     ...onrampCallbackEndpoints,
@@ -183,7 +181,6 @@ export const makeAppLayer = (config: AppConfigShape) => {
     eventRoutes,
     gameWalletRoutes,
     paymentSandboxLayer,
-    gameStudioLayer,
     // OnrampFaucets.layer: the chain sandboxes' faucets (docs/onramp.md, "Wiring the faucets").
     onrampSandboxLayer.pipe(Layer.provide(OnrampFaucets.layer)),
     onrampCallbackRoutes,

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { isTestKey } from "../protocols/keys.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { anvilTestAccounts } from "./providers/evm-sandbox/testKeys.ts"
@@ -115,14 +116,10 @@ export interface AppConfigShape {
   readonly sandboxSecret: string | undefined
   /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
   readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
-  /** GAME_PROVIDERS: JSON array adding or overriding game integrations (docs/game-wallet-protocol.md). */
+  /** GAME_PROVIDERS: JSON array of the game integrations (docs/game-wallet-protocol.md). */
   readonly gameProviders: ReadonlyArray<GameProviderConfig>
   /** How often each integration's signed games list is fetched again (GAME_CATALOGUE_REFRESH_SECONDS, 300). */
   readonly gameCatalogueRefreshSeconds: number
-  /** The in-house game studio under /studio/ (STUDIO=off disables it; on by default). */
-  readonly studioEnabled: boolean
-  /** STUDIO_SECRET (≥ 32 chars); undefined ⇒ the studio's generated one (table `studio_settings`). */
-  readonly studioSecret: string | undefined
   /** Real-money and demo game launches per player or visitor IP (60 per 10 minutes, × RATE_LIMIT_SCALE). */
   readonly gameLaunchLimit: RateLimit
   /** Withdraw requests per player (10 per 10 minutes, × RATE_LIMIT_SCALE). */
@@ -232,7 +229,7 @@ const GameProviderOverrides = Schema.fromJsonString(
 )
 const decodeGameProviders = Schema.decodeUnknownExit(GameProviderOverrides)
 
-/** The games list's default URL: the launch URL's sibling `games` (…/studio/api/launch → …/studio/api/games). */
+/** The games list's default URL: the launch URL's sibling `games` (…/api/launch → …/api/games). */
 export const gamesUrlFor = (launchUrl: string): string => new URL("games", launchUrl).toString()
 
 export interface GatewayOverride {
@@ -570,10 +567,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
   if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
     fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
   }
-  const studioSecret = str(env, "STUDIO_SECRET")
-  if (studioSecret !== undefined && studioSecret.length < 32) {
-    fail("STUDIO_SECRET", "(hidden)", "at least 32 characters")
-  }
   const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
   const sandboxRules = parseGatewayRules(sandboxRulesRaw)
   if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
@@ -590,6 +583,15 @@ export const loadConfig = (env: Env): AppConfigShape => {
     const codes = decoded.value.map((p) => p.code)
     if (new Set(codes).size !== codes.length)
       return fail("GAME_PROVIDERS", "(hidden)", "each integration code once")
+    // A provider's test environment issues keys beginning with test_ (protocols/keys.ts): in
+    // production they mean a sandbox's variables were copied where real money is played.
+    const testKeyed = decoded.value.find((p) => isTestKey(p.casinoKey) || isTestKey(p.walletSecret))
+    if (nodeEnv === "production" && testKeyed !== undefined)
+      return fail(
+        "GAME_PROVIDERS",
+        "(hidden)",
+        `live keys with NODE_ENV=production (${testKeyed.code} has test_ keys)`,
+      )
     gameProviders = decoded.value.map((p) => ({ ...p, gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl) }))
   }
   const onrampSecretRaw = str(env, "ONRAMP_SECRET")
@@ -673,8 +675,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
     sandboxGatewayRules: sandboxRules.value,
     gameProviders,
     gameCatalogueRefreshSeconds: int(env, "GAME_CATALOGUE_REFRESH_SECONDS", 300, 5, 86_400),
-    studioEnabled: bool(env, "STUDIO", true),
-    studioSecret,
     gameLaunchLimit: scaleLimit({ max: 60, windowSeconds: 600 }, rateLimitScale),
     withdrawRequestLimit: scaleLimit({ max: 10, windowSeconds: 600 }, rateLimitScale),
     withdrawMaxEurCents: BigInt(int(env, "WITHDRAW_MAX_EUR", 400, 1, 10_000_000)) * 100n,

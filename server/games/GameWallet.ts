@@ -19,20 +19,24 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import { forkEvery } from "../../lib/background.ts"
+import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
+import { type AcceptedSignature, acceptedSignature } from "../../protocols/game-wallet/signature.ts"
+import {
+  type BalanceCall,
+  type BetCall,
+  decodeWalletCall,
+  isWalletOp,
+  type RollbackCall,
+  type WalletOp as WalletCallOp,
+  type WinCall,
+} from "../../protocols/game-wallet/wallet.ts"
 import type { GameProviderConfig } from "../config.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger, type PostingEntry } from "../ledger/Ledger.ts"
 import { casinoId } from "./catalogue.ts"
 import { Integrations } from "./Integrations.ts"
-import {
-  type AcceptedSignature,
-  acceptedSignature,
-  betLimitsIn,
-  callFingerprint,
-  eurCentsToMinor,
-  tokenHash,
-} from "./rules.ts"
+import { betLimitsIn, callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
 import { type StoredCall, type WalletOp, WalletRepo } from "./WalletRepo.ts"
 
 export interface WalletAnswer {
@@ -42,66 +46,15 @@ export interface WalletAnswer {
 
 const answer = (status: number, body: Readonly<Record<string, unknown>>): WalletAnswer => ({ status, body })
 
-const Id = Schema.String.check(
-  Schema.isPattern(/^[\x21-\x7e]{1,100}$/, { message: "1 to 100 printable ASCII characters" }),
-)
-const Uuid = Schema.String.check(
-  Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-)
-const Minor = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,29})$/, { message: "minor units" }))
-const Currency = Schema.String.check(Schema.isPattern(/^[A-Z0-9]{2,10}$/))
-const Token = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{16,100}$/))
-
-const BalanceCall = Schema.Struct({ sessionToken: Token, playerId: Uuid, currency: Currency })
-const BetCall = Schema.Struct({
-  sessionToken: Token,
-  playerId: Uuid,
-  currency: Currency,
-  transactionId: Id,
-  roundId: Id,
-  gameId: Id,
-  amount: Minor,
-  jackpotContribution: Schema.optional(Minor),
-})
-const WinCall = Schema.Struct({
-  sessionToken: Schema.optional(Schema.NullOr(Schema.String)),
-  playerId: Uuid,
-  currency: Currency,
-  transactionId: Id,
-  roundId: Id,
-  gameId: Id,
-  amount: Minor,
-  roundClosed: Schema.Boolean,
-  jackpotId: Schema.optional(Schema.NullOr(Id)),
-})
-const RollbackCall = Schema.Struct({
-  sessionToken: Schema.optional(Schema.NullOr(Schema.String)),
-  playerId: Uuid,
-  currency: Currency,
-  transactionId: Id,
-  roundId: Id,
-  refTransactionId: Id,
-})
-
-const decoders = {
-  balance: Schema.decodeUnknownExit(Schema.fromJsonString(BalanceCall)),
-  bet: Schema.decodeUnknownExit(Schema.fromJsonString(BetCall)),
-  win: Schema.decodeUnknownExit(Schema.fromJsonString(WinCall)),
-  rollback: Schema.decodeUnknownExit(Schema.fromJsonString(RollbackCall)),
-} as const
-
-export const walletOps = ["balance", "bet", "win", "rollback"] as const
-export type WalletCallOp = (typeof walletOps)[number]
-const isOp = (op: string): op is WalletCallOp => (walletOps as ReadonlyArray<string>).includes(op)
-
-const badRequest = (message: string) => answer(400, { error: "BAD_REQUEST", message })
-const sessionExpired = answer(401, { error: "SESSION_EXPIRED" })
-const unknownPlayer = answer(404, { error: "UNKNOWN_PLAYER" })
-const unknownRound = answer(404, { error: "UNKNOWN_ROUND" })
-const mismatch = answer(409, { error: "DUPLICATE_MISMATCH" })
-const rolledBack = answer(409, { error: "ROLLED_BACK" })
-const invalidSignature = answer(401, { error: "INVALID_SIGNATURE" })
-export const REPLAYED_SIGNATURE = "REPLAYED_SIGNATURE"
+const E = GameWalletErrors
+const badRequest = (message: string) => answer(400, { error: E.badRequest, message })
+const sessionExpired = answer(401, { error: E.sessionExpired })
+const unknownPlayer = answer(404, { error: E.unknownPlayer })
+const unknownRound = answer(404, { error: E.unknownRound })
+const mismatch = answer(409, { error: E.duplicateMismatch })
+const rolledBack = answer(409, { error: E.rolledBack })
+const invalidSignature = answer(401, { error: E.invalidSignature })
+export const REPLAYED_SIGNATURE = E.replayedSignature
 const replayedSignature = answer(401, { error: REPLAYED_SIGNATURE })
 
 /** How often the accepted signatures past the tolerance are forgotten. */
@@ -203,7 +156,7 @@ const make = Effect.gen(function* () {
   const poolOf = (jackpotId: string, currency: string) =>
     ledger.systemAccountId("jackpot_pool", jackpotId, currency)
 
-  const balance = (call: typeof BalanceCall.Type, signature: AcceptedSignature) =>
+  const balance = (call: BalanceCall, signature: AcceptedSignature) =>
     Effect.gen(function* () {
       const { freshSignature, session } = yield* repo.sessionOf(tokenHash(call.sessionToken), signature)
       if (!freshSignature) return replayedSignature
@@ -230,7 +183,7 @@ const make = Effect.gen(function* () {
   // posting; the round + the stored answer (one statement, inside the posting, before the house row
   // is taken); the house balance; COMMIT — then the balance NOTIFY. A replay: BEGIN, the claim,
   // the stored call, ROLLBACK (the look-up before the transaction is gone: replays are rare).
-  const bet = (integration: string, call: typeof BetCall.Type, signature: AcceptedSignature) => {
+  const bet = (integration: string, call: BetCall, signature: AcceptedSignature) => {
     const amount = BigInt(call.amount)
     const share = BigInt(call.jackpotContribution ?? "0")
     const fingerprint = callFingerprint("bet", {
@@ -273,9 +226,9 @@ const make = Effect.gen(function* () {
         if (ctx === undefined || !ctx.live || ctx.userId !== call.playerId)
           return yield* refuse(sessionExpired)
         if (ctx.currency !== call.currency) return yield* refuse(badRequest("currency is not the session's"))
-        if (ctx.excluded) return yield* refuse(answer(403, { error: "PLAYER_BLOCKED" }))
+        if (ctx.excluded) return yield* refuse(answer(403, { error: E.playerBlocked }))
         if (ctx.gameId === null || ctx.minBetEur === null || ctx.maxBetEur === null)
-          return yield* refuse(answer(404, { error: "UNKNOWN_GAME" }))
+          return yield* refuse(answer(404, { error: E.unknownGame }))
         if (ctx.accountId === null) return yield* refuse(unknownPlayer)
         const limits =
           ctx.eurRate === null || ctx.subunits === null
@@ -286,11 +239,10 @@ const make = Effect.gen(function* () {
                 rateOf(ctx.eurRate),
                 BigInt(ctx.subunits),
               )
-        if (limits === undefined)
-          return yield* refuse(answer(422, { error: "BET_LIMIT", min: "0", max: "0" }))
+        if (limits === undefined) return yield* refuse(answer(422, { error: E.betLimit, min: "0", max: "0" }))
         if (amount < limits.min || amount > limits.max)
           return yield* refuse(
-            answer(422, { error: "BET_LIMIT", min: limits.min.toString(), max: limits.max.toString() }),
+            answer(422, { error: E.betLimit, min: limits.min.toString(), max: limits.max.toString() }),
           )
         if (share > amount || (share > 0n && ctx.jackpotId === null))
           return yield* refuse(
@@ -347,7 +299,7 @@ const make = Effect.gen(function* () {
                 const now = yield* currentBalance(call.playerId, call.currency)
                 return yield* new Refused({
                   status: 402,
-                  body: { error: "INSUFFICIENT_FUNDS", balance: now.toString() },
+                  body: { error: E.insufficientFunds, balance: now.toString() },
                 })
               }),
             ),
@@ -363,7 +315,7 @@ const make = Effect.gen(function* () {
   // A win is 7 statements as a bet (claim + round + the player's account in one); a win of 0 books
   // nothing: BEGIN, the claim, the player's row (locked, for the balance it answers), the round +
   // the stored answer, COMMIT.
-  const win = (integration: string, call: typeof WinCall.Type, signature: AcceptedSignature) => {
+  const win = (integration: string, call: WinCall, signature: AcceptedSignature) => {
     const amount = BigInt(call.amount)
     // The provider names its own jackpot; the casino keeps that provider's pool under its own id.
     const jackpotId =
@@ -483,7 +435,7 @@ const make = Effect.gen(function* () {
     )
   }
 
-  const rollback = (integration: string, call: typeof RollbackCall.Type, signature: AcceptedSignature) =>
+  const rollback = (integration: string, call: RollbackCall, signature: AcceptedSignature) =>
     Effect.gen(function* () {
       // Rollbacks are rare: the signature is recorded on its own, before the id's look-up.
       if (!(yield* repo.claimSignature(signature))) return replayedSignature
@@ -611,23 +563,23 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       switch (op) {
         case "balance": {
-          const d = decoders.balance(rawBody)
+          const d = decodeWalletCall.balance(rawBody)
           return d._tag === "Success" ? yield* balance(d.value, signature) : badRequest("not a balance call")
         }
         case "bet": {
-          const d = decoders.bet(rawBody)
+          const d = decodeWalletCall.bet(rawBody)
           return d._tag === "Success"
             ? yield* bet(integration.code, d.value, signature)
             : badRequest("not a bet call")
         }
         case "win": {
-          const d = decoders.win(rawBody)
+          const d = decodeWalletCall.win(rawBody)
           return d._tag === "Success"
             ? yield* win(integration.code, d.value, signature)
             : badRequest("not a win call")
         }
         case "rollback": {
-          const d = decoders.rollback(rawBody)
+          const d = decodeWalletCall.rollback(rawBody)
           return d._tag === "Success"
             ? yield* rollback(integration.code, d.value, signature)
             : badRequest("not a rollback call")
@@ -638,7 +590,7 @@ const make = Effect.gen(function* () {
   const handle: GameWalletShape["handle"] = (provider, op, rawBody, signature) =>
     Effect.gen(function* () {
       const integration = yield* integrations.get(provider)
-      if (integration === undefined) return answer(404, { error: "UNKNOWN_PROVIDER" })
+      if (integration === undefined) return answer(404, { error: E.unknownProvider })
       const accepted = acceptedSignature(
         integration.walletSecret,
         signature,
@@ -647,11 +599,11 @@ const make = Effect.gen(function* () {
         config.webhookToleranceSeconds,
       )
       if (accepted === undefined) return invalidSignature
-      if (!isOp(op)) return answer(404, { error: "UNKNOWN_OPERATION" })
+      if (!isWalletOp(op)) return answer(404, { error: E.unknownOperation })
       return yield* dispatch(integration, op, rawBody, accepted)
     }).pipe(
       Effect.catchTag("SqlError", (e) =>
-        Effect.logError("games: wallet call failed", e).pipe(Effect.as(answer(500, { error: "INTERNAL" }))),
+        Effect.logError("games: wallet call failed", e).pipe(Effect.as(answer(500, { error: E.internal }))),
       ),
     )
 

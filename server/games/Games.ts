@@ -57,17 +57,20 @@ export const GAME_SESSION_TTL_HOURS = 24
  * take a while to start serving) for lists that have not answered yet.
  */
 const FIRST_LIST_GRACE_MS = 15_000
-/** This server's own studio is silent until the server serves: retried often, logged quietly. */
-const SELF_RETRY = Duration.millis(500)
+/** For this long after the start, a provider that says "not yet" (5xx) is logged quietly. */
 const QUIET_START_MS = 60_000
-/** A list request's time limit; shorter before a first answer (a request sent to this very server
- * before it serves is never answered: better to ask again soon). */
+/** A list request's time limit; shorter before a first answer (better to ask again soon). */
 const FIRST_FETCH_TIMEOUT = Duration.seconds(4)
 const FETCH_TIMEOUT = Duration.seconds(20)
 /** Retries after a failed fetch: 250 ms doubling, at most a minute. */
 const retryDelay = (failures: number) =>
   Duration.millis(Math.min(250 * 2 ** Math.min(failures - 1, 8), 60_000))
-/** Each integration's games sort after the previous one's (config order, the studio first). */
+/**
+ * Before a provider's first list, while it answers "not yet" (503 NOT_READY: a provider starting
+ * beside this server computes its list first), it is asked again at most this long after.
+ */
+const STARTING_RETRY_MAX_MS = 2_000
+/** Each integration's games sort after the previous one's (GAME_PROVIDERS' order). */
 const SORT_STRIDE = 100_000
 
 /** What one integration's fetch did: `changed` when its list was new to this process. */
@@ -204,9 +207,6 @@ const make = Effect.gen(function* () {
   const rg = yield* ResponsibleGaming
   const ledger = yield* Ledger
   const startedAt = Date.now()
-  const selfOrigin = new URL(config.internalUrl).origin
-  const selfHosted = (integration: { readonly gamesUrl: string }) =>
-    new URL(integration.gamesUrl).origin === selfOrigin
 
   const loadLobby = Effect.gen(function* () {
     const rows = yield* repo.games()
@@ -281,10 +281,14 @@ const make = Effect.gen(function* () {
       return { integration: integration.code, outcome: "changed", games: catalogue.games.length } as const
     })
 
-  /** One fetch; a failure is logged (quietly while this server is starting) and answered. */
+  /**
+   * One fetch; a failure is logged (quietly while a provider is starting) and answered. `starting`:
+   * the provider has not given its first list yet and said "not yet" (a 5xx): asked again soon, the
+   * first start's lobby waiting for it (within the grace).
+   */
   const attempt = (integration: (typeof known)[number], index: number) =>
     Effect.exit(syncOne(integration, index)).pipe(
-      Effect.flatMap((exit): Effect.Effect<CatalogueSync> => {
+      Effect.flatMap((exit): Effect.Effect<CatalogueSync & { readonly starting?: boolean }> => {
         if (Exit.isSuccess(exit)) return Effect.as(release(integration.code), exit.value)
         if (Cause.hasInterruptsOnly(exit.cause)) return Effect.failCause(exit.cause).pipe(Effect.orDie)
         const error = Cause.findErrorOption(exit.cause)
@@ -299,19 +303,17 @@ const make = Effect.gen(function* () {
           (error._tag === "Some" && error.value._tag === "TimeoutError"
             ? "no answer in time"
             : Cause.pretty(exit.cause))
-        // The in-house studio is served by this very server: silent (or 503) until it serves, so
-        // the first start's lobby waits for it. Any other provider's failure will not mend soon:
-        // the lobby stops waiting for it (its fiber keeps asking).
-        const transient =
-          selfHosted(integration) &&
-          (problem === undefined || !problem.answered || /^answered 5/.test(problem.reason))
-        const starting = !digests.has(integration.code) && Date.now() - startedAt < QUIET_START_MS
-        const log = transient && starting ? Effect.logDebug : Effect.logWarning
+        // A provider that answers "not yet" (503 while it prepares its list) is starting: the first
+        // start's lobby waits for it. Any other failure will not mend soon: the lobby stops waiting
+        // for it (its fiber keeps asking).
+        const notYet = problem?.answered === true && /^answered 5/.test(problem.reason)
+        const starting = notYet && !digests.has(integration.code) && Date.now() - startedAt < QUIET_START_MS
+        const log = starting ? Effect.logDebug : Effect.logWarning
         return log(
           `games: ${integration.code}'s games list not taken (last stored list kept): ${reason}`,
         ).pipe(
-          Effect.andThen(transient ? Effect.void : release(integration.code)),
-          Effect.as({ integration: integration.code, outcome: "failed", reason } as const),
+          Effect.andThen(starting ? Effect.void : release(integration.code)),
+          Effect.as({ integration: integration.code, outcome: "failed", reason, starting } as const),
         )
       }),
     )
@@ -327,14 +329,23 @@ const make = Effect.gen(function* () {
         while (true) {
           const done = yield* attempt(integration, index)
           failures = done.outcome === "failed" ? failures + 1 : 0
-          const starting = selfHosted(integration) && !digests.has(integration.code)
-          yield* Effect.sleep(failures === 0 ? refreshEvery : starting ? SELF_RETRY : retryDelay(failures))
+          const delay = retryDelay(failures)
+          yield* Effect.sleep(
+            failures === 0
+              ? refreshEvery
+              : done.starting === true
+                ? Duration.min(delay, Duration.millis(STARTING_RETRY_MAX_MS))
+                : delay,
+          )
         }
       }).pipe(Effect.forkScoped),
     { discard: true },
   )
 
-  const refresh = () => Effect.forEach(known, (integration, index) => attempt(integration, index))
+  const refresh = () =>
+    Effect.forEach(known, (integration, index) =>
+      Effect.map(attempt(integration, index), ({ starting: _, ...sync }): CatalogueSync => sync),
+    )
 
   const topGames = () =>
     Effect.gen(function* () {

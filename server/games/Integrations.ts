@@ -1,37 +1,21 @@
 /**
  * The game integrations (docs/game-wallet-protocol.md): per provider code, where its launch and its
- * games list are, and its two keys. GAME_PROVIDERS adds or overrides them; the in-house studio is
- * `studio` by default (unless STUDIO=off): launchUrl `{INTERNAL_URL}/studio/api/launch`, gamesUrl
- * `{INTERNAL_URL}/studio/api/games`, keys derived from the studio secret by the studio's own
- * derivation (server/providers/game-studio/credentials.ts).
+ * games list are, and its two keys — all from GAME_PROVIDERS, nothing else. A sandbox provider is
+ * configured exactly like a real one (the composition root sets GAME_PROVIDERS for it).
  *
  * The two signed calls the casino makes: the launch, and the games list (the catalogue, fetched by
  * Games at start and every GAME_CATALOGUE_REFRESH_SECONDS; its answer is signed by the provider).
  */
 import { randomBytes } from "node:crypto"
-import { Cause, Context, Data, Effect, Exit, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { AppConfig, type GameProviderConfig, gamesUrlFor } from "../config.ts"
-import { signWebhook } from "../payments/adapters.ts"
-import { studioCredentials, studioSecret } from "../providers/game-studio/credentials.ts"
-import { type Catalogue, decodeGamesList, STUDIO, toCatalogue } from "./catalogue.ts"
-import { acceptedSignature } from "./rules.ts"
+import { Cause, Context, Data, Effect, Exit, Layer } from "effect"
+import { decodeGamesList, GAMES_LIST_MAX_CHARS } from "../../protocols/game-wallet/games-list.ts"
+import { decodeLaunchAnswer, type LaunchRequest } from "../../protocols/game-wallet/launch.ts"
+import { acceptedSignature, SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
+import { AppConfig, type GameProviderConfig } from "../config.ts"
+import { type Catalogue, toCatalogue } from "./catalogue.ts"
 
-export const SIGNATURE_HEADER = "x-signature"
-
-/** `t=<unix s>,v1=<hex HMAC-SHA256(key, t + "." + body)>` — the protocol's header, both directions. */
-export const signBody = (key: string, timestamp: number, rawBody: string): string =>
-  signWebhook(key, timestamp, rawBody)
-
-export interface LaunchRequest {
-  readonly sessionToken: string | null
-  readonly playerId: string | null
-  readonly nickname: string | null
-  readonly currency: string
-  readonly gameId: string
-  readonly demo: boolean
-  readonly lang: string
-  readonly platform: string
+/** What the casino sends at launch: every field of the protocol's body but its requestId, set. */
+export type LaunchCall = Required<Omit<LaunchRequest, "requestId" | "lobbyUrl">> & {
   readonly lobbyUrl: string
 }
 
@@ -49,12 +33,12 @@ export class CatalogueUnavailable extends Data.TaggedError("CatalogueUnavailable
 }> {}
 
 export interface IntegrationsShape {
-  /** The integration of `code`, or undefined (unknown, or the studio's secret not there yet). */
+  /** The integration of `code`, or undefined. */
   readonly get: (code: string) => Effect.Effect<GameProviderConfig | undefined>
-  /** Every integration: the configured ones in their order, the in-house studio first unless overridden or off. */
+  /** Every integration, in GAME_PROVIDERS' order. */
   readonly all: () => Effect.Effect<ReadonlyArray<GameProviderConfig>>
   /** The signed launch call; never fails: an unreachable or odd provider is `unavailable`. */
-  readonly launch: (integration: GameProviderConfig, request: LaunchRequest) => Effect.Effect<LaunchAnswer>
+  readonly launch: (integration: GameProviderConfig, request: LaunchCall) => Effect.Effect<LaunchAnswer>
   /**
    * The integration's games list: signed request (casinoKey), signed answer checked (walletSecret,
    * tolerance), decoded with the protocol's schema, as catalogue rows under the integration's code.
@@ -67,9 +51,6 @@ export interface IntegrationsShape {
   >
 }
 
-const LaunchReply = Schema.Struct({ url: Schema.String.check(Schema.isPattern(/^(https?:\/\/|\/)\S+$/)) })
-const decodeLaunchReply = Schema.decodeUnknownOption(Schema.fromJsonString(LaunchReply))
-
 /** fetch's own message is "fetch failed": the cause (ECONNREFUSED, a timeout) is what helps. */
 const failureText = (e: unknown): string =>
   e instanceof Error
@@ -80,8 +61,6 @@ const failureText = (e: unknown): string =>
 
 const LAUNCH_TIMEOUT_MS = 5_000
 const CATALOGUE_TIMEOUT_MS = 10_000
-/** A games list larger than this is not a games list. */
-const CATALOGUE_MAX_CHARS = 5_000_000
 
 export class Integrations extends Context.Service<Integrations, IntegrationsShape>()(
   "casino/server/GameIntegrations",
@@ -90,38 +69,9 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
     Integrations,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const sql = yield* SqlClient.SqlClient
       const configured = new Map(config.gameProviders.map((p) => [p.code, p] as const))
-      let studio: GameProviderConfig | undefined
-
-      // The studio's own derivation (server/providers/game-studio/credentials.ts): the configured
-      // secret, else the one generated into `studio_settings` (created here if the studio has not yet).
-      const studioKeys = studioSecret(config.studioSecret).pipe(
-        Effect.map(studioCredentials),
-        Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.orElseSucceed(() => undefined),
-      )
-
-      const get = (code: string): Effect.Effect<GameProviderConfig | undefined> => {
-        const own = configured.get(code)
-        if (own !== undefined) return Effect.succeed(own)
-        if (code !== STUDIO || !config.studioEnabled) return Effect.succeed(undefined)
-        if (studio !== undefined) return Effect.succeed(studio)
-        return studioKeys.pipe(
-          Effect.map((keys) => {
-            if (keys === undefined) return undefined
-            const launchUrl = `${config.internalUrl}/studio/api/launch`
-            studio = { code: STUDIO, launchUrl, gamesUrl: gamesUrlFor(launchUrl), ...keys }
-            return studio
-          }),
-        )
-      }
-
-      const all = () =>
-        Effect.gen(function* () {
-          const own = configured.has(STUDIO) ? undefined : yield* get(STUDIO)
-          return own === undefined ? config.gameProviders : [own, ...config.gameProviders]
-        })
+      const get = (code: string) => Effect.succeed(configured.get(code))
+      const all = () => Effect.succeed(config.gameProviders)
 
       const catalogueOf = (integration: GameProviderConfig) => {
         const unavailable = (answered: boolean, reason: string) =>
@@ -134,7 +84,7 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
               method: "POST",
               headers: {
                 "content-type": "application/json",
-                [SIGNATURE_HEADER]: signBody(integration.casinoKey, Math.floor(Date.now() / 1000), body),
+                [SIGNATURE_HEADER]: signBody(integration.casinoKey, body),
               },
               body,
               signal: AbortSignal.any([signal, AbortSignal.timeout(CATALOGUE_TIMEOUT_MS)]),
@@ -150,7 +100,7 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
         }).pipe(
           Effect.flatMap((reply) => {
             if (reply.status !== 200) return Effect.fail(unavailable(true, `answered ${reply.status}`))
-            if (reply.text.length > CATALOGUE_MAX_CHARS)
+            if (reply.text.length > GAMES_LIST_MAX_CHARS)
               return Effect.fail(unavailable(true, "answer too large"))
             const signed = acceptedSignature(
               integration.walletSecret,
@@ -188,17 +138,16 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
         )
       }
 
-      const launch = (integration: GameProviderConfig, request: LaunchRequest): Effect.Effect<LaunchAnswer> =>
+      const launch = (integration: GameProviderConfig, request: LaunchCall): Effect.Effect<LaunchAnswer> =>
         Effect.tryPromise({
           try: async (signal) => {
             // A fresh requestId: the provider refuses the same signed bytes twice (a replayed launch).
             const body = JSON.stringify({ ...request, requestId: randomBytes(16).toString("hex") })
-            const timestamp = Math.floor(Date.now() / 1000)
             const response = await fetch(integration.launchUrl, {
               method: "POST",
               headers: {
                 "content-type": "application/json",
-                [SIGNATURE_HEADER]: signBody(integration.casinoKey, timestamp, body),
+                [SIGNATURE_HEADER]: signBody(integration.casinoKey, body),
               },
               body,
               signal: AbortSignal.any([signal, AbortSignal.timeout(LAUNCH_TIMEOUT_MS)]),
@@ -208,7 +157,7 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
             if (response.status === 404) return { _tag: "unknown-game" } as const
             if (response.status !== 200)
               return { _tag: "unavailable", reason: `launch answered ${response.status}` } as const
-            const reply = decodeLaunchReply(text)
+            const reply = decodeLaunchAnswer(text)
             if (reply._tag === "None")
               return { _tag: "unavailable", reason: "launch answer without a url" } as const
             return { _tag: "ok", url: reply.value.url } as const

@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { AcceptedSignature } from "./rules.ts"
+import type { AcceptedSignature } from "../../protocols/game-wallet/signature.ts"
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 

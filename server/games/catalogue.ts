@@ -1,20 +1,24 @@
 /**
- * The games list every integration publishes (docs/game-wallet-protocol.md, "Games list"): its wire
- * schema, and how the casino turns a provider's list into the rows of its catalogue tables.
+ * How the casino turns the games list an integration publishes (docs/game-wallet-protocol.md,
+ * "Games list"; its wire schema is protocols/game-wallet/games-list.ts) into the rows of its
+ * catalogue tables.
  *
  * The casino knows no title of its own: each integration's list arrives signed over the protocol
  * (Integrations.catalogue) and is upserted under that integration's code (Games, GamesRepo).
  * Ids are namespaced per integration so that two providers publishing the same ids (two instances
- * of the studio, say) never collide: `{code}-{id}` — except for the in-house `studio`, whose ids are
- * kept as published (they are what favorites, rounds and links already name).
+ * of the studio, say) never collide: `{code}-{id}` — except for the integration `studio`, whose ids
+ * are kept as published (they are what favorites, rounds and links already name).
  */
-import { Schema } from "effect"
+import type { GameKind, GamesList } from "../../protocols/game-wallet/games-list.ts"
 
-export const gameKinds = ["dice", "crash", "mines", "plinko", "roulette", "slot"] as const
-export type CatalogueKind = (typeof gameKinds)[number]
+export type CatalogueKind = GameKind
 
-/** The in-house studio's integration code (docs/game-studio.md). */
-export const STUDIO = "studio"
+/**
+ * The integration code whose ids are kept as published, not namespaced: the game studio's titles
+ * were listed under their own ids before integrations were namespaced, and players' favorites,
+ * rounds and links name them so.
+ */
+export const UNPREFIXED_INTEGRATION = "studio"
 
 /** Every pool starts at (and is topped up to) 1,000.00 EUR from the house: the casino's decision. */
 export const JACKPOT_SEED_EUR = 100_000n
@@ -25,7 +29,7 @@ export interface CatalogueGame {
   readonly launchId: string
   readonly name: string
   readonly brand: string
-  /** The GAME_PROVIDERS code whose wallet calls settle it ("studio" for the in-house studio). */
+  /** The GAME_PROVIDERS code whose wallet calls settle it. */
   readonly integration: string
   readonly category: string
   readonly kind: CatalogueKind
@@ -64,47 +68,9 @@ export interface Catalogue {
   readonly jackpots: ReadonlyArray<CatalogueJackpot>
 }
 
-const Slug = Schema.String.check(
-  Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: "lower-case letters, digits and -" }),
-)
-const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
-const EurCents = Schema.String.check(Schema.isPattern(/^[1-9][0-9]{0,17}$/, { message: "EUR cents" }))
-
-/** One title of a provider's list, as sent (docs/game-wallet-protocol.md). */
-export const ListedGame = Schema.Struct({
-  id: Slug,
-  launchId: Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{1,100}$/)),
-  name: Text(100),
-  brand: Text(60),
-  category: Slug,
-  kind: Schema.Literals(gameKinds),
-  volatility: Schema.Literals(["low", "medium", "high"]),
-  rtp: Schema.String.check(Schema.isPattern(/^[0-9]{1,3}\.[0-9]{2}$/)),
-  tags: Schema.Array(Text(40)).check(Schema.isMaxLength(20)),
-  isNew: Schema.Boolean,
-  featured: Schema.Boolean,
-  demo: Schema.Boolean,
-  jackpotId: Schema.NullOr(Slug),
-  minBetEur: EurCents,
-  maxBetEur: EurCents,
-  image: Schema.optional(Schema.String.check(Schema.isPattern(/^https?:\/\/\S{1,2000}$/))),
-})
-export type ListedGame = typeof ListedGame.Type
-
-export const GamesList = Schema.Struct({
-  games: Schema.Array(ListedGame).check(Schema.isMaxLength(5_000)),
-  categories: Schema.Array(
-    Schema.Struct({ slug: Slug, name: Text(60), order: Schema.Number.check(Schema.isInt()) }),
-  ).check(Schema.isMaxLength(100)),
-  jackpots: Schema.Array(Schema.Struct({ id: Slug, name: Text(100) })).check(Schema.isMaxLength(100)),
-})
-export type GamesList = typeof GamesList.Type
-
-export const decodeGamesList = Schema.decodeUnknownExit(Schema.fromJsonString(GamesList))
-
-/** The casino's id of a provider's game or jackpot id: `{code}-{id}`, the studio's kept as is. */
+/** The casino's id of a provider's game or jackpot id: `{code}-{id}`, `studio`'s kept as is. */
 export const casinoId = (integration: string, providerId: string): string =>
-  integration === STUDIO ? providerId : `${integration}-${providerId}`
+  integration === UNPREFIXED_INTEGRATION ? providerId : `${integration}-${providerId}`
 
 const idPattern = /^[a-z0-9][a-z0-9-]{0,63}$/
 

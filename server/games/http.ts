@@ -7,6 +7,8 @@
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { SIGNATURE_HEADER } from "../../protocols/game-wallet/signature.ts"
+import { WALLET_PATH } from "../../protocols/game-wallet/wallet.ts"
 import { CasinoApi } from "../../services/api.ts"
 import { Unauthenticated } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
@@ -18,9 +20,7 @@ import { Sessions } from "../users/Sessions.ts"
 import { historyWindow } from "../wallet/http.ts"
 import { Games } from "./Games.ts"
 import { GameWallet } from "./GameWallet.ts"
-import { SIGNATURE_HEADER } from "./Integrations.ts"
 
-export const WALLET_PATH = "/api/games/wallet/:provider/:op"
 const DEFAULT_HISTORY_SIZE = 20
 
 export const GameHandlers = HttpApiBuilder.group(

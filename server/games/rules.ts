@@ -3,7 +3,6 @@
  * masked winner names, the lobby's currency path, the wallet calls' fingerprints.
  */
 import { createHash } from "node:crypto"
-import { checkSignature } from "../../protocols/signature.ts"
 import { RATE_SCALE } from "../../services/money-rules.ts"
 
 /**
@@ -63,24 +62,3 @@ export const callFingerprint = (
 
 /** SHA-256 hex of a launch token: what game_sessions stores. */
 export const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex")
-
-/** A signature header that verified: its timestamp and the v1 that matched (the replay key). */
-export interface AcceptedSignature {
-  readonly t: number
-  readonly v1: string
-}
-
-/**
- * `X-Signature: t=…,v1=…` (docs/game-wallet-protocol.md, protocols/signature.ts) checked against
- * `rawBody`: the accepted timestamp and HMAC, or undefined (missing, malformed, stale, forged).
- */
-export const acceptedSignature = (
-  secret: string,
-  header: string | undefined,
-  rawBody: string,
-  nowSeconds: number,
-  toleranceSeconds: number,
-): AcceptedSignature | undefined => {
-  const check = checkSignature(secret, header, rawBody, nowSeconds, toleranceSeconds)
-  return check.ok ? { t: check.t, v1: check.v1 } : undefined
-}

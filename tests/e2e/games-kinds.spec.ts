@@ -1,6 +1,6 @@
 /**
- * Every game kind of the studio played in Chromium, inside the game page's frame, against the real
- * server (issue 10): crash (auto cash-out), mines (open tiles: all safe or a mine), plinko,
+ * Every game kind of the studio played in Chromium, inside the game page's frame (the studio's own
+ * origin), against the real server and the studio's sandbox: crash (auto cash-out), mines (open tiles: all safe or a mine), plinko,
  * roulette (chips on the board) and a video slot.
  *
  * - Real money: a signed-in player with a 30 EUR card deposit plays one round of each; after each
@@ -282,12 +282,13 @@ for (const kind of KINDS) {
     await world.screenshot(page, `games-kind-${kind.kind}-demo`)
 
     if (world.databaseUrl !== undefined) {
+      // The studio keeps its tables in its own schema on the same PostgreSQL.
       const src = await page.locator(".game__frame").getAttribute("src")
       const sessionId = /\/studio\/play\/([^/?#]+)/.exec(src ?? "")?.[1]
       expect(sessionId).toBeDefined()
       const rounds = await world.sql<{ id: string; bet: string; win: string; demo: boolean }>(
         `SELECT r.id::text AS id, r.bet::text AS bet, r.win::text AS win, s.demo
-           FROM studio_rounds r JOIN studio_sessions s ON s.id = r.session_id
+           FROM game_studio.studio_rounds r JOIN game_studio.studio_sessions s ON s.id = r.session_id
           WHERE r.session_id = $1`,
         [decodeURIComponent(sessionId ?? "")],
       )

@@ -1,10 +1,10 @@
 /**
- * Games (issue 10) in Chromium against the real server, as a new player would: browse the lobby as a
+ * Games in Chromium against the real server and the studio's sandbox, as a new player would: browse the lobby as a
  * visitor, search, load 12 more, filter by a segment, open a game's page (info panel, demo launch);
  * a visitor's favorite asks to log in; a player adds and removes a favorite (it survives a reload);
  * the bets tab; a round verified on /fairness with the studio's own math.
  *
- * With the studio's play page in the frame: a demo round (a slot opened from the lobby, spun); real
+ * With the studio's play page in the frame (the studio's own origin, marked Sandbox): a demo round (a slot opened from the lobby, spun); real
  * money after a 30 EUR card deposit (support/deposit.ts): three dice rounds, the header's balance
  * following the studio's studio:balance message, the bets tab listing them, the server seed rotated
  * in the game and the first round recomputed on /fairness from the seeds the studio page showed.
@@ -17,6 +17,7 @@ import { GamePageMessages } from "../../machines/games/gamePage.machine.ts"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
 import { balance, depositThirtyByCard } from "./support/deposit.ts"
+import { partyUrlEnv, requiredEnv } from "./support/env.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
 import { dismissToasts } from "./support/ui.ts"
 
@@ -36,29 +37,6 @@ const signedInPlayer = async (page: Page, world: World, tag: string): Promise<vo
     headers: { origin: world.baseUrl },
   })
   expect(response.status()).toBe(200)
-}
-
-/** Whether the studio answers a demo launch (its routes are another branch until merged). */
-const studioLaunches = async (page: Page, world: World): Promise<boolean> => {
-  const catalogue = await page.request.get(
-    `${world.baseUrl}/game-aggregator-service/api/v1/games-and-categories/EUR`,
-  )
-  const game = (await catalogue.json()).games[0]
-  const launch = await page.request.post(`${world.baseUrl}/game-aggregator-service/api/v1/game`, {
-    data: {
-      id: game.id,
-      gameName: game.name,
-      demo: true,
-      lang: "en",
-      launchId: game.launchId,
-      imageId: game.imageId,
-      platform: "desktop",
-      provider: game.provider,
-      category: game.category,
-    },
-    headers: { origin: world.baseUrl },
-  })
-  return launch.status() === 200
 }
 
 test("a visitor browses the lobby: sections, search, 12 more, a segment", async ({ page, world }) => {
@@ -107,11 +85,12 @@ test("a game's page shows its info panel and opens in demo for a visitor", async
   await expect(info).toContainText(/Return to player\s*\d{2}\.\d{2} %/)
   await expect(info).toContainText(/Volatility\s*(Low|Medium|High)/)
   await expect(page.getByRole("button", { name: "Demo" })).toHaveAttribute("aria-pressed", "true")
-  if (await studioLaunches(page, world)) {
-    await expect(page.frameLocator(".game__frame").locator("body")).toBeVisible()
-  } else {
-    await expect(page.getByText("The game could not be started. Please try again in a moment.")).toBeVisible()
-  }
+  // The studio's page, from the studio's own origin, in the frame.
+  const frame = page.locator(".game__frame")
+  const studioOrigin = new URL(requiredEnv(partyUrlEnv("studio"))).origin
+  expect(new URL((await frame.getAttribute("src")) ?? "").origin).toBe(studioOrigin)
+  expect(studioOrigin).not.toBe(new URL(world.baseUrl).origin)
+  await expect(page.frameLocator(".game__frame").getByRole("heading", { level: 1 })).toContainText(name)
   await world.screenshot(page, "games-game-page")
 
   // Real money needs a session: the login modal.
@@ -211,9 +190,10 @@ test("a demo round in the frame: a visitor opens a slot from the lobby and spins
   await expect(page.getByRole("button", { name: "Demo" })).toHaveAttribute("aria-pressed", "true")
 
   const game = studio(page)
-  // The studio's page: the game's name with DEMO, the demo wallet's balance, the reels.
+  // The studio's page: the game's name with DEMO, the sandbox's mark, the demo wallet's balance, the reels.
   await expect(game.getByRole("heading", { level: 1 })).toContainText(name)
   await expect(game.getByRole("heading", { level: 1 })).toContainText("DEMO")
+  await expect(game.getByText("Sandbox", { exact: true })).toBeVisible()
   await expect(game.getByText(/^Balance: \d+\.\d{2} EUR$/)).toBeVisible()
   await expect(game.getByRole("img", { name: /^Reels: / })).toBeVisible()
   await game.getByLabel("Bet (EUR)").fill("1.00")

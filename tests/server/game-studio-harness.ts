@@ -1,17 +1,22 @@
 /**
- * Test harness of the game studio: the studio ALONE on its own server
- * (server/providers/game-studio/standalone.ts) on PGlite or a fresh PostgreSQL database, and a fake
- * casino wallet — a tiny HTTP server that checks the studio's signatures and keeps balances, with
- * idempotent transaction ids, as docs/game-wallet-protocol.md says the casino does.
+ * Test harness of the game studio: the studio ALONE (providers/game-studio/server.ts, configured
+ * from its own STUDIO_* variables) on its own storage — a PGlite folder, or the schema game_studio
+ * of a fresh PostgreSQL database — and a fake casino wallet: a tiny HTTP server that checks the
+ * studio's signatures and keeps balances, with idempotent transaction ids, as
+ * docs/game-wallet-protocol.md says the casino does.
  */
 import { createServer } from "node:http"
-import { studioCredentials } from "../../server/providers/game-studio/credentials.ts"
-import { signBody, verifySignature } from "../../server/providers/game-studio/signature.ts"
-import { makeStudioServer, type StudioServer } from "../../server/providers/game-studio/standalone.ts"
-import { startStandalone } from "./standalone-harness.ts"
+import { signBody, verifySignature } from "../../protocols/game-wallet/signature.ts"
+import { loadStudioConfig, type StudioConfig } from "../../providers/game-studio/config.ts"
+import { studioCredentials } from "../../providers/game-studio/credentials.ts"
+import { type StudioServer, startStudio as startStudioServer } from "../../providers/game-studio/server.ts"
+import { freePort } from "../support/server.ts"
+import { queryThrough } from "./harness.ts"
+import { type Backend, providerStorage } from "./standalone-harness.ts"
 
 export const studioTestSecret = "studio-test-secret-0123456789abcdef0123456789"
-export const keys = studioCredentials(studioTestSecret)
+/** The keys of a studio in sandbox mode (the tests' NODE_ENV=test): `test_…`. */
+export const keys = studioCredentials(studioTestSecret, { sandbox: true })
 
 export interface WalletCall {
   readonly op: string
@@ -124,6 +129,7 @@ export interface StudioTest {
   readonly url: string
   readonly casino: FakeCasino
   readonly server: StudioServer
+  readonly config: StudioConfig
   readonly query: <T>(text: string, params?: ReadonlyArray<unknown>) => Promise<Array<T>>
   readonly launch: (
     body: Record<string, unknown>,
@@ -132,23 +138,80 @@ export interface StudioTest {
   readonly close: () => Promise<void>
 }
 
-export const startStudio = async (
-  backend: "pglite" | "postgres",
-  betTimeoutMs = 1_500,
-): Promise<StudioTest> => {
-  const casino = await startFakeCasino()
-  const { server, query, close } = await startStandalone({
+export interface StudioAloneOptions {
+  /** The studio's own variables besides those the harness sets (STUDIO_SANDBOX, STUDIO_SECRET…). */
+  readonly env?: Readonly<Record<string, string>>
+  /** The casino's wallet it calls (default: a fake casino started for it). */
+  readonly walletUrl?: string
+  /** Share an existing PostgreSQL database (a second studio on the same data). */
+  readonly databaseUrl?: string
+}
+
+/** The studio alone on its own storage, from its own configuration (config.ts). */
+export const startStudioAlone = async (
+  backend: Backend,
+  walletUrl: string,
+  options: Omit<StudioAloneOptions, "walletUrl"> & { readonly betTimeoutMs?: number } = {},
+) => {
+  const storage = await providerStorage({
     backend,
     name: "studio",
-    env: { STUDIO_SECRET: studioTestSecret },
-    logLevel: "None",
-    make: (config) =>
-      makeStudioServer(config, { walletUrl: casino.url, betTimeoutMs, retryTimeoutMs: 2_000 }),
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
   })
+  const port = await freePort()
+  const config = loadStudioConfig({
+    NODE_ENV: "test",
+    STUDIO_PORT: String(port),
+    STUDIO_HOST: "127.0.0.1",
+    STUDIO_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    STUDIO_DATA_DIR: storage.dataDir,
+    ...(storage.databaseUrl === undefined ? {} : { STUDIO_DATABASE_URL: storage.databaseUrl }),
+    STUDIO_SECRET: studioTestSecret,
+    STUDIO_WALLET_URL: walletUrl,
+    STUDIO_FRAME_ANCESTORS: "http://casino.example",
+    STUDIO_LOG_LEVEL: process.env.LOG_LEVEL ?? "None",
+    STUDIO_BET_TIMEOUT_MS: String(options.betTimeoutMs ?? 1_500),
+    STUDIO_RETRY_TIMEOUT_MS: "2000",
+    ...options.env,
+  })
+  let server: StudioServer
+  try {
+    server = await startStudioServer(config)
+  } catch (error) {
+    await storage.close()
+    throw error
+  }
+  let closing: Promise<void> | undefined
+  return {
+    server,
+    config,
+    storage,
+    query: queryThrough(server.run),
+    close: () => {
+      closing ??= server.close().then(storage.close)
+      return closing
+    },
+  }
+}
+
+export const startStudio = async (
+  backend: Backend,
+  betTimeoutMs = 1_500,
+  options: Omit<StudioAloneOptions, "walletUrl"> = {},
+): Promise<StudioTest> => {
+  const casino = await startFakeCasino()
+  const alone = await startStudioAlone(backend, casino.url, { ...options, betTimeoutMs }).catch(
+    async (error: unknown) => {
+      await casino.close()
+      throw error
+    },
+  )
+  const { server, config, query } = alone
   return {
     url: server.url,
     casino,
     server,
+    config,
     query,
     launch: (body, sign = (raw) => signBody(keys.casinoKey, raw)) => {
       const raw = JSON.stringify(body)
@@ -163,7 +226,7 @@ export const startStudio = async (
       })
     },
     close: async () => {
-      await close()
+      await alone.close()
       await casino.close()
     },
   }

@@ -5,11 +5,11 @@
  * rollback of a bet that got no answer, seed rotation revealing the committed seed, and the page.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { signBody } from "../../server/providers/game-studio/signature.ts"
+import { signBody } from "../../protocols/game-wallet/signature.ts"
 import { hashServerSeed } from "../../services/games/fair.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { keys, type StudioTest, startStudio } from "./game-studio-harness.ts"
-import { describeSandboxBackends } from "./payment-sandbox-harness.ts"
+import { describeBackends } from "./harness.ts"
 
 const launchBody = (over: Record<string, unknown> = {}) => ({
   sessionToken: "casino-token-1",
@@ -26,7 +26,7 @@ const launchBody = (over: Record<string, unknown> = {}) => ({
 
 const sessionOf = (url: string) => url.split("/").pop() ?? ""
 
-describeSandboxBackends("game studio", (backend) => {
+describeBackends("game studio", ({ backend }) => {
   let t: StudioTest
   beforeAll(async () => {
     t = await startStudio(backend)
@@ -229,8 +229,12 @@ describeSandboxBackends("game studio", (backend) => {
     const csp = page.headers.get("content-security-policy") ?? ""
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1]
     expect(nonce).toBeDefined()
+    // Framed by the casino origins it is configured with (STUDIO_FRAME_ANCESTORS), no other.
+    expect(csp).toContain("frame-ancestors 'self' http://casino.example;")
     const html = await page.text()
     expect(html).toContain(`<script nonce="${nonce}">`)
+    // A test environment says so on its page.
+    expect(html).toContain(">Sandbox</span>")
     expect(html).toContain("Neon Koi")
     expect(html).toContain("studio:balance")
     // A refused round is told to the casino's page too (its low-balance message), and the page keeps

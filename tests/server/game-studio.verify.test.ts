@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { catalogue, type GameDefinition } from "../../services/games/catalogue.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { type StudioTest, startStudio } from "./game-studio-harness.ts"
-import { describeSandboxBackends } from "./payment-sandbox-harness.ts"
+import { describeBackends } from "./harness.ts"
 
 const rng = (seed: number) => () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
@@ -41,7 +41,7 @@ const randomOptions = (def: GameDefinition, r: () => number): unknown => {
   }
 }
 
-describeSandboxBackends("game studio rounds through the verifier", (backend) => {
+describeBackends("game studio rounds through the verifier", ({ backend }) => {
   let t: StudioTest
   beforeAll(async () => {
     t = await startStudio(backend)

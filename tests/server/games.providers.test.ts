@@ -1,7 +1,8 @@
 /**
- * A second provider by configuration (issue 10; docs/game-wallet-protocol.md, "Games list"), on both
- * backends: the casino with its in-house studio, plus a SECOND stand-alone studio (its own server,
- * database and keys) configured as the integration `second` through GAME_PROVIDERS. The casino knows
+ * A second provider by configuration (docs/game-wallet-protocol.md, "Games list"), on both
+ * backends: the casino with the studio's sandbox beside it (the harness's `parties: ["studio"]`),
+ * plus a SECOND stand-alone studio (its own server, storage and keys) configured as the integration
+ * `second` through GAME_PROVIDERS. The casino knows
  * no title of its own: each integration's signed games list is fetched and stored under its code.
  * Shown: the second studio's games in the lobby calls (ids namespaced, their own jackpot pools), a
  * launch through it, a real-money round through its wallet settled in the ledger against `second`,
@@ -13,21 +14,26 @@ import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { studioProviderEntry } from "../../compose/parties/studio.ts"
+import { signBody, verifySignature } from "../../protocols/game-wallet/signature.ts"
+import { publishedList } from "../../providers/game-studio/catalogue.ts"
+import { studioCredentials } from "../../providers/game-studio/credentials.ts"
 import { Games } from "../../server/games/Games.ts"
-import { publishedList } from "../../server/providers/game-studio/catalogue.ts"
-import { studioCredentials } from "../../server/providers/game-studio/credentials.ts"
-import { signBody, verifySignature } from "../../server/providers/game-studio/signature.ts"
-import { makeStudioServer, type StudioServer } from "../../server/providers/game-studio/standalone.ts"
 import type { Game, GamesAndCategories } from "../../services/game-service.ts"
+import { freePort } from "../support/server.ts"
 import { newPlayer } from "./account-support.ts"
+import { startStudioAlone } from "./game-studio-harness.ts"
 import { credit, GAMES, launchBody, sign, walletCall } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, userIdOf } from "./money-support.ts"
-import { type Standalone, startStandalone } from "./standalone-harness.ts"
 import { Browser } from "./users-support.ts"
 
 const secondSecret = "second-studio-secret-0123456789abcdef0123456789"
-const second = studioCredentials(secondSecret)
+const second = studioCredentials(secondSecret, { sandbox: true })
+// The studio's sandbox beside the casino, on a port and secret chosen here: GAME_PROVIDERS is set
+// by this test (a user's GAME_PROVIDERS wins over the composition root's), so it names the studio too.
+const studioSecret = "in-house-studio-secret-0123456789abcdef0123456789"
+const studioKeys = studioCredentials(studioSecret, { sandbox: true })
 
 interface Pool {
   readonly id: string
@@ -38,20 +44,13 @@ interface Pool {
 
 describeBackends("games: a second provider by configuration", ({ backend, start }) => {
   let server: TestServer
-  let studioB: Standalone<StudioServer>
+  let studioB: Awaited<ReturnType<typeof startStudioAlone>>
   let stale: { url: string; close: () => Promise<void> }
-  // The second studio reaches the casino's wallet, whose address is known only once the casino
-  // runs: the studio reads these options at each call, so the address is filled in after.
-  const options = { walletUrl: "http://127.0.0.1:9/unset", betTimeoutMs: 8_000, retryTimeoutMs: 10_000 }
   let lobby: GamesAndCategories
 
   beforeAll(async () => {
-    studioB = await startStandalone({
-      backend,
-      name: "studio",
-      env: { STUDIO_SECRET: secondSecret },
-      logLevel: "None",
-      make: (config) => makeStudioServer(config, options),
+    studioB = await startStudioAlone(backend, "http://127.0.0.1:9/unset", {
+      env: { STUDIO_SECRET: secondSecret, STUDIO_BET_TIMEOUT_MS: "8000", STUDIO_RETRY_TIMEOUT_MS: "10000" },
     })
     // A provider whose list is signed correctly but 10 minutes ago: a replayed, stale answer.
     const staleServer = createServer((_req, res) => {
@@ -69,7 +68,9 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
       close: () => new Promise<void>((resolve) => staleServer.close(() => resolve())),
     }
     const launchUrl = `${studioB.server.url}/studio/api/launch`
+    const studioPort = await freePort()
     const providers = [
+      studioProviderEntry(`http://127.0.0.1:${studioPort}`, studioKeys),
       { code: "second", launchUrl, casinoKey: second.casinoKey, walletSecret: second.walletSecret },
       // The second studio's own list, checked with a wallet secret that is not the one it signs with.
       {
@@ -95,9 +96,19 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
     ]
     server = await start(
       { captchaEnabled: false },
-      { env: { GAME_PROVIDERS: JSON.stringify(providers), RATE_LIMIT_SCALE: "100" } },
+      {
+        env: {
+          GAME_PROVIDERS: JSON.stringify(providers),
+          RATE_LIMIT_SCALE: "100",
+          STUDIO_PORT: String(studioPort),
+          STUDIO_SECRET: studioSecret,
+        },
+        parties: ["studio"],
+      },
     )
-    options.walletUrl = `${server.url}/api/games/wallet/second`
+    // The second studio reaches the casino's wallet, whose address is known only once the casino
+    // runs: the studio reads its wallet URL at each call, so the address is filled in now.
+    ;(studioB.config as { walletUrl: string }).walletUrl = `${server.url}/api/games/wallet/second`
     lobby = (await new Browser(server).get(`${GAMES}/games-and-categories/EUR`)).body as GamesAndCategories
   }, 120_000)
   afterAll(async () => {
@@ -113,7 +124,7 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
     return g
   }
 
-  it("lists the second provider's games beside the in-house studio's, under its code", async () => {
+  it("lists the second provider's games beside the studio's, under its code", async () => {
     const mine = lobby.games.filter((g) => !ofSecond(g))
     const theirs = lobby.games.filter(ofSecond)
     expect(mine.length).toBeGreaterThanOrEqual(40)
@@ -132,10 +143,11 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
       })
       expect(lobby.betLimits[`second-${g.id}`]).toEqual(lobby.betLimits[g.id])
     }
-    // The in-house studio's art is this server's; the other origin's art is drawn by the casino.
-    expect(mine[0]?.image).toMatch(/^\/studio\/art\/[a-z0-9-]+\.svg$/)
+    // Both studios serve their art from their own origins, which the casino's pages do not load
+    // images from: the casino draws the tiles (art kept from the casino's own origin: games.rules.test.ts).
+    expect(mine[0]?.image).toBe(`${server.config.cdnBasePath}/games/${mine[0]?.id}.svg`)
     expect(theirs[0]?.image).toBe(`${server.config.cdnBasePath}/games/${theirs[0]?.id}.svg`)
-    // The in-house studio first, then the configured integrations in order.
+    // The integrations in GAME_PROVIDERS' order: the studio first.
     expect(lobby.games.findIndex(ofSecond)).toBe(mine.length)
     const stored = await server.query<{ integration: string; n: string }>(
       "SELECT integration, count(*)::text AS n FROM games WHERE active GROUP BY integration ORDER BY integration",
@@ -273,7 +285,7 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
         ? [`game:second:bet-${round.roundId}`]
         : [`game:second:bet-${round.roundId}`, `game:second:win-${round.roundId}`],
     )
-    // The in-house integration cannot settle the second provider's game: its wallet names it unknown.
+    // The studio's integration cannot settle the second provider's game: its wallet names it unknown.
     const [studioSession] = await studioB.query<{ token: string }>(
       "SELECT casino_token AS token FROM studio_sessions WHERE id = $1",
       [session],
@@ -295,7 +307,7 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
     })
   })
 
-  it("feeds and pays the second provider's own jackpot pool, not the in-house one", async () => {
+  it("feeds and pays the second provider's own jackpot pool, not the studio's", async () => {
     const game = pick((g) => ofSecond(g) && g.jackpot)
     const pools = (await new Browser(server).get(`${GAMES}/jackpots`)).body as Array<Pool>
     const pool = pools.find((p) => p.currency === "EUR" && p.gameIds.includes(game.id))

@@ -1,10 +1,12 @@
 /**
  * The games module's pure rules (server/games/rules.ts), with fast-check: bet limits converted into
  * a currency never leave the catalogue's EUR range, masked names never show more than 3 characters,
- * the lobby's currency path, call fingerprints.
+ * the lobby's currency path, call fingerprints, a provider's list as catalogue rows.
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import type { ListedGame } from "../../protocols/game-wallet/games-list.ts"
+import { toCatalogue } from "../../server/games/catalogue.ts"
 import {
   betLimitsIn,
   callFingerprint,
@@ -74,5 +76,43 @@ describe("games rules", () => {
     expect(callFingerprint("bet", { roundId: "r", amount: "10" })).toBe(a)
     expect(callFingerprint("bet", { amount: "11", roundId: "r" })).not.toBe(a)
     expect(callFingerprint("win", { amount: "10", roundId: "r" })).not.toBe(a)
+  })
+
+  it("takes a provider's list: ids namespaced (not the studio's), art kept only from the casino's own origin", () => {
+    const listed = (id: string, image?: string): ListedGame => ({
+      id,
+      launchId: id,
+      name: id,
+      brand: "Brand",
+      category: "slots",
+      kind: "dice",
+      volatility: "low",
+      rtp: "99.00",
+      tags: [],
+      isNew: false,
+      featured: false,
+      demo: true,
+      jackpotId: null,
+      minBetEur: "10",
+      maxBetEur: "10000",
+      ...(image === undefined ? {} : { image }),
+    })
+    const list = {
+      games: [
+        listed("a", "https://casino.example/art/a.svg"),
+        listed("b", "https://studio.example/art/b.svg"),
+        listed("c"),
+      ],
+      categories: [{ slug: "slots", name: "Slots", order: 1 }],
+      jackpots: [],
+    }
+    const art = (integration: string) =>
+      toCatalogue(integration, list, "https://casino.example").catalogue.games.map((g) => [g.id, g.image])
+    expect(art("acme")).toEqual([
+      ["acme-a", "/art/a.svg"],
+      ["acme-b", undefined],
+      ["acme-c", undefined],
+    ])
+    expect(art("studio").map(([id]) => id)).toEqual(["a", "b", "c"])
   })
 })

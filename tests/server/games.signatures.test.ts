@@ -12,9 +12,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { callWallet } from "../../providers/game-studio/wallet.ts"
 import { makeServer, type RunningServer } from "../../server/app.ts"
 import { WalletRepo } from "../../server/games/WalletRepo.ts"
-import { callWallet } from "../../server/providers/game-studio/wallet.ts"
 import type { Game, GamesAndCategories } from "../../services/game-service.ts"
 import {
   betBody,

@@ -68,6 +68,49 @@ const pgliteTemplate = async (name: string): Promise<string> => {
   return dir
 }
 
+/** A provider's own storage for a test: a PGlite folder, or a fresh PostgreSQL database. */
+export interface ProviderStorage {
+  /** The provider's data folder (its PGlite in `pglite/` when `databaseUrl` is undefined). */
+  readonly dataDir: string
+  readonly databaseUrl: string | undefined
+  /** Drops the database it created and removes the folder (once). */
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Storage for a provider that runs on its own configuration (providers/<party>/config.ts): a copy
+ * of the once-built empty PGlite under `name`, or a fresh database (or `databaseUrl`, shared: a
+ * second process on the same data) where the provider keeps its tables in its own schema.
+ */
+export const providerStorage = async (options: {
+  readonly backend: Backend
+  readonly name: string
+  readonly databaseUrl?: string
+}): Promise<ProviderStorage> => {
+  const dataDir = await mkdtemp(join(tmpdir(), `casino-${options.name}-test-`))
+  let drop: (() => Promise<void>) | undefined
+  let databaseUrl = options.databaseUrl
+  if (options.backend === "postgres" && databaseUrl === undefined) {
+    const db = await createPostgresDatabase()
+    databaseUrl = db.url
+    drop = db.drop
+  } else if (options.backend === "pglite") {
+    await cp(await pgliteTemplate(options.name), join(dataDir, "pglite"), { recursive: true })
+  }
+  let closing: Promise<void> | undefined
+  return {
+    dataDir,
+    databaseUrl,
+    close: () => {
+      closing ??= (async () => {
+        if (drop !== undefined) await drop()
+        await rm(dataDir, { recursive: true, force: true })
+      })()
+      return closing
+    },
+  }
+}
+
 /** What both providers' stand-alone servers offer (server/providers/<provider>/standalone.ts). */
 export interface StandaloneServer {
   readonly url: string

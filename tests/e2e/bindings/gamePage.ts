@@ -129,7 +129,7 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
         return unproducible("pathContradicts", "the launch follows a sign-in that just succeeded")
       return unproducible(
         "sharedStack",
-        "the game studio serves every test: it cannot be made unavailable for one",
+        "the studio's sandbox serves every test's games beside the e2e server: it is not stopped for one path",
       )
     }
     case "RETRY":

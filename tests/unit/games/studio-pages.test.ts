@@ -3,9 +3,9 @@
  * script and style, the exact RTP in the info panel, the kind's controls; the SVG tile escapes names.
  */
 import { describe, expect, it } from "vitest"
-import { gameArt } from "../../../server/providers/game-studio/art.ts"
-import { gamePage, pageCsp } from "../../../server/providers/game-studio/pages.ts"
-import type { SessionRow } from "../../../server/providers/game-studio/Studio.ts"
+import { gameArt } from "../../../providers/game-studio/art.ts"
+import { gamePage, notFoundPage, pageCsp } from "../../../providers/game-studio/pages.ts"
+import type { SessionRow } from "../../../providers/game-studio/Studio.ts"
 import { catalogue } from "../../../services/games/catalogue.ts"
 import { rtpPercent } from "../../../services/games/rtp.ts"
 
@@ -37,11 +37,29 @@ describe("studio pages", () => {
     }
   })
 
-  it("the CSP allows only the nonce and the casino as frame ancestor", () => {
-    const csp = pageCsp("abc", "https://casino.example/path")
+  it("the CSP allows only the nonce and the casino origins as frame ancestors", () => {
+    const csp = pageCsp("abc", ["https://casino.example/path", "http://localhost:8080"])
     expect(csp).toContain("script-src 'nonce-abc'")
     expect(csp).toContain("default-src 'none'")
-    expect(csp).toContain("frame-ancestors 'self' https://casino.example")
+    expect(csp).toContain("form-action 'none'")
+    expect(csp).toContain("frame-ancestors 'self' https://casino.example http://localhost:8080;")
+    expect(pageCsp("abc", [])).toContain("frame-ancestors 'self';")
+  })
+
+  it("a sandbox studio marks its pages 'Sandbox' in the header's flow, a live one does not", () => {
+    const def = catalogue[0]
+    if (def === undefined) throw new Error("no title")
+    const marked = gamePage("NONCE", session(def.id), def, { sandbox: true })
+    // One mark, on the brand's line of the header: above the board and the controls, never over them.
+    expect(marked.match(/class="sandbox-mark"/g)).toHaveLength(1)
+    const header = /<header>[\s\S]*?<\/header>/.exec(marked)?.[0] ?? ""
+    expect(header).toContain(
+      '<span class="sandbox-mark" title="This game studio is a test environment">Sandbox</span>',
+    )
+    expect(marked).not.toMatch(/\.sandbox-mark\{[^}]*position:(fixed|absolute)/)
+    expect(gamePage("NONCE", session(def.id), def, { sandbox: false })).not.toContain('sandbox-mark"')
+    expect(notFoundPage("NONCE", { sandbox: true })).toContain(">Sandbox</span>")
+    expect(notFoundPage("NONCE", { sandbox: false })).not.toContain(">Sandbox</span>")
   })
 
   it("every title has an SVG tile", () => {

@@ -1,16 +1,18 @@
 /**
  * The studio's client of the casino's seamless wallet (docs/game-wallet-protocol.md):
  * `POST {walletUrl}/{op}` with a JSON body signed by the wallet secret. No transaction is held while
- * posting: the casino may be this very process, on the same single-connection PGlite.
+ * posting: a slow casino must not hold the studio's rows (its PGlite has a single connection).
  *
  * Every attempt is signed anew: the casino honours an exact signature once (401 REPLAYED_SIGNATURE)
  * and answers a retry under a new signature by its transaction id.
  */
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
-import { SIGNATURE_HEADER, signBody } from "./signature.ts"
+import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
+import { SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
+import type { WalletOp } from "../../protocols/game-wallet/wallet.ts"
 
-export type WalletOp = "balance" | "bet" | "win" | "rollback"
+export type { WalletOp }
 
 export type WalletAnswer =
   /** 2xx: the casino took the call. */
@@ -76,7 +78,7 @@ export const callWallet = (
         return { _tag: "Ok", status: response.status, body: record }
       const error = typeof record.error === "string" ? record.error : `HTTP_${response.status}`
       // These very bytes were taken before (the casino may have applied the call): not a refusal.
-      if (error === "REPLAYED_SIGNATURE") return { _tag: "NoAnswer", error }
+      if (error === GameWalletErrors.replayedSignature) return { _tag: "NoAnswer", error }
       if (response.status >= 400 && response.status < 500) {
         return { _tag: "Refused", status: response.status, error, body: record }
       }

@@ -7,21 +7,57 @@
  *
  * Accessibility: every control has a label, the result is announced (aria-live), the mines grid and
  * the roulette board are buttons with aria-pressed, and the panels are <details>. Works from 320 px.
+ *
+ * A studio running as a test environment (STUDIO_SANDBOX) marks its pages "Sandbox": a small label on
+ * the brand's line in the header, in the page's flow, so it never covers the game's controls.
  */
-
-import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
-import type { GameDefinition } from "../../../services/games/catalogue.ts"
-import { plinkoTableSets } from "../../../services/games/plinko.ts"
-import { exactRtp, formatPercent } from "../../../services/games/rtp.ts"
-import { paylines } from "../../../services/games/slot.ts"
+import { escapeHtml } from "../../lib/html.ts"
+import type { GameDefinition } from "../../services/games/catalogue.ts"
+import { plinkoTableSets } from "../../services/games/plinko.ts"
+import { exactRtp, formatPercent } from "../../services/games/rtp.ts"
+import { paylines } from "../../services/games/slot.ts"
 import type { SessionRow } from "./Studio.ts"
 
 /** JSON safe inside <script type="application/json">. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, "\\u003c")
 
-/** The studio's pages post no form (the game talks to its own JSON routes). */
-export const pageCsp = (nonce: string, publicUrl: string): string =>
-  framedPageCsp(nonce, publicUrl, ["'none'"])
+/**
+ * The game page's CSP: nothing from outside its own origin, the inline style and script allowed by
+ * the response's nonce, no form posted (the game talks to its own JSON routes), framed only by
+ * itself and the casino origins configured (STUDIO_FRAME_ANCESTORS).
+ */
+export const pageCsp = (nonce: string, frameAncestors: ReadonlyArray<string>): string => {
+  const origins = frameAncestors.flatMap((o) => {
+    try {
+      return [new URL(o).origin]
+    } catch {
+      return []
+    }
+  })
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'none'",
+    ["frame-ancestors 'self'", ...new Set(origins)].join(" "),
+    "base-uri 'none'",
+  ].join("; ")
+}
+
+/** How a page marks a test environment (only then). */
+export interface PageOptions {
+  readonly sandbox: boolean
+}
+
+const sandboxMarkStyle =
+  ".sandbox-mark{display:inline-block;margin-left:8px;padding:0 6px;border-radius:4px;background:#ffd54f;color:#111111;font-size:.75rem;font-weight:700;letter-spacing:.03em;line-height:1.5;vertical-align:middle}"
+
+const sandboxMark = (options: PageOptions): string =>
+  options.sandbox
+    ? '<span class="sandbox-mark" title="This game studio is a test environment">Sandbox</span>'
+    : ""
 
 /** Black or white text on a colour, whichever contrasts more (WCAG relative luminance). */
 const onColor = (hex: string): string => {
@@ -38,7 +74,7 @@ const styles = (def: GameDefinition) => `
 :root{--bg:${def.palette.background};--pri:${def.palette.primary};--on-pri:${onColor(def.palette.primary)};--acc:${def.palette.accent};--txt:${def.palette.text};color-scheme:dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.4}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--txt);min-height:100vh}
 header{display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between;padding:10px 14px;background:rgba(0,0,0,.35)}
-h1{font-size:1.1rem;margin:0}.brand{opacity:.8;font-size:.85rem}.badge{background:var(--acc);color:#111;border-radius:4px;padding:1px 6px;font-size:.75rem;font-weight:700;margin-left:6px}
+h1{font-size:1.1rem;margin:0}.brand{font-size:.85rem}.brand-name{opacity:.8}${sandboxMarkStyle}.badge{background:var(--acc);color:#111;border-radius:4px;padding:1px 6px;font-size:.75rem;font-weight:700;margin-left:6px}
 .balance{font-weight:700;font-size:1.05rem}
 main{max-width:760px;margin:0 auto;padding:12px}
 .board{background:rgba(0,0,0,.3);border-radius:12px;padding:12px;margin-bottom:12px;min-height:120px}
@@ -120,7 +156,12 @@ const verifierUrl = (lobbyUrl: string | null): string | null => {
   }
 }
 
-export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): string => {
+export const gamePage = (
+  nonce: string,
+  s: SessionRow,
+  def: GameDefinition,
+  options: PageOptions = { sandbox: false },
+): string => {
   const config = {
     sessionId: s.id,
     kind: def.kind,
@@ -141,7 +182,7 @@ export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): str
 <title>${escapeHtml(def.name)} · ${escapeHtml(def.brand)}</title>
 <style nonce="${nonce}">${styles(def)}</style></head>
 <body>
-<header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand">${escapeHtml(def.brand)}</div></div>
+<header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand"><span class="brand-name">${escapeHtml(def.brand)}</span>${sandboxMark(options)}</div></div>
 <div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></header>
 <main data-kind="${def.kind}">
 <div class="stage">
@@ -176,10 +217,11 @@ export const gamePage = (nonce: string, s: SessionRow, def: GameDefinition): str
 
 export const notFoundPage = (
   nonce: string,
+  options: PageOptions = { sandbox: false },
 ): string => `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Game session not found</title>
-<style nonce="${nonce}">body{font-family:system-ui,sans-serif;background:#111;color:#eee;padding:24px}</style></head>
-<body><main><h1>Game session not found</h1><p>This game session does not exist or has ended. Open the game again from the lobby.</p></main></body></html>`
+<style nonce="${nonce}">body{font-family:system-ui,sans-serif;background:#111;color:#eee;padding:24px}${sandboxMarkStyle}</style></head>
+<body>${options.sandbox ? `<p>${sandboxMark(options)}</p>` : ""}<main><h1>Game session not found</h1><p>This game session does not exist or has ended. Open the game again from the lobby.</p></main></body></html>`
 
 /** The page's script (plain ES2020; no template literals inside, so this stays one TS string). */
 const script = String.raw`(function(){

@@ -10,8 +10,10 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { type GameDefinition, gameById, gameByLaunchId } from "../../../services/games/catalogue.ts"
-import { hashServerSeed, roundFloats } from "../../../services/games/fair.ts"
+import { TOLERANCE_SECONDS } from "../../protocols/game-wallet/signature.ts"
+import type { BalanceCall, BetCall, RollbackCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
+import { type GameDefinition, gameById, gameByLaunchId } from "../../services/games/catalogue.ts"
+import { hashServerSeed, roundFloats } from "../../services/games/fair.ts"
 import {
   decodeOptions,
   floatsNeeded,
@@ -21,10 +23,9 @@ import {
   type Outcome,
   playRound,
   winAmount,
-} from "../../../services/games/play.ts"
-import { AppConfig } from "../../config.ts"
-import { studioCredentials, studioSecret } from "./credentials.ts"
-import { toleranceSeconds } from "./signature.ts"
+} from "../../services/games/play.ts"
+import type { StudioConfig } from "./config.ts"
+import { studioCredentials } from "./credentials.ts"
 import { callWallet, type WalletAnswer } from "./wallet.ts"
 
 /** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
@@ -32,29 +33,13 @@ export const DEMO_BALANCE = 100_000n
 export const SESSION_HOURS = 24
 const maxBet = 10n ** 12n
 
-/** Where the studio reaches the casino's wallet, and how long it waits for a bet's answer. */
-export interface StudioOptionsShape {
-  /** `{casino}/api/games/wallet/studio`; the ops are appended. */
-  readonly walletUrl: string
-  readonly betTimeoutMs: number
-  readonly retryTimeoutMs: number
-}
-export class StudioOptions extends Context.Service<StudioOptions, StudioOptionsShape>()(
-  "casino/server/providers/game-studio/StudioOptions",
-) {
-  /** The default: the casino on this server's internal URL. */
-  static readonly fromConfig = Layer.effect(
-    StudioOptions,
-    Effect.gen(function* () {
-      const c = yield* AppConfig
-      return {
-        walletUrl: `${c.internalUrl}/api/games/wallet/studio`,
-        betTimeoutMs: 8_000,
-        retryTimeoutMs: 10_000,
-      }
-    }),
-  )
-}
+/**
+ * The studio's configuration as its services read it. The wallet URL and timeouts are read at each
+ * call (a test may point a running studio at a casino started after it).
+ */
+export class StudioSettings extends Context.Service<StudioSettings, StudioConfig>()(
+  "game-studio/StudioSettings",
+) {}
 
 export interface SessionRow {
   readonly id: string
@@ -168,6 +153,16 @@ const sessionColumns = `id, casino_token AS "casinoToken", player_id AS "playerI
   demo, demo_balance::text AS "demoBalance", lang, platform, lobby_url AS "lobbyUrl", expires_at AS "expiresAt"`
 const seedColumns = `id::text AS "id", server_seed AS "serverSeed", hash, client_seed AS "clientSeed", nonce::text AS "nonce"`
 
+/**
+ * Who a real-money session plays for, as every wallet call names them: the casino's launch token
+ * and player id (both set at a real launch: the launch route refuses one without them).
+ */
+const casinoPlayer = (s: SessionRow) => ({
+  sessionToken: s.casinoToken ?? "",
+  playerId: s.playerId ?? "",
+  currency: s.currency,
+})
+
 export const playerKey = (s: SessionRow): string => (s.demo ? `demo:${s.id}` : `player:${s.playerId ?? ""}`)
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
@@ -203,16 +198,13 @@ export interface StudioShape {
   readonly deliverDue: () => Sql<number>
 }
 
-export class Studio extends Context.Service<Studio, StudioShape>()(
-  "casino/server/providers/game-studio/Studio",
-) {
-  static readonly layerNoDeps = Layer.effect(
+export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/Studio") {
+  static readonly layer = Layer.effect(
     Studio,
     Effect.gen(function* () {
-      const config = yield* AppConfig
-      const options = yield* StudioOptions
+      const options = yield* StudioSettings
       const sql = yield* SqlClient.SqlClient
-      const credentials = studioCredentials(yield* studioSecret(config.studioSecret))
+      const credentials = studioCredentials(options.secret, { sandbox: options.sandbox })
       const wallet = (op: "balance" | "bet" | "win" | "rollback", body: string, timeoutMs: number) =>
         callWallet(options.walletUrl, credentials.walletSecret, op, body, timeoutMs)
 
@@ -401,7 +393,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
             }),
           )
           const win = winAmount(bet, d.outcome.multiplier)
-          const who = { sessionToken: s.casinoToken, playerId: s.playerId, currency: s.currency }
+          const who = casinoPlayer(s)
           const betBody = JSON.stringify({
             ...who,
             transactionId: `bet-${id}`,
@@ -409,7 +401,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
             gameId: def.launchId,
             amount: bet.toString(),
             ...(def.jackpot === null ? {} : { jackpotContribution: contribution.toString() }),
-          })
+          } satisfies BetCall)
           const betAnswer = yield* wallet("bet", betBody, options.betTimeoutMs)
           if (betAnswer._tag === "Refused") {
             yield* sql`UPDATE studio_rounds SET status = 'refused', error = ${betAnswer.error} WHERE id = ${id}::uuid`
@@ -423,7 +415,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
               transactionId: rollbackTx,
               roundId: id,
               refTransactionId: `bet-${id}`,
-            })
+            } satisfies RollbackCall)
             yield* sql.withTransaction(
               Effect.all([
                 sql`UPDATE studio_rounds SET status = 'rolled-back', rollback_tx = ${rollbackTx}, error = ${betAnswer.error}
@@ -447,7 +439,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
             amount: win.toString(),
             roundClosed: true,
             ...(d.jackpotHit && def.jackpot !== null ? { jackpotId: def.jackpot.id } : {}),
-          })
+          } satisfies WinCall)
           yield* sql.withTransaction(
             Effect.all([
               sql`UPDATE studio_rounds SET status = 'open' WHERE id = ${id}::uuid AND status = 'pending'`,
@@ -476,12 +468,12 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
 
       return Studio.of({
         credentials,
-        publicUrl: config.publicUrl,
+        publicUrl: options.publicUrl,
         rememberRequest: (signature) =>
           sql<{ readonly one: number }>`
             WITH pruned AS (
               DELETE FROM studio_seen_signatures
-              WHERE signed_at < ${Math.floor(Date.now() / 1000) - toleranceSeconds - 60}
+              WHERE signed_at < ${Math.floor(Date.now() / 1000) - TOLERANCE_SECONDS - 60}
             )
             INSERT INTO studio_seen_signatures (signature, signed_at)
             VALUES (decode(${signature.v1}, 'hex'), ${signature.t})
@@ -500,7 +492,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
                          ${input.nickname}, ${input.currency}, ${def.id}, ${input.demo},
                          ${input.demo ? DEMO_BALANCE.toString() : null}::bigint, ${input.lang}, ${input.platform},
                          ${input.lobbyUrl}, ${expires})`
-            return { url: `${config.publicUrl}/studio/play/${id}`, sessionId: id }
+            return { url: `${options.publicUrl}/studio/play/${id}`, sessionId: id }
           }),
         session,
         seedState,
@@ -510,7 +502,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()(
             : Effect.map(
                 wallet(
                   "balance",
-                  JSON.stringify({ sessionToken: s.casinoToken, playerId: s.playerId, currency: s.currency }),
+                  JSON.stringify(casinoPlayer(s) satisfies BalanceCall),
                   options.betTimeoutMs,
                 ),
                 (a) =>

@@ -2,7 +2,7 @@
  * Generated art (no outside images): a lobby tile per game as SVG, drawn from the game's palette
  * and kind. `/studio/art/{imageId}.svg`, 400×300.
  */
-import type { GameDefinition } from "../../../services/games/catalogue.ts"
+import type { GameDefinition } from "../../services/games/catalogue.ts"
 
 export const escapeXml = (text: string): string =>
   text.replace(

@@ -15,14 +15,16 @@
  * Refusals are JSON `{ error, message }`; nothing here answers 500 for a client's mistake.
  */
 import { randomBytes } from "node:crypto"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { catalogue, gameById } from "../../../services/games/catalogue.ts"
+import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
+import { decodeLaunchRequest } from "../../protocols/game-wallet/launch.ts"
+import { acceptedSignature, SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
+import { catalogue, gameById } from "../../services/games/catalogue.ts"
 import { gameArt } from "./art.ts"
 import { listReady, publishedList, rtpOf } from "./catalogue.ts"
 import { gamePage, notFoundPage, pageCsp } from "./pages.ts"
-import { type SessionRow, Studio } from "./Studio.ts"
-import { acceptedSignature, SIGNATURE_HEADER, signBody } from "./signature.ts"
+import { type SessionRow, Studio, StudioSettings } from "./Studio.ts"
 
 export const STUDIO_PREFIX = "/studio"
 
@@ -58,7 +60,7 @@ const replayed = (
     ? Effect.map(studio.rememberRequest(signature), (fresh) => !fresh)
     : Effect.succeed(false)
 
-const replayedAnswer = () => json(401, { error: "REPLAYED_SIGNATURE" })
+const replayedAnswer = () => json(401, { error: GameWalletErrors.replayedSignature })
 
 /**
  * A request from the casino: signed with the casino key and not a replay. The refusal to answer, or
@@ -69,47 +71,40 @@ const casinoRequest = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   const { raw, value } = yield* readJson
   const signature = acceptedSignature(studio.credentials.casinoKey, request.headers[SIGNATURE_HEADER], raw)
-  if (signature === undefined) return { refusal: json(401, { error: "INVALID_SIGNATURE" }) } as const
+  if (signature === undefined)
+    return { refusal: json(401, { error: GameWalletErrors.invalidSignature }) } as const
   if (yield* replayed(studio, value, signature)) return { refusal: replayedAnswer() } as const
-  return { studio, value } as const
+  return { studio, raw, value } as const
 })
-
-const nullableText = (v: unknown, max: number): string | null | false =>
-  v === null || v === undefined ? null : typeof v === "string" && v.length <= max ? v : false
 
 const launch = Effect.gen(function* () {
   const accepted = yield* casinoRequest
   if ("refusal" in accepted) return accepted.refusal
-  const { studio, value } = accepted
-  if (!isRecord(value)) return fail(400, "BAD_REQUEST", "The body must be a JSON object.")
-  const sessionToken = nullableText(value.sessionToken, 200)
-  const playerId = nullableText(value.playerId, 100)
-  const nickname = nullableText(value.nickname, 100)
-  const lobbyUrl = nullableText(value.lobbyUrl, 2_000)
-  const { currency, gameId, demo, lang, platform } = value
-  if (sessionToken === false || playerId === false || nickname === false || lobbyUrl === false) {
-    return fail(400, "BAD_REQUEST", "sessionToken, playerId, nickname and lobbyUrl are text or null.")
+  const { studio, raw } = accepted
+  const decoded = decodeLaunchRequest(raw)
+  if (Exit.isFailure(decoded))
+    return fail(
+      400,
+      GameWalletErrors.badRequest,
+      `The launch body does not follow the protocol: ${Cause.pretty(decoded.cause).slice(0, 300)}`,
+    )
+  const body = decoded.value
+  const sessionToken = body.sessionToken ?? null
+  const playerId = body.playerId ?? null
+  if (!body.demo && (sessionToken === null || playerId === null)) {
+    return fail(400, GameWalletErrors.badRequest, "A real-money launch needs sessionToken and playerId.")
   }
-  if (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency))
-    return fail(400, "BAD_REQUEST", "currency: 3 capital letters.")
-  if (typeof gameId !== "string" || gameId.length > 100)
-    return fail(400, "BAD_REQUEST", "gameId: the game's launch id.")
-  if (typeof demo !== "boolean") return fail(400, "BAD_REQUEST", "demo: true or false.")
-  if (!demo && (sessionToken === null || playerId === null)) {
-    return fail(400, "BAD_REQUEST", "A real-money launch needs sessionToken and playerId.")
-  }
-  const language = typeof lang === "string" && /^[A-Za-z-]{2,16}$/.test(lang) ? lang : "en"
-  const device = platform === "mobile" ? "mobile" : "desktop"
+  const lang = body.lang !== undefined && /^[A-Za-z-]{2,16}$/.test(body.lang) ? body.lang : "en"
   const answer = yield* studio.launch({
     sessionToken,
     playerId,
-    nickname,
-    currency,
-    gameId,
-    demo,
-    lang: language,
-    platform: device,
-    lobbyUrl,
+    nickname: body.nickname ?? null,
+    currency: body.currency,
+    gameId: body.gameId,
+    demo: body.demo,
+    lang,
+    platform: body.platform === "mobile" ? "mobile" : "desktop",
+    lobbyUrl: body.lobbyUrl ?? null,
   })
   return "_tag" in answer ? json(answer.status, { error: answer.error }) : json(200, { url: answer.url })
 })
@@ -123,10 +118,13 @@ const gamesList = Effect.gen(function* () {
   const accepted = yield* casinoRequest
   if ("refusal" in accepted) return accepted.refusal
   const { studio } = accepted
-  // Just started: the exact RTPs are still being computed (index.ts); the casino retries shortly.
+  // Just started: the exact RTPs are still being computed (server.ts); the casino retries shortly.
   if (!listReady())
     return HttpServerResponse.jsonUnsafe(
-      { error: "NOT_READY", message: "The games list is being prepared; try again in a second." },
+      {
+        error: GameWalletErrors.notReady,
+        message: "The games list is being prepared; try again in a second.",
+      },
       { status: 503, headers: { "cache-control": "no-store", "retry-after": "1" } },
     )
   const text = JSON.stringify(publishedList(studio.publicUrl))
@@ -218,11 +216,12 @@ const rounds = withSession((s, studio) => Effect.map(studio.rounds(s, 50), (r) =
 
 const page = Effect.gen(function* () {
   const studio = yield* Studio
+  const settings = yield* StudioSettings
   const id = (yield* HttpRouter.params).id ?? ""
   const s = /^[A-Za-z0-9_-]{20,64}$/.test(id) ? yield* studio.session(id) : undefined
   const def = s === undefined ? undefined : gameById(s.gameId)
   const nonce = randomBytes(16).toString("base64")
-  const csp = pageCsp(nonce, studio.publicUrl)
+  const csp = pageCsp(nonce, settings.frameAncestors)
   yield* HttpEffect.appendPreResponseHandler((_req, response) =>
     Effect.succeed(
       HttpServerResponse.setHeaders(response, {
@@ -232,7 +231,9 @@ const page = Effect.gen(function* () {
       }),
     ),
   )
-  const html = s === undefined || def === undefined ? notFoundPage(nonce) : gamePage(nonce, s, def)
+  const marked = { sandbox: settings.sandbox }
+  const html =
+    s === undefined || def === undefined ? notFoundPage(nonce, marked) : gamePage(nonce, s, def, marked)
   return HttpServerResponse.text(html, {
     status: s === undefined ? 404 : 200,
     contentType: "text/html; charset=utf-8",
@@ -257,25 +258,13 @@ const catchAll = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse
   effect.pipe(
     Effect.catchCause((cause) =>
       Effect.as(
-        Effect.logError("game-studio: request failed", cause),
+        Effect.logError("studio: request failed", cause),
         fail(503, "UNAVAILABLE", "The game is unavailable for a moment; please try again."),
       ),
     ),
   )
 
 const P = STUDIO_PREFIX
-export const studioEndpoints = [
-  { method: "POST", path: `${P}/api/launch` },
-  { method: "POST", path: `${P}/api/games` },
-  { method: "GET", path: `${P}/api/session/:id` },
-  { method: "POST", path: `${P}/api/session/:id/round` },
-  { method: "POST", path: `${P}/api/session/:id/seed` },
-  { method: "POST", path: `${P}/api/session/:id/rotate` },
-  { method: "GET", path: `${P}/api/session/:id/rounds` },
-  { method: "GET", path: `${P}/play/:id` },
-  { method: "GET", path: `${P}/art/:file` },
-] as const
-
 export const studioRoutes = Layer.mergeAll(
   HttpRouter.add("POST", `${P}/api/launch`, catchAll(launch)),
   HttpRouter.add("POST", `${P}/api/games`, catchAll(gamesList)),

@@ -1,13 +1,7 @@
--- 0030_game_studio: the in-house game studio (server/providers/game-studio/), an integration that
--- behaves as an EXTERNAL game provider living in this database: every table is prefixed studio_ and
--- nothing of the casino references them (nor they the casino's). Portable PostgreSQL (15 … 18 / PGlite).
-
--- Studio-wide settings; key 'secret' = STUDIO_SECRET's stand-in, generated once (credentials.ts).
-CREATE TABLE studio_settings (
-  key         text PRIMARY KEY,
-  value       text NOT NULL,
-  created_at  timestamptz NOT NULL DEFAULT now()
-);
+-- 0001_studio: the game studio's play sessions, provably fair seeds, rounds and the outbox of wallet
+-- calls that must arrive. The studio's own storage (schema game_studio on a shared PostgreSQL, or
+-- its own PGlite): nothing of a casino is here, nor does a casino read it.
+-- Portable PostgreSQL (15 … 18 / PGlite).
 
 -- A play session opened by a launch. Real: the casino's session token (sent back on every wallet
 -- call) and player id. Demo: no token, play money in demo_balance.

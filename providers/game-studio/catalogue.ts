@@ -5,34 +5,12 @@
  * Only the wire shape leaves the studio: a casino never imports the studio's titles.
  */
 import { Effect } from "effect"
-import { categories, jackpots, catalogue as titles } from "../../../services/games/catalogue.ts"
-import { rtpPercent } from "../../../services/games/rtp.ts"
+import type { GamesList } from "../../protocols/game-wallet/games-list.ts"
+import { categories, jackpots, catalogue as titles } from "../../services/games/catalogue.ts"
+import { rtpPercent } from "../../services/games/rtp.ts"
 
-export interface PublishedGame {
-  readonly id: string
-  readonly launchId: string
-  readonly name: string
-  readonly brand: string
-  readonly category: string
-  readonly kind: string
-  readonly volatility: string
-  readonly rtp: string
-  readonly tags: ReadonlyArray<string>
-  readonly isNew: boolean
-  readonly featured: boolean
-  readonly demo: boolean
-  readonly jackpotId: string | null
-  /** EUR cents, decimal strings (the protocol's amounts). */
-  readonly minBetEur: string
-  readonly maxBetEur: string
-  readonly image: string
-}
-
-export interface PublishedList {
-  readonly games: ReadonlyArray<PublishedGame>
-  readonly categories: ReadonlyArray<{ readonly slug: string; readonly name: string; readonly order: number }>
-  readonly jackpots: ReadonlyArray<{ readonly id: string; readonly name: string }>
-}
+/** The list as the protocol has it (protocols/game-wallet/games-list.ts). */
+export type PublishedList = GamesList
 
 // The exact RTP of a slot is a sum over its strips (≈ 3 s for all titles): computed once per
 // process, title by title, letting requests through in between (warmRtps, at the studio's start).
@@ -61,7 +39,7 @@ export const rtpOf = (id: string): string => {
 }
 
 /** The list, tiles under `publicUrl` (the studio's own origin, as a casino's players reach it). */
-export const publishedList = (publicUrl: string): PublishedList => ({
+export const publishedList = (publicUrl: string): GamesList => ({
   games: titles.map((d) => ({
     id: d.id,
     launchId: d.launchId,

@@ -1,0 +1,41 @@
+/**
+ * Launch (casino → provider, docs/game-wallet-protocol.md, "Launch"): `POST {launchUrl}` signed with
+ * the casinoKey; the answer is `200 { url }` (the game page the casino frames), 404 UNKNOWN_GAME,
+ * 400 BAD_REQUEST or 503.
+ */
+import { Schema } from "effect"
+
+const Nullable = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
+
+/**
+ * The launch body. The casino sends every field (the nullable ones as null); a provider reads a
+ * missing nullable field as null, and takes `lang`/`platform` as hints (unknown values fall back).
+ * Demo: sessionToken and playerId null. Real: both set.
+ */
+export const LaunchRequest = Schema.Struct({
+  sessionToken: Schema.optional(Nullable(200)),
+  playerId: Schema.optional(Nullable(100)),
+  nickname: Schema.optional(Nullable(100)),
+  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "3 capital letters" })),
+  /** The game's launchId (from the games list). */
+  gameId: Schema.String.check(Schema.isMaxLength(100)),
+  demo: Schema.Boolean,
+  lang: Schema.optional(Schema.String),
+  /** "desktop" or "mobile". */
+  platform: Schema.optional(Schema.String),
+  /** The casino's lobby; the provider's page links the casino's verifier next to it. */
+  lobbyUrl: Schema.optional(Nullable(2_000)),
+  /** Random hex per request: no two requests carry the same signed bytes. */
+  requestId: Schema.optional(Schema.String),
+})
+export type LaunchRequest = typeof LaunchRequest.Type
+
+export const decodeLaunchRequest = Schema.decodeUnknownExit(Schema.fromJsonString(LaunchRequest))
+
+/** The launch answer: where the casino's page frames the game (absolute http(s), or a path). */
+export const LaunchAnswer = Schema.Struct({
+  url: Schema.String.check(Schema.isPattern(/^(https?:\/\/|\/)\S+$/)),
+})
+export type LaunchAnswer = typeof LaunchAnswer.Type
+
+export const decodeLaunchAnswer = Schema.decodeUnknownOption(Schema.fromJsonString(LaunchAnswer))
