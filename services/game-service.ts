@@ -36,7 +36,7 @@ export const Game = Schema.Struct({
   /** The category (segment) slug it belongs to. */
   category: Schema.String,
   kind: Schema.Literals(gameKinds),
-  /** The image to show: a path served by the casino (generated art, no outside images). */
+  /** The image to show: the provider's art (a path here or its URL), else the casino's generated tile. */
   imageId: Schema.String,
   image: Schema.String,
   /** The theoretical return to player in percent, exact ("96.12"). */

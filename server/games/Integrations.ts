@@ -132,7 +132,12 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
                 unavailable(true, `not a games list: ${Cause.pretty(decoded.cause).slice(0, 500)}`),
               )
             return Effect.succeed(
-              toCatalogue(integration.code, decoded.value, new URL(config.publicUrl).origin),
+              toCatalogue(
+                integration.code,
+                decoded.value,
+                new URL(config.publicUrl).origin,
+                config.frameOrigins,
+              ),
             )
           }),
         )

@@ -45,7 +45,11 @@ export interface CatalogueGame {
   readonly demo: boolean
   /** Exact theoretical RTP with two decimals, rounded down ("96.12"). */
   readonly rtp: string
-  /** The tile's path when the provider's art is served from the casino's own origin; else generated. */
+  /**
+   * The provider's tile art: a path when it is served from the casino's own origin, the URL when
+   * the casino's pages may show images from there (https, or a provider origin the operator lists);
+   * else absent, and the casino draws one.
+   */
   readonly image?: string
 }
 
@@ -75,15 +79,16 @@ export const casinoId = (integration: string, providerId: string): string =>
 const idPattern = /^[a-z0-9][a-z0-9-]{0,63}$/
 
 /**
- * A decoded list as catalogue rows of `integration`: ids namespaced, art kept only when the
- * provider serves it from the casino's own origin (the casino's pages allow no other images: the
- * casino draws a tile instead). Titles that do not fit (an id too long once namespaced, an unknown
+ * A decoded list as catalogue rows of `integration`: ids namespaced, art kept when the casino's
+ * pages may show it (`imageOrigins`: the casino's own origin, kept as a path, and the provider
+ * origins its CSP allows; an https image always), else the casino draws a tile. Titles that do not fit (an id too long once namespaced, an unknown
  * category or jackpot, max below min, a repeated id) are left out and named in `skipped`.
  */
 export const toCatalogue = (
   integration: string,
   list: GamesList,
   casinoOrigin: string,
+  imageOrigins: ReadonlyArray<string> = [],
 ): { readonly catalogue: Catalogue; readonly skipped: ReadonlyArray<string> } => {
   const skipped: Array<string> = []
   const categories = new Map(list.categories.map((c) => [c.slug, c] as const))
@@ -134,7 +139,13 @@ export const toCatalogue = (
       maxBetEur: max,
       demo: g.demo,
       rtp: g.rtp,
-      ...(image !== undefined && image.origin === casinoOrigin ? { image: image.pathname } : {}),
+      ...(image === undefined
+        ? {}
+        : image.origin === casinoOrigin
+          ? { image: image.pathname }
+          : image.protocol === "https:" || imageOrigins.includes(image.origin)
+            ? { image: image.href }
+            : {}),
     })
   }
   return {

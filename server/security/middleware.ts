@@ -95,8 +95,9 @@ export const isOriginAllowed = (
 
 /**
  * The app's Content-Security-Policy. The ALTCHA widget solves in web workers (blob:) and may use
- * WebAssembly. Frames: this origin, any https page (payment pages, games, on-ramp widgets), and the
- * plain-http origins FRAME_ORIGINS names (a provider's test environment on this machine).
+ * WebAssembly. Frames and images: this origin, any https source (payment pages, games and their
+ * art, on-ramp widgets), and the plain-http origins FRAME_ORIGINS names (a provider's test
+ * environment on this machine).
  */
 export const appCsp = (frameOrigins: ReadonlyArray<string> = []): string =>
   [
@@ -104,7 +105,7 @@ export const appCsp = (frameOrigins: ReadonlyArray<string> = []): string =>
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob: https:", ...frameOrigins].join(" "),
     "font-src 'self' data:",
     "connect-src 'self'",
     "media-src 'self'",

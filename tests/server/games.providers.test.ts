@@ -143,9 +143,11 @@ describeBackends("games: a second provider by configuration", ({ backend, start 
       })
       expect(lobby.betLimits[`second-${g.id}`]).toEqual(lobby.betLimits[g.id])
     }
-    // Both studios serve their art from their own origins, which the casino's pages do not load
-    // images from: the casino draws the tiles (art kept from the casino's own origin: games.rules.test.ts).
-    expect(mine[0]?.image).toBe(`${server.config.cdnBasePath}/games/${mine[0]?.id}.svg`)
+    // Each studio serves its art from its own plain-http origin: the casino's pages show images from
+    // the sandbox party's origin (FRAME_ORIGINS, set by the composition root), not from an origin
+    // nobody listed — there the casino draws the tile (the rule itself: games.rules.test.ts).
+    const studioOrigin = new URL(server.parties.get("studio")?.publicUrl ?? "").origin
+    expect(mine[0]?.image).toBe(`${studioOrigin}/studio/art/${mine[0]?.id}.svg`)
     expect(theirs[0]?.image).toBe(`${server.config.cdnBasePath}/games/${theirs[0]?.id}.svg`)
     // The integrations in GAME_PROVIDERS' order: the studio first.
     expect(lobby.games.findIndex(ofSecond)).toBe(mine.length)

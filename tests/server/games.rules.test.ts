@@ -78,7 +78,7 @@ describe("games rules", () => {
     expect(callFingerprint("win", { amount: "10", roundId: "r" })).not.toBe(a)
   })
 
-  it("takes a provider's list: ids namespaced (not the studio's), art kept only from the casino's own origin", () => {
+  it("takes a provider's list: ids namespaced (not the studio's), art kept where the casino's pages may show it", () => {
     const listed = (id: string, image?: string): ListedGame => ({
       id,
       launchId: id,
@@ -102,17 +102,24 @@ describe("games rules", () => {
         listed("a", "https://casino.example/art/a.svg"),
         listed("b", "https://studio.example/art/b.svg"),
         listed("c"),
+        listed("d", "http://127.0.0.1:8083/art/d.svg"),
+        listed("e", "http://elsewhere.example/art/e.svg"),
       ],
       categories: [{ slug: "slots", name: "Slots", order: 1 }],
       jackpots: [],
     }
     const art = (integration: string) =>
-      toCatalogue(integration, list, "https://casino.example").catalogue.games.map((g) => [g.id, g.image])
+      toCatalogue(integration, list, "https://casino.example", ["http://127.0.0.1:8083"]).catalogue.games.map(
+        (g) => [g.id, g.image],
+      )
+    // Its own origin: a path; https: as is; plain http only from a listed provider origin; else drawn.
     expect(art("acme")).toEqual([
       ["acme-a", "/art/a.svg"],
-      ["acme-b", undefined],
+      ["acme-b", "https://studio.example/art/b.svg"],
       ["acme-c", undefined],
+      ["acme-d", "http://127.0.0.1:8083/art/d.svg"],
+      ["acme-e", undefined],
     ])
-    expect(art("studio").map(([id]) => id)).toEqual(["a", "b", "c"])
+    expect(art("studio").map(([id]) => id)).toEqual(["a", "b", "c", "d", "e"])
   })
 })
