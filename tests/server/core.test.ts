@@ -25,6 +25,7 @@ import {
   SiteConfig,
 } from "../../services/cdn.ts"
 import { gameById } from "../../services/games/catalogue.ts"
+import { newPlayer } from "./account-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 
 const CDN = "/files"
@@ -398,6 +399,28 @@ describeBackends("server core", ({ start }) => {
     const signin = await post("/user-service/api/v1/signin", "[1,2", ip)
     expect(signin.status).toBe(400)
     expect(await signin.json()).toMatchObject({ error: "BadRequest" })
+  })
+
+  it("error logger: the report belongs to the session's player, never to the user id the browser claims", async () => {
+    const player = await newPlayer(server, "errlog")
+    const users = await server.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [player.email])
+    const someoneElse = await newPlayer(server, "errlog-other")
+    const [other] = await server.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [
+      someoneElse.email,
+    ])
+    const claimed = { ...report("claimed-report"), user: { name: "Not Me", userId: other?.id ?? "" } }
+    expect((await player.browser.post("/api/error-logger", claimed)).status).toBe(202)
+    // A visitor (no session) claiming the same player: stored as nobody's.
+    const visitor = await post("/api/error-logger", JSON.stringify(claimed), {
+      "x-forwarded-for": "203.0.113.9",
+    })
+    expect(visitor.status).toBe(202)
+    const rows = await server.query<{ user_id: string | null; report: Record<string, unknown> }>(
+      "SELECT user_id, report FROM error_reports WHERE report->'error'->>'message' = 'claimed-report' ORDER BY id",
+    )
+    expect(rows.map((r) => r.user_id)).toEqual([users[0]?.id, null])
+    // The browser's own record is not kept beside it.
+    for (const row of rows) expect(row.report).not.toHaveProperty("user")
   })
 
   it("error logger: 202 and stored, 413 above 64 KiB, 429 with Retry-After past the per-IP limit", async () => {
