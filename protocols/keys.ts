@@ -6,4 +6,7 @@
  */
 export const TEST_KEY_PREFIX = "test_"
 
-export const isTestKey = (key: string): boolean => key.startsWith(TEST_KEY_PREFIX)
+/** Some providers' own test keys carry the mark after a kind prefix: MoonPay's `pk_test_`, `sk_test_`. */
+const kindedTestKey = /^[a-z]{2,4}_test_/
+
+export const isTestKey = (key: string): boolean => key.startsWith(TEST_KEY_PREFIX) || kindedTestKey.test(key)

@@ -8,11 +8,11 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
-import { isTestKey } from "../protocols/keys.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { anvilTestAccounts } from "./providers/evm-sandbox/testKeys.ts"
 import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
+import { productionProblems } from "./security/production.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
 export interface RateLimit {
@@ -78,6 +78,10 @@ export interface AppConfigShape {
    * (`${dataDir}/operator-secret`), which production refuses.
    */
   readonly operatorSecrets: ReadonlyArray<OperatorSecret>
+  /** The variables left unset that the server fills in itself (refused in production). */
+  readonly defaulted: ReadonlyArray<"PUBLIC_URL" | "CAPTCHA_SECRET" | "OPERATOR_SECRETS">
+  /** Chain keys that are public test values (refused in production): one line each, what to set. */
+  readonly publicTestKeys: ReadonlyArray<string>
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
   readonly smtpUrl: string | undefined
@@ -503,9 +507,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
     if (l === "off") captchaEnabled = false
     else if (l !== "on") fail("CAPTCHA", captchaRaw, '"on" or "off"')
   }
-  if (!captchaEnabled && nodeEnv === "production") {
-    throw new ConfigError("CAPTCHA=off is not allowed when NODE_ENV=production")
-  }
   const captchaCost = int(env, "CAPTCHA_COST", defaultCaptchaCost, 1, 10_000_000)
   const operatorSecretRaw = str(env, "OPERATOR_SECRET")
   if (operatorSecretRaw !== undefined && operatorSecretRaw.length < 32) {
@@ -583,15 +584,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
     const codes = decoded.value.map((p) => p.code)
     if (new Set(codes).size !== codes.length)
       return fail("GAME_PROVIDERS", "(hidden)", "each integration code once")
-    // A provider's test environment issues keys beginning with test_ (protocols/keys.ts): in
-    // production they mean a sandbox's variables were copied where real money is played.
-    const testKeyed = decoded.value.find((p) => isTestKey(p.casinoKey) || isTestKey(p.walletSecret))
-    if (nodeEnv === "production" && testKeyed !== undefined)
-      return fail(
-        "GAME_PROVIDERS",
-        "(hidden)",
-        `live keys with NODE_ENV=production (${testKeyed.code} has test_ keys)`,
-      )
     gameProviders = decoded.value.map((p) => ({ ...p, gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl) }))
   }
   const onrampSecretRaw = str(env, "ONRAMP_SECRET")
@@ -650,9 +642,16 @@ export const loadConfig = (env: Env): AppConfigShape => {
     productName: str(env, "PRODUCT_NAME") ?? "Casino",
     captchaEnabled,
     captchaCost,
-    captchaSecret: captchaSecretRaw ?? persistentCaptchaSecret(dataDir),
+    // Production never invents it (refused below): no file is written for a server that will not start.
+    captchaSecret: captchaSecretRaw ?? (nodeEnv === "production" ? "" : persistentCaptchaSecret(dataDir)),
     operatorSecret: operatorSecretRaw,
     operatorSecrets,
+    defaulted: [
+      ...(str(env, "PUBLIC_URL") === undefined ? (["PUBLIC_URL"] as const) : []),
+      ...(captchaSecretRaw === undefined ? (["CAPTCHA_SECRET"] as const) : []),
+      ...(operatorSecrets.length === 0 ? (["OPERATOR_SECRETS"] as const) : []),
+    ],
+    publicTestKeys: [],
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     smtpUrl: str(env, "SMTP_URL"),
@@ -696,5 +695,10 @@ export const loadConfig = (env: Env): AppConfigShape => {
     cryptoHotWalletKeyEth: hotWalletKey,
     crypto,
   }
+  const problems = productionProblems(config)
+  if (problems.length > 0)
+    throw new ConfigError(
+      `NODE_ENV=production refuses to start with what is only fit for a developer's machine:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    )
   return config
 }

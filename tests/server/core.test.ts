@@ -564,6 +564,8 @@ describe("configuration", () => {
         DATA_DIR: dataDir,
         PUBLIC_URL: "https://casino.example/",
         NODE_ENV: "production",
+        CAPTCHA_SECRET: "c".repeat(32),
+        OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
         RATE_LIMIT_SCALE: "2",
         RATE_LIMITS: '{"signinPerIp":{"max":7,"windowSeconds":60}}',
       })

@@ -90,6 +90,12 @@ describe("game studio configuration", () => {
   })
 
   it("the casino refuses a provider's test keys in production", async () => {
+    // What production needs besides (tests/server/production.test.ts refuses each one missing).
+    const productionBasics = {
+      PUBLIC_URL: "https://casino.example",
+      CAPTCHA_SECRET: "c".repeat(32),
+      OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+    }
     const casinoDir = await dataDir()
     const providers = (key: string) =>
       JSON.stringify([
@@ -102,7 +108,12 @@ describe("game studio configuration", () => {
       ])
     const keys = studioCredentials(secret, { sandbox: true })
     expect(() =>
-      loadConfig({ NODE_ENV: "production", DATA_DIR: casinoDir, GAME_PROVIDERS: providers(keys.casinoKey) }),
+      loadConfig({
+        ...productionBasics,
+        NODE_ENV: "production",
+        DATA_DIR: casinoDir,
+        GAME_PROVIDERS: providers(keys.casinoKey),
+      }),
     ).toThrow("GAME_PROVIDERS")
     const live = studioCredentials(secret, { sandbox: false })
     expect(
@@ -110,8 +121,12 @@ describe("game studio configuration", () => {
         .gameProviders,
     ).toHaveLength(1)
     expect(
-      loadConfig({ NODE_ENV: "production", DATA_DIR: casinoDir, GAME_PROVIDERS: providers(live.casinoKey) })
-        .gameProviders,
+      loadConfig({
+        ...productionBasics,
+        NODE_ENV: "production",
+        DATA_DIR: casinoDir,
+        GAME_PROVIDERS: providers(live.casinoKey),
+      }).gameProviders,
     ).toHaveLength(1)
   })
 })

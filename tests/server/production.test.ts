@@ -1,0 +1,117 @@
+/**
+ * Production refuses test parts. Each case starts the REAL entry point in its own process with
+ * NODE_ENV=production and a configuration that is fine but for one test part, and expects exit 2
+ * with one line saying what to set. The casino alone (`node server/main.ts`), and the composition
+ * root `npm start` runs (`node compose/start.ts`), which also refuses every sandbox.
+ */
+import { spawnSync } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { nodeBinary, repoRoot } from "../support/server.ts"
+
+let dataDir: string
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "casino-production-"))
+})
+afterAll(() => rm(dataDir, { recursive: true, force: true }))
+
+/** A production configuration with nothing wrong (the database is never reached: it refuses first). */
+const production = (): Record<string, string> => ({
+  NODE_ENV: "production",
+  PORT: "0",
+  DATA_DIR: dataDir,
+  DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
+  PUBLIC_URL: "https://casino.example",
+  CAPTCHA_SECRET: "c".repeat(40),
+  OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(40) }),
+  SANDBOX_PAYMENTS: "off",
+  CHAIN_SANDBOX: "off",
+  ONRAMP_SANDBOX: "off",
+  STUDIO: "off",
+})
+
+const start = (entry: string, env: Record<string, string | undefined>) => {
+  const clean = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
+  )
+  const result = spawnSync(nodeBinary, [join(repoRoot, entry)], {
+    env: { PATH: process.env.PATH ?? "", ...clean },
+    encoding: "utf8",
+    timeout: 60_000,
+  })
+  return { code: result.status, stderr: result.stderr }
+}
+
+const gateway = (apiKey: string) =>
+  JSON.stringify([
+    {
+      code: "paystudio",
+      family: "hosted-card",
+      baseUrl: "https://pay.example",
+      merchantId: "m1",
+      apiKey,
+      webhookSecret: "w".repeat(32),
+    },
+  ])
+
+const cases: ReadonlyArray<readonly [string, Record<string, string | undefined>, RegExp]> = [
+  ["PUBLIC_URL missing", { PUBLIC_URL: undefined }, /PUBLIC_URL is not set/],
+  ["CAPTCHA=off", { CAPTCHA: "off" }, /CAPTCHA=off: set CAPTCHA=on/],
+  ["a captcha secret it would invent", { CAPTCHA_SECRET: undefined }, /CAPTCHA_SECRET is not set/],
+  ["an operator secret it would invent", { OPERATOR_SECRETS: undefined }, /OPERATOR_SECRETS is not set/],
+  [
+    "a payment gateway's test key",
+    { PAYMENT_GATEWAYS: gateway(`test_${"k".repeat(40)}`) },
+    /PAYMENT_GATEWAYS: gateway paystudio has a sandbox's test key/,
+  ],
+  [
+    "a game provider's test key",
+    {
+      GAME_PROVIDERS: JSON.stringify([
+        {
+          code: "acme",
+          launchUrl: "https://games.example/api/launch",
+          casinoKey: `test_${"k".repeat(40)}`,
+          walletSecret: "w".repeat(40),
+        },
+      ]),
+    },
+    /GAME_PROVIDERS: provider acme has a sandbox's test key/,
+  ],
+]
+
+describe("production refuses test parts", () => {
+  it("starts past the configuration with nothing wrong (the refusals below are each one part)", () => {
+    // It gets as far as the database, which does not answer: exit 1, not a configuration error.
+    const { code, stderr } = start("server/main.ts", production())
+    expect(stderr).not.toMatch(/configuration error/)
+    expect(code).toBe(1)
+  })
+
+  for (const [what, change, line] of cases) {
+    it(`the casino refuses ${what}`, () => {
+      const { code, stderr } = start("server/main.ts", { ...production(), ...change })
+      expect(code).toBe(2)
+      expect(stderr).toMatch(line)
+    })
+  }
+
+  for (const sandbox of ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"]) {
+    it(`npm start refuses ${sandbox}=on`, () => {
+      const { code, stderr } = start("compose/start.ts", { ...production(), [sandbox]: "on" })
+      expect(code).toBe(2)
+      expect(stderr).toContain(`${sandbox}=on is not allowed with NODE_ENV=production`)
+    })
+  }
+
+  it("npm start turns every sandbox off by default in production", () => {
+    const env = production()
+    for (const sandbox of ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"])
+      delete env[sandbox]
+    const { code, stderr } = start("compose/start.ts", env)
+    expect(stderr).not.toMatch(/configuration error/)
+    expect(code).toBe(1)
+  })
+})
