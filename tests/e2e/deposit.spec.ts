@@ -32,7 +32,7 @@ test.describe.configure({ mode: "serial" })
 const FIRST_GATEWAY = "paystudio"
 const SECOND_GATEWAY = "payweb"
 
-test.afterEach(async ({ world }) => {
+test.afterEach(async () => {
   await setGatewayRule(FIRST_GATEWAY, "up")
 })
 
