@@ -109,7 +109,7 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   world,
 }, testInfo) => {
   await signedInPlayer(world, page.request, "sbx-luhn")
-  const answer = await startDeposit(world, page.request, "paystudio/deposit", { amount: "3000" })
+  const answer = await startDeposit(world, page.request, "ikajo/deposit", { amount: "3000" })
   const errors: Array<string> = []
   page.on("console", (m) => {
     // The refused form's 422 is the page's designed answer (its JSON carries the field errors).
@@ -186,7 +186,7 @@ test("framed by the casino's page (its CSP lets the sandbox's origin in, the san
   world,
 }) => {
   await signedInPlayer(world, page.request, "sbx-frame")
-  const answer = await startDeposit(world, page.request, "paystudio/deposit", { amount: "3000" })
+  const answer = await startDeposit(world, page.request, "ikajo/deposit", { amount: "3000" })
   const blocked: Array<string> = []
   page.on("console", (m) => {
     if (/Refused|frame-ancestors|X-Frame-Options/i.test(m.text())) blocked.push(m.text())
