@@ -122,7 +122,6 @@ export default defineConfig({
   },
   server: {
     proxy: Object.fromEntries(
-      // /sandbox-pay: the payment sandbox's pages, framed by the app (same origin, like in production).
       [
         "/user-service",
         "/profile-service",
@@ -130,7 +129,6 @@ export default defineConfig({
         "/ip-service",
         "/api",
         "/cdn",
-        "/sandbox-pay",
         "/sandbox-onramp",
         "/sandbox-chain",
       ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),

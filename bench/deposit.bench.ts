@@ -18,8 +18,8 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { Effect, Layer } from "effect"
 import { makeDbLayer } from "../lib/db/client.ts"
+import { SIGNATURE_HEADER, signEvent } from "../protocols/payments/signature.ts"
 import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
-import { signWebhook } from "../server/payments/adapters.ts"
 import { createDatabase, probePostgres, runSql } from "../tests/support/databases.ts"
 import { startServerProcess } from "../tests/support/server.ts"
 import { percentile, pgbenchTpcB } from "./pgbench.ts"
@@ -55,7 +55,7 @@ const main = async (): Promise<number> => {
   const server = await startServerProcess({
     dataDir,
     databaseUrl: db.url,
-    env: { CAPTCHA: "off", LOG_LEVEL: "Warn", PAYMENT_GATEWAYS: gateways, SANDBOX_SECRET: "b".repeat(40) },
+    env: { CAPTCHA: "off", LOG_LEVEL: "Warn", PAYMENT_GATEWAYS: gateways },
   })
   try {
     await runSql(
@@ -99,7 +99,7 @@ const main = async (): Promise<number> => {
           method: "POST",
           headers: {
             "content-type": "application/json",
-            "x-sandbox-signature": signWebhook(SECRET, Math.floor(Date.now() / 1000), body),
+            [SIGNATURE_HEADER]: signEvent(SECRET, Math.floor(Date.now() / 1000), body),
           },
           body,
         })

@@ -26,9 +26,13 @@ export const originOf = (url: string | undefined): string => {
 /**
  * The CSP of a provider's page shown in the casino's frame: nothing from outside its own origin, the
  * inline style and script allowed by the response's nonce, framed only by itself and `framedBy`'s
- * origin, forms posted only to `formAction` (CSP sources, or URLs whose origin is taken).
+ * origin(s), forms posted only to `formAction` (CSP sources, or URLs whose origin is taken).
  */
-export const framedPageCsp = (nonce: string, framedBy: string, formAction: ReadonlyArray<string>): string => {
+export const framedPageCsp = (
+  nonce: string,
+  framedBy: string | ReadonlyArray<string>,
+  formAction: ReadonlyArray<string>,
+): string => {
   const sources = (list: ReadonlyArray<string>) =>
     list
       .map((s) => (s.startsWith("'") ? s : originOf(s)))
@@ -41,7 +45,7 @@ export const framedPageCsp = (nonce: string, framedBy: string, formAction: Reado
     "img-src 'self' data:",
     "connect-src 'self'",
     `form-action ${sources(formAction)}`,
-    `frame-ancestors ${sources(["'self'", framedBy])}`,
+    `frame-ancestors ${sources(["'self'", ...(typeof framedBy === "string" ? [framedBy] : framedBy)])}`,
     "base-uri 'none'",
   ].join("; ")
 }

@@ -57,7 +57,6 @@ import {
   onrampSandboxEndpoints,
   onrampSandboxLayer,
 } from "./providers/onramp-sandbox/index.ts"
-import { paymentSandboxLayer, sandboxEndpoints } from "./providers/payment-sandbox/index.ts"
 import type { UtxoSandbox } from "./providers/utxo-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
@@ -127,7 +126,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   // addresses, transfers, the UTXO sandbox chains, and the chain watcher over every configured chain.
   const EvmLayer = evmLayer.pipe(Layer.provideMerge(Services))
   const CryptoLayer = CryptoWatcherLive.pipe(Layer.provideMerge(CryptoBaseLive), Layer.provideMerge(EvmLayer))
-  // Money out (issue 12): withdrawals and their payout rails (fiat sandbox, the EVM hot wallet).
+  // Money out (issue 12): withdrawals and their payout rails (the fiat gateways, the EVM hot wallet).
   const WithdrawalsLayer = Withdrawals.layer.pipe(
     Layer.provideMerge(FiatPayouts.layer),
     Layer.provideMerge(CryptoLayer),
@@ -161,8 +160,6 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...paymentEndpoints,
     ...eventEndpoints,
     ...gameEndpoints,
-    // The sandbox's routes exist only with SANDBOX_PAYMENTS=on; off, /sandbox-pay/* is all 404.
-    ...(config.sandboxPayments ? sandboxEndpoints : []),
     // The sandbox on-ramp (Buy crypto widgets) exists only with ONRAMP_SANDBOX=on.
     ...(config.onrampSandbox ? onrampSandboxEndpoints : []),
     ...onrampCallbackEndpoints,
@@ -180,7 +177,6 @@ export const makeAppLayer = (config: AppConfigShape) => {
     paymentRoutes,
     eventRoutes,
     gameWalletRoutes,
-    paymentSandboxLayer,
     // OnrampFaucets.layer: the chain sandboxes' faucets (docs/onramp.md, "Wiring the faucets").
     onrampSandboxLayer.pipe(Layer.provide(OnrampFaucets.layer)),
     onrampCallbackRoutes,

@@ -11,7 +11,6 @@ import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { anvilTestAccounts } from "./providers/evm-sandbox/testKeys.ts"
-import { type GatewayRule, parseGatewayRules } from "./providers/payment-sandbox/rules.ts"
 import { productionProblems } from "./security/production.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 
@@ -100,10 +99,13 @@ export interface AppConfigShape {
   readonly paymentCardCascade: ReadonlyArray<string>
   /** The card gateway not offered to visitors from the US (PAYMENT_US_EXCLUDED; empty = none). */
   readonly paymentUsExcluded: string | undefined
-  /** PAYMENT_GATEWAYS: JSON array overriding gateways one by one (docs/payments-protocol.md). */
-  readonly paymentGateways: ReadonlyArray<GatewayOverride>
   /**
-   * How the server reaches itself (notify URLs, the built-in sandbox): INTERNAL_URL, else
+   * PAYMENT_GATEWAYS: JSON array of the payment gateways the casino uses (docs/payments-protocol.md);
+   * a gateway not listed is not offered.
+   */
+  readonly paymentGateways: ReadonlyArray<GatewayConfig>
+  /**
+   * How the server reaches itself (notify URLs): INTERNAL_URL, else
    * `http://{HOST, or 127.0.0.1 for a wildcard HOST}:{PORT}`.
    */
   readonly internalUrl: string
@@ -111,15 +113,6 @@ export interface AppConfigShape {
   readonly depositExpiryMinutes: number
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
-  /**
-   * The built-in sandbox payment provider under /sandbox-pay/ (SANDBOX_PAYMENTS): on by default,
-   * OFF by default with NODE_ENV=production (a sandbox approves any test card).
-   */
-  readonly sandboxPayments: boolean
-  /** SANDBOX_SECRET (≥ 32 chars); undefined ⇒ generated once into the table `sandbox_settings`. */
-  readonly sandboxSecret: string | undefined
-  /** SANDBOX_GATEWAY_RULES parsed: gateway code → its initiation rules (docs/payment-sandbox.md). */
-  readonly sandboxGatewayRules: ReadonlyMap<string, ReadonlyArray<GatewayRule>>
   /** GAME_PROVIDERS: JSON array of the game integrations (docs/game-wallet-protocol.md). */
   readonly gameProviders: ReadonlyArray<GameProviderConfig>
   /** How often each integration's signed games list is fetched again (GAME_CATALOGUE_REFRESH_SECONDS, 300). */
@@ -236,28 +229,36 @@ const decodeGameProviders = Schema.decodeUnknownExit(GameProviderOverrides)
 /** The games list's default URL: the launch URL's sibling `games` (…/api/launch → …/api/games). */
 export const gamesUrlFor = (launchUrl: string): string => new URL("games", launchUrl).toString()
 
-export interface GatewayOverride {
+/** A payment family of the protocol, or `bank`: a payout rail only (bank transfers out). */
+export type GatewayFamily = "hosted-card" | "skrill" | "jeton" | "mifinity" | "bank"
+
+export interface GatewayConfig {
   readonly code: string
-  readonly family: "hosted-card" | "skrill" | "jeton" | "mifinity"
+  readonly family: GatewayFamily
+  /** The provider's merchant API (server to server). */
   readonly baseUrl: string
   readonly merchantId: string
   readonly apiKey: string
   readonly webhookSecret: string
+  /** mifinity: the widget page the player's browser frames (default `${baseUrl}/mifinity/widget`). */
+  readonly widgetUrl: string | undefined
 }
 
-const GatewayOverrides = Schema.fromJsonString(
+const HttpUrl = Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/))
+const GatewayEntries = Schema.fromJsonString(
   Schema.Array(
     Schema.Struct({
       code: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{2,30}$/)),
-      family: Schema.Literals(["hosted-card", "skrill", "jeton", "mifinity"]),
-      baseUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
+      family: Schema.Literals(["hosted-card", "skrill", "jeton", "mifinity", "bank"]),
+      baseUrl: HttpUrl,
       merchantId: Schema.String.check(Schema.isMinLength(1)),
       apiKey: Schema.String.check(Schema.isMinLength(1)),
       webhookSecret: Schema.String.check(Schema.isMinLength(16)),
+      widgetUrl: Schema.optional(HttpUrl),
     }),
   ),
 )
-const decodeGatewayOverrides = Schema.decodeUnknownExit(GatewayOverrides)
+const decodeGatewayEntries = Schema.decodeUnknownExit(GatewayEntries)
 
 /** The card gateways known to the casino (the contract's list), for validating the cascade. */
 export const knownCardGateways = cardGateways
@@ -452,7 +453,7 @@ const persistentSecret = (dataDir: string, name: string): string => {
 /**
  * The address the server reaches itself at when INTERNAL_URL is unset: loopback when it listens on
  * every interface, else the very address it listens on (HOST=10.0.0.5 does not answer on
- * 127.0.0.1, and the built-in sandbox's calls and webhooks would find nobody).
+ * 127.0.0.1, and the providers' webhooks would find nobody).
  */
 export const selfHostFor = (host: string): string => {
   if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1"
@@ -551,26 +552,33 @@ export const loadConfig = (env: Env): AppConfigShape => {
   )
     fail("PAYMENT_US_EXCLUDED", paymentUsExcluded, `one of ${knownCardGateways.join(", ")} or empty`)
   const gatewaysRaw = str(env, "PAYMENT_GATEWAYS")
-  let paymentGateways: ReadonlyArray<GatewayOverride> = []
+  let paymentGateways: ReadonlyArray<GatewayConfig> = []
   if (gatewaysRaw !== undefined) {
-    const decoded = decodeGatewayOverrides(gatewaysRaw)
+    const decoded = decodeGatewayEntries(gatewaysRaw)
     if (Exit.isFailure(decoded))
       return fail(
         "PAYMENT_GATEWAYS",
         "(hidden)",
-        "a JSON array of { code, family, baseUrl, merchantId, apiKey, webhookSecret (16+ chars) }",
+        "a JSON array of { code, family, baseUrl, merchantId, apiKey, webhookSecret (16+ chars), widgetUrl? }",
       )
-    paymentGateways = decoded.value
+    const codes = decoded.value.map((g) => g.code)
+    if (new Set(codes).size !== codes.length)
+      return fail("PAYMENT_GATEWAYS", "(hidden)", "each gateway code once")
+    const bank = decoded.value.find((g) => (g.family === "bank") !== (g.code === "bank"))
+    if (bank !== undefined)
+      return fail("PAYMENT_GATEWAYS", "(hidden)", `the bank payout rail as code "bank" of family "bank"`)
+    // A test environment's keys (test_…) are refused in production with the rest (security/production.ts).
+    paymentGateways = decoded.value.map((g) => ({
+      ...g,
+      baseUrl: g.baseUrl.replace(/\/+$/, ""),
+      widgetUrl:
+        g.family === "mifinity"
+          ? (g.widgetUrl ?? `${g.baseUrl.replace(/\/+$/, "")}/mifinity/widget`)
+          : undefined,
+    }))
   }
   const internalRaw = str(env, "INTERNAL_URL") ?? `http://${selfHostFor(host)}:${port}`
   originOf("INTERNAL_URL", internalRaw)
-  const sandboxSecret = str(env, "SANDBOX_SECRET")
-  if (sandboxSecret !== undefined && sandboxSecret.length < 32) {
-    fail("SANDBOX_SECRET", "(hidden)", "at least 32 characters")
-  }
-  const sandboxRulesRaw = str(env, "SANDBOX_GATEWAY_RULES") ?? ""
-  const sandboxRules = parseGatewayRules(sandboxRulesRaw)
-  if (!sandboxRules.ok) return fail("SANDBOX_GATEWAY_RULES", sandboxRulesRaw, sandboxRules.error)
   const gameProvidersRaw = str(env, "GAME_PROVIDERS")
   let gameProviders: ReadonlyArray<GameProviderConfig> = []
   if (gameProvidersRaw !== undefined) {
@@ -669,9 +677,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
     internalUrl: internalRaw.replace(/\/+$/, ""),
     depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
-    sandboxPayments: bool(env, "SANDBOX_PAYMENTS", nodeEnv !== "production"),
-    sandboxSecret,
-    sandboxGatewayRules: sandboxRules.value,
     gameProviders,
     gameCatalogueRefreshSeconds: int(env, "GAME_CATALOGUE_REFRESH_SECONDS", 300, 5, 86_400),
     gameLaunchLimit: scaleLimit({ max: 60, windowSeconds: 600 }, rateLimitScale),

@@ -1,5 +1,5 @@
 /**
- * Fiat deposits (issue 9): starting one with a gateway, the provider's signed webhooks settling it,
+ * Fiat deposits: starting one with a gateway, the provider's signed webhooks settling it,
  * the player's history and completed deposits, and the expiry of abandoned ones.
  *
  * Start: the player's checks in the order a player meets them — blocked (self-exclusion), currency
@@ -21,6 +21,7 @@
  */
 import { createHash } from "node:crypto"
 import { Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { PaymentEvent } from "../../protocols/payments/events.ts"
 import {
   CurrencyNotSupported,
   DepositBelowMinimum,
@@ -64,7 +65,7 @@ import { Wallets } from "../wallet/Wallets.ts"
 import { type Customer, providerFor, signatureProblem } from "./adapters.ts"
 import type { DepositRow } from "./DepositsRepo.ts"
 import { DepositsRepo } from "./DepositsRepo.ts"
-import { Gateways } from "./Gateways.ts"
+import { Gateways, isPaymentGateway } from "./Gateways.ts"
 
 export const DepositMessages = {
   notFiat: (currency: string) => `${currency} cannot be deposited with this method.`,
@@ -101,17 +102,12 @@ export interface WebhookAnswer {
   readonly body: Readonly<Record<string, unknown>>
 }
 
+/** The protocol's payment event, whose reference is one of our deposit ids (a uuid). */
 const WebhookEvent = Schema.Struct({
-  id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
-  type: Schema.Literals(["payment.completed", "payment.failed", "payment.pending"]),
-  paymentId: Schema.String.check(Schema.isMaxLength(200)),
+  ...PaymentEvent.fields,
   reference: Schema.String.check(
     Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
   ),
-  amount: Schema.String.check(Schema.isPattern(/^[1-9]\d{0,37}$/)),
-  currency: Schema.String.check(Schema.isPattern(/^[A-Z0-9]{2,10}$/)),
-  reason: Schema.NullOr(Schema.String.check(Schema.isMaxLength(500))),
-  createdAt: Schema.String,
 })
 type WebhookEvent = typeof WebhookEvent.Type
 const decodeWebhook = Schema.decodeUnknownExit(Schema.fromJsonString(WebhookEvent))
@@ -213,11 +209,14 @@ const make = Effect.gen(function* () {
           remaining: left.toString(),
         })
     }
+    // Not configured (no PAYMENT_GATEWAYS entry), a payout rail, or a card gateway this visitor's
+    // cascade leaves out: not offered, refused before any deposit row exists.
     const gateway = gateways.byCode(input.provider)
     const offered =
       gateway !== undefined &&
+      isPaymentGateway(gateway) &&
       (gateway.family !== "hosted-card" || gateways.cardCascade(input.country).includes(gateway.code))
-    if (gateway === undefined || !offered)
+    if (gateway === undefined || !isPaymentGateway(gateway) || !offered)
       return yield* new GatewayUnavailable({
         message: DepositMessages.gatewayNotOffered,
         gateway: input.provider,
@@ -248,7 +247,7 @@ const make = Effect.gen(function* () {
           ? `+${profile.dialingCode}${profile.phoneNumber}`
           : null,
     }
-    const provider = providerFor(gateway.family, config.publicUrl)
+    const provider = providerFor(gateway.family)
     const initiated = yield* provider
       .initiate(gateway, {
         reference: deposit.id,
@@ -486,7 +485,7 @@ const make = Effect.gen(function* () {
     signature: string | undefined,
   ) {
     const gateway = gateways.byCode(provider)
-    if (gateway === undefined)
+    if (gateway === undefined || !isPaymentGateway(gateway))
       return answer(404, { error: "UnknownProvider", message: "No such payment provider." })
     const problem = signatureProblem(
       gateway.webhookSecret,

@@ -1,26 +1,28 @@
 /**
- * The configured payment gateways (docs/payments-protocol.md, "Configuration"): every card gateway of
- * the contract plus skrill, jeton and mifinity, each { code, family, baseUrl, merchantId, apiKey,
- * webhookSecret }. PAYMENT_GATEWAYS overrides them one by one; the others point at the built-in
- * sandbox (`{INTERNAL_URL}/sandbox-pay`, credentials derived from the sandbox secret).
+ * The configured payment gateways (docs/payments-protocol.md, "Configuration"): exactly the entries
+ * of PAYMENT_GATEWAYS, each { code, family, baseUrl, merchantId, apiKey, webhookSecret, widgetUrl }.
+ * A gateway without an entry is not offered: not in the card cascade, and a deposit to it is
+ * refused as unavailable. The `bank` entry is the bank-transfer payout rail.
  *
  * Also the card cascade a visitor is offered: PAYMENT_CARD_CASCADE in order, minus
- * PAYMENT_US_EXCLUDED for a visitor whose IP resolves to the US.
+ * PAYMENT_US_EXCLUDED for a visitor whose IP resolves to the US, minus the gateways not configured.
  */
 import { Context, Effect, Layer } from "effect"
 import { cardGateways } from "../../services/wallet-service.ts"
-import { AppConfig, type GatewayOverride } from "../config.ts"
-import { sandboxCredentials, sandboxSecret } from "./sandboxCredentials.ts"
+import { AppConfig, type GatewayConfig, type GatewayFamily } from "../config.ts"
 
-export type Family = GatewayOverride["family"]
-export type Gateway = GatewayOverride
+export type Family = GatewayFamily
+/** The families a deposit can be made with (bank is a payout rail only). */
+export type PaymentFamily = Exclude<Family, "bank">
+export type Gateway = GatewayConfig
 
-export const ewalletGateways = { skrill: "skrill", jeton: "jeton", mifinity: "mifinity" } as const
+export const isPaymentGateway = (g: Gateway): g is Gateway & { readonly family: PaymentFamily } =>
+  g.family !== "bank"
 
 export interface GatewaysShape {
-  /** The gateway of that code, or undefined for a code the casino does not know. */
+  /** The configured gateway of that code, or undefined (unknown or not configured). */
   readonly byCode: (code: string) => Gateway | undefined
-  /** The enabled card gateways for a visitor from `country` (ISO alpha-2), in cascade order. */
+  /** The configured card gateways for a visitor from `country` (ISO alpha-2), in cascade order. */
   readonly cardCascade: (country: string) => ReadonlyArray<string>
 }
 
@@ -36,38 +38,19 @@ export class Gateways extends Context.Service<Gateways, GatewaysShape>()("casino
     Gateways,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const overrides = new Map(config.paymentGateways.map((g) => [g.code, g] as const))
-      const families: ReadonlyArray<readonly [string, Family]> = [
-        ...cardGateways.map((code) => [code, "hosted-card"] as const),
-        ["skrill", "skrill"],
-        ["jeton", "jeton"],
-        ["mifinity", "mifinity"],
-      ]
-      // Only read (or create) the sandbox secret when some gateway still uses the sandbox.
-      const needsSandbox = families.some(([code]) => !overrides.has(code))
-      const secret = needsSandbox ? yield* sandboxSecret(config.sandboxSecret).pipe(Effect.orDie) : ""
-      const all = new Map<string, Gateway>()
-      for (const [code, family] of families) {
-        const own = overrides.get(code)
-        all.set(
-          code,
-          own ?? {
-            code,
-            family,
-            baseUrl: `${config.internalUrl}/sandbox-pay`,
-            merchantId: code,
-            ...sandboxCredentials(secret, code),
-          },
+      const all = new Map(config.paymentGateways.map((g) => [g.code, g] as const))
+      const isCard = (code: string) => all.get(code)?.family === "hosted-card"
+      const missing = [...cardGateways, "skrill", "jeton", "mifinity", "bank"].filter((c) => !all.has(c))
+      if (missing.length > 0)
+        yield* Effect.logInfo(
+          `payment gateways not configured (no PAYMENT_GATEWAYS entry), not offered: ${missing.join(", ")}`,
         )
-      }
-      if (needsSandbox && !config.sandboxPayments) {
-        yield* Effect.logWarning(
-          "SANDBOX_PAYMENTS=off but some gateways have no PAYMENT_GATEWAYS entry: they point at a sandbox that is not served",
-        )
-      }
+      const cascade = config.paymentCardCascade.filter(isCard)
+      if (cascade.length === 0)
+        yield* Effect.logInfo("no card gateway of PAYMENT_CARD_CASCADE is configured: card deposits are off")
       return {
         byCode: (code) => all.get(code),
-        cardCascade: (country) => cascadeFor(config.paymentCardCascade, config.paymentUsExcluded, country),
+        cardCascade: (country) => cascadeFor(cascade, config.paymentUsExcluded, country),
       } satisfies GatewaysShape
     }),
   )

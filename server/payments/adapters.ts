@@ -2,12 +2,24 @@
  * The casino's side of the payment providers (docs/payments-protocol.md): ONE adapter interface,
  * one implementation per protocol family (hosted-card, skrill, jeton, mifinity), each calling the
  * provider's merchant API over HTTP (`Authorization: Bearer <apiKey>`, JSON, amounts in minor units
- * as decimal strings), and the webhook signature check every family shares in the sandbox
- * (`X-Sandbox-Signature: t=<unix s>,v1=<hex HMAC-SHA256(webhookSecret, t + "." + rawBody)>`).
+ * as decimal strings; the wire shapes are protocols/payments/), and the webhook signature check the
+ * families share (protocols/payments/signature.ts).
  */
 import { Effect, Schema } from "effect"
-import { checkSignature, type SignatureProblem, signature } from "../../protocols/signature.ts"
-import type { Family, Gateway } from "./Gateways.ts"
+import {
+  CardPaymentCreated,
+  JetonPaymentCreated,
+  MifinityInitCreated,
+  merchantPaths,
+  SkrillSessionCreated,
+} from "../../protocols/payments/merchant.ts"
+import {
+  eventSignatureProblem,
+  SIGNATURE_HEADER,
+  type SignatureProblem,
+  signEvent,
+} from "../../protocols/payments/signature.ts"
+import type { Gateway, PaymentFamily } from "./Gateways.ts"
 
 export interface Customer {
   readonly id: string
@@ -51,7 +63,7 @@ export class ProviderRefused extends Schema.TaggedError<ProviderRefused>()("Prov
 }) {}
 
 export interface PaymentProvider {
-  readonly family: Family
+  readonly family: PaymentFamily
   readonly initiate: (gateway: Gateway, request: InitiateRequest) => Effect.Effect<Initiated, ProviderRefused>
 }
 
@@ -120,20 +132,11 @@ const common = (r: InitiateRequest) => ({
   language: r.language,
 })
 
-const HostedCardAnswer = Schema.Struct({ paymentId: Schema.String, redirectUrl: Schema.String })
-const SkrillAnswer = Schema.Struct({ sessionId: Schema.String, redirectUrl: Schema.String })
-const JetonAnswer = Schema.Struct({
-  paymentId: Schema.String,
-  checkoutUrl: Schema.String,
-  qr: Schema.NullOr(Schema.String),
-})
-const MifinityAnswer = Schema.Struct({ initializationToken: Schema.String })
-
 export const hostedCard: PaymentProvider = {
   family: "hosted-card",
   initiate: (gateway, r) =>
-    callProvider(gateway, `/card/${gateway.code}/payments`, common(r)).pipe(
-      Effect.flatMap(decodeWith(HostedCardAnswer, gateway)),
+    callProvider(gateway, merchantPaths.card(gateway.code), common(r)).pipe(
+      Effect.flatMap(decodeWith(CardPaymentCreated, gateway)),
       Effect.map((a) => ({
         providerReference: a.paymentId,
         redirectUrl: a.redirectUrl,
@@ -146,11 +149,11 @@ export const hostedCard: PaymentProvider = {
 export const skrill: PaymentProvider = {
   family: "skrill",
   initiate: (gateway, r) =>
-    callProvider(gateway, "/skrill/sessions", {
+    callProvider(gateway, merchantPaths.skrill, {
       ...common(r),
       paymentMethods: r.paymentMethods ?? null,
     }).pipe(
-      Effect.flatMap(decodeWith(SkrillAnswer, gateway)),
+      Effect.flatMap(decodeWith(SkrillSessionCreated, gateway)),
       Effect.map((a) => ({
         providerReference: a.sessionId,
         redirectUrl: a.redirectUrl,
@@ -163,8 +166,8 @@ export const skrill: PaymentProvider = {
 export const jeton: PaymentProvider = {
   family: "jeton",
   initiate: (gateway, r) =>
-    callProvider(gateway, "/jeton/payments", { ...common(r), method: r.jetonMethod ?? "CHECKOUT" }).pipe(
-      Effect.flatMap(decodeWith(JetonAnswer, gateway)),
+    callProvider(gateway, merchantPaths.jeton, { ...common(r), method: r.jetonMethod ?? "CHECKOUT" }).pipe(
+      Effect.flatMap(decodeWith(JetonPaymentCreated, gateway)),
       Effect.map((a) => ({
         providerReference: a.paymentId,
         redirectUrl: a.checkoutUrl,
@@ -174,22 +177,26 @@ export const jeton: PaymentProvider = {
     ),
 }
 
-/** MiFinity's widget is framed at `{PUBLIC_URL}/sandbox-pay/mifinity/widget?token=…` (the sandbox's page). */
-export const mifinity = (publicUrl: string): PaymentProvider => ({
+/** MiFinity's widget is framed at the gateway's `widgetUrl` with `?token=<initializationToken>`. */
+export const mifinity: PaymentProvider = {
   family: "mifinity",
   initiate: (gateway, r) =>
-    callProvider(gateway, "/mifinity/init-iframe", common(r)).pipe(
-      Effect.flatMap(decodeWith(MifinityAnswer, gateway)),
-      Effect.map((a) => ({
-        providerReference: a.initializationToken,
-        redirectUrl: `${publicUrl}/sandbox-pay/mifinity/widget?token=${encodeURIComponent(a.initializationToken)}`,
-        qr: null,
-        initializationToken: a.initializationToken,
-      })),
+    callProvider(gateway, merchantPaths.mifinity, common(r)).pipe(
+      Effect.flatMap(decodeWith(MifinityInitCreated, gateway)),
+      Effect.map((a) => {
+        const widget = new URL(gateway.widgetUrl ?? `${gateway.baseUrl}/mifinity/widget`)
+        widget.searchParams.set("token", a.initializationToken)
+        return {
+          providerReference: a.initializationToken,
+          redirectUrl: widget.toString(),
+          qr: null,
+          initializationToken: a.initializationToken,
+        }
+      }),
     ),
-})
+}
 
-export const providerFor = (family: Family, publicUrl: string): PaymentProvider => {
+export const providerFor = (family: PaymentFamily): PaymentProvider => {
   switch (family) {
     case "hosted-card":
       return hostedCard
@@ -198,26 +205,17 @@ export const providerFor = (family: Family, publicUrl: string): PaymentProvider 
     case "jeton":
       return jeton
     case "mifinity":
-      return mifinity(publicUrl)
+      return mifinity
   }
 }
 
 // ── webhook signatures ──────────────────────────────────────────────────────────────────────────
 
-export const SIGNATURE_HEADER = "x-sandbox-signature"
+export { SIGNATURE_HEADER }
 
-export const signWebhook = signature
+export const signWebhook = signEvent
 
 export type { SignatureProblem }
 
 /** Why a signature header is not acceptable for `rawBody` at `nowSeconds`, or undefined when it is. */
-export const signatureProblem = (
-  secret: string,
-  header: string | undefined,
-  rawBody: string,
-  nowSeconds: number,
-  toleranceSeconds: number,
-): SignatureProblem | undefined => {
-  const check = checkSignature(secret, header, rawBody, nowSeconds, toleranceSeconds)
-  return check.ok ? undefined : check.problem
-}
+export const signatureProblem = eventSignatureProblem

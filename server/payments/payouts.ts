@@ -1,23 +1,22 @@
 /**
- * Fiat payouts (issue 12, docs/withdrawals.md): the casino's side of a provider's "send money" API.
- * Two rails, both answered by the payment sandbox here (docs/withdrawals.md, "The sandbox's payout API"):
+ * Fiat payouts (docs/withdrawals.md): the casino's side of the gateways' payout API
+ * (protocols/payments/payouts.ts). Two rails, each a PAYMENT_GATEWAYS entry:
  *
  *   skrill: POST {skrill gateway baseUrl}/skrill/payouts   Bearer the skrill gateway's apiKey
- *   bank:   POST {INTERNAL_URL}/sandbox-pay/bank/payouts   Bearer the sandbox's key for code "bank"
+ *   bank:   POST {bank gateway baseUrl}/bank/payouts       Bearer the bank gateway's apiKey
  *
  * body { reference (the withdrawal id), amount (minor units), currency, email, notifyUrl } → 201
  * { payoutId, status }. The provider later POSTs a signed callback to notifyUrl (`payout.paid` /
- * `payout.failed`, `X-Sandbox-Signature` as deposit webhooks) — only the callback decides paid or
- * failed. A retried request with the same reference answers the same payout (idempotent), so the
- * payout loop may resend after a timeout without paying twice.
+ * `payout.failed`, signed as deposit webhooks) — only the callback decides paid or failed. A
+ * retried request with the same reference answers the same payout (idempotent), so the payout loop
+ * may resend after a timeout without paying twice. A rail without its entry pays nothing: its
+ * payouts wait (approved) until it is configured, and its callbacks are refused.
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { AppConfig } from "../config.ts"
+import { PayoutCreated, type PayoutRail, payoutPath, payoutRails } from "../../protocols/payments/payouts.ts"
 import { Gateways } from "./Gateways.ts"
-import { sandboxCredentials, sandboxSecret } from "./sandboxCredentials.ts"
 
-export const payoutRails = ["skrill", "bank"] as const
-export type PayoutRail = (typeof payoutRails)[number]
+export { type PayoutRail, payoutRails }
 
 export interface FiatPayoutRequest {
   readonly rail: PayoutRail
@@ -41,17 +40,19 @@ export class PayoutProviderUnavailable extends Schema.TaggedError<PayoutProvider
 ) {}
 
 export interface FiatPayoutsShape {
+  /** Asks the rail's provider; an unconfigured rail is unavailable (nothing sent). */
   readonly send: (
     request: FiatPayoutRequest,
   ) => Effect.Effect<{ readonly payoutId: string }, PayoutRefusedByProvider | PayoutProviderUnavailable>
-  /** The secret the rail's callbacks are signed with. */
-  readonly webhookSecret: (rail: PayoutRail) => string
+  /** Why the rail cannot pay out, or undefined when it is configured. */
+  readonly unavailable: (rail: PayoutRail) => string | undefined
+  /** The secret the rail's callbacks are signed with; undefined for a rail not configured. */
+  readonly webhookSecret: (rail: PayoutRail) => string | undefined
 }
 
 type SendError = PayoutRefusedByProvider | PayoutProviderUnavailable
 
-const Answer = Schema.Struct({ payoutId: Schema.String.check(Schema.isMaxLength(200)) })
-const decodeAnswer = Schema.decodeUnknownOption(Answer)
+const decodeAnswer = Schema.decodeUnknownOption(PayoutCreated)
 const requestTimeoutMs = 10_000
 
 interface Rail {
@@ -66,22 +67,31 @@ export class FiatPayouts extends Context.Service<FiatPayouts, FiatPayoutsShape>(
   static readonly layer = Layer.effect(
     FiatPayouts,
     Effect.gen(function* () {
-      const config = yield* AppConfig
       const gateways = yield* Gateways
-      const skrill = gateways.byCode("skrill")
-      if (skrill === undefined) return yield* Effect.die(new Error("the skrill gateway is not configured"))
-      const secret = yield* sandboxSecret(config.sandboxSecret).pipe(Effect.orDie)
-      const rails: Readonly<Record<PayoutRail, Rail>> = {
-        skrill: { baseUrl: skrill.baseUrl, apiKey: skrill.apiKey, webhookSecret: skrill.webhookSecret },
-        // No bank provider is configurable yet: bank transfers go to the sandbox's bank rail.
-        bank: { baseUrl: `${config.internalUrl}/sandbox-pay`, ...sandboxCredentials(secret, "bank") },
+      const rails = new Map<PayoutRail, Rail>()
+      for (const code of payoutRails) {
+        const g = gateways.byCode(code)
+        if (g === undefined) continue
+        rails.set(code, { baseUrl: g.baseUrl, apiKey: g.apiKey, webhookSecret: g.webhookSecret })
+      }
+      const unavailable = (rail: PayoutRail): string | undefined =>
+        rails.has(rail)
+          ? undefined
+          : `the ${rail} payout rail is not configured (no PAYMENT_GATEWAYS entry of code "${rail}")`
+      for (const rail of payoutRails) {
+        const why = unavailable(rail)
+        if (why !== undefined) yield* Effect.logInfo(`${why}: approved ${rail} withdrawals wait until it is`)
       }
 
-      const send = (r: FiatPayoutRequest): Effect.Effect<{ readonly payoutId: string }, SendError> =>
-        Effect.tryPromise({
+      const send = (r: FiatPayoutRequest): Effect.Effect<{ readonly payoutId: string }, SendError> => {
+        const rail = rails.get(r.rail)
+        if (rail === undefined)
+          return Effect.fail(
+            new PayoutProviderUnavailable({ rail: r.rail, message: unavailable(r.rail) ?? "" }),
+          )
+        return Effect.tryPromise({
           try: async (signal) => {
-            const rail = rails[r.rail]
-            const res = await fetch(`${rail.baseUrl}/${r.rail}/payouts`, {
+            const res = await fetch(`${rail.baseUrl}${payoutPath(r.rail)}`, {
               method: "POST",
               headers: { authorization: `Bearer ${rail.apiKey}`, "content-type": "application/json" },
               body: JSON.stringify({
@@ -131,8 +141,13 @@ export class FiatPayouts extends Context.Service<FiatPayouts, FiatPayoutsShape>(
             Effect.logWarning(`payout ${r.rail} ${r.reference}: ${e._tag} ${e.message}`),
           ),
         )
+      }
 
-      return { send, webhookSecret: (rail) => rails[rail].webhookSecret } satisfies FiatPayoutsShape
+      return {
+        send,
+        unavailable,
+        webhookSecret: (rail) => rails.get(rail)?.webhookSecret,
+      } satisfies FiatPayoutsShape
     }),
   )
 }

@@ -34,8 +34,6 @@ export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): Readon
   "/profile-service/",
   "/game-aggregator-service/",
   "/ip-service/",
-  // The built-in payment sandbox (server/providers/payment-sandbox): its own pages, never the app's.
-  "/sandbox-pay/",
   // The sandbox on-ramp (Buy crypto widgets) and the sandbox chains' Esplora API.
   "/sandbox-onramp/",
   "/sandbox-chain/",

@@ -28,6 +28,7 @@
 import { createHash, randomUUID } from "node:crypto"
 import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { forkEvery } from "../../lib/background.ts"
+import { PayoutEvent } from "../../protocols/payments/events.ts"
 import { type CashoutCheck, CashoutMessages, firstFailingCheck } from "../../services/cashout-rules.ts"
 import type {
   Withdrawable,
@@ -204,17 +205,12 @@ export interface WithdrawalsShape {
   readonly runPayouts: (idleSeconds: number) => Effect.Effect<number>
 }
 
+/** The protocol's payout event, whose reference is one of our withdrawal ids (a uuid). */
 const CallbackEvent = Schema.Struct({
-  id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
-  type: Schema.Literals(["payout.paid", "payout.failed"]),
-  payoutId: Schema.String.check(Schema.isMaxLength(200)),
+  ...PayoutEvent.fields,
   reference: Schema.String.check(
     Schema.isPattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
   ),
-  amount: Schema.String.check(Schema.isPattern(/^[1-9]\d{0,37}$/)),
-  currency: Schema.String.check(Schema.isPattern(/^[A-Z0-9]{2,10}$/)),
-  reason: Schema.NullOr(Schema.String.check(Schema.isMaxLength(500))),
-  createdAt: Schema.String,
 })
 type CallbackEvent = typeof CallbackEvent.Type
 const decodeCallback = Schema.decodeUnknownExit(Schema.fromJsonString(CallbackEvent))
@@ -848,10 +844,11 @@ const make = Effect.gen(function* () {
     signature: string | undefined,
   ) {
     const rail = payoutRails.find((r) => r === provider)
-    if (rail === undefined)
+    const secret = rail === undefined ? undefined : fiat.webhookSecret(rail)
+    if (rail === undefined || secret === undefined)
       return answer(404, { error: "UnknownProvider", message: "No such payout provider." })
     const problem = signatureProblem(
-      fiat.webhookSecret(rail),
+      secret,
       signature,
       rawBody,
       Math.floor(Date.now() / 1000),

@@ -1,7 +1,7 @@
 /**
- * Money in (issue 9) in Chromium against the real server and its payment sandbox, as a new player
- * does it: register, open Deposit from the header, pick 30 EUR, choose Card, complete the profile
- * the card needs, and pay on the sandbox's card page inside the payment frame — with the first
+ * Money in, in Chromium, against the real server and the payment sandbox beside it (its own port),
+ * as a new player does it: register, open Deposit from the header, pick 30 EUR, choose Card, complete
+ * the profile the card needs, and pay on the sandbox's card page inside the payment frame — with the first
  * gateway of the cascade down, so the flow moves on to the second and the `payment_config` cookie
  * marks the first 'Failed to process'. Then a declined card and a Skrill deposit. The frame closes
  * by itself (the server's push, or the fund poll) and the header's balance follows.
@@ -23,7 +23,7 @@ import {
   signedInThroughApi,
 } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
-import { paymentCookie, setGatewayRule } from "./support/payments.ts"
+import { paymentCookie, paymentSandboxUrl, setGatewayRule } from "./support/payments.ts"
 import { signUpInPage } from "./support/ui.ts"
 
 test.describe.configure({ mode: "serial" })
@@ -32,8 +32,8 @@ test.describe.configure({ mode: "serial" })
 const FIRST_GATEWAY = "paystudio"
 const SECOND_GATEWAY = "payweb"
 
-test.afterEach(async ({ world }) => {
-  await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "up")
+test.afterEach(async () => {
+  await setGatewayRule(FIRST_GATEWAY, "up")
 })
 
 test("a new player deposits 30 EUR by card: profile completed first, the first gateway down, the second pays, the header shows 30.00", async ({
@@ -41,7 +41,7 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   context,
   world,
 }) => {
-  expect(await setGatewayRule(world.baseUrl, FIRST_GATEWAY, "down")).toBe("down")
+  expect(await setGatewayRule(FIRST_GATEWAY, "down")).toBe("down")
 
   // ── Register through the header, as a new player ──
   const player = newPlayer(world, "card")
@@ -56,7 +56,11 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   // ── The cascade: the first gateway refused (503), the second opened its page in the frame ──
   await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
   const frame = paymentDialog(page).locator('iframe[title="Payment page"]')
-  await expect(frame).toHaveAttribute("src", new RegExp(`/sandbox-pay/card/${SECOND_GATEWAY}/pay/`))
+  // The sandbox's page, on the sandbox's own origin.
+  await expect(frame).toHaveAttribute(
+    "src",
+    new RegExp(`^${paymentSandboxUrl()}/sandbox-pay/card/${SECOND_GATEWAY}/pay/`),
+  )
   const cookie = await paymentCookie(context)
   expect(cookie?.tabs).toEqual({ [FIRST_GATEWAY]: "Failed to process" })
   expect(cookie?.depositAmount).toMatch(/^30(\.00)?$/)

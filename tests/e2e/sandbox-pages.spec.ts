@@ -1,16 +1,18 @@
 /**
- * The built-in payment sandbox's pages in Chromium, against the real server with its default
- * configuration (every gateway is the sandbox): a registered player with a complete profile starts a
+ * The payment sandbox's pages in Chromium, the sandbox running beside the casino on its own port
+ * (every gateway of the casino points at it): a registered player with a complete profile starts a
  * deposit through the API, and the test opens the page the answer names, as the casino's payment
- * frame would. A card number failing Luhn is refused inline and announced; a 3-D Secure card asks
- * for the code on the same document and, with 1234, the page navigates to the casino's returnUrl
- * (the webhook then credits the deposit); axe finds nothing serious on the card page nor on Skrill's.
+ * frame would. Every page wears the "Sandbox" mark, clear of the form. A card number failing Luhn is
+ * refused inline and announced; a 3-D Secure card asks for the code on the same document and, with
+ * 1234, the page navigates to the casino's returnUrl (the webhook then credits the deposit); axe
+ * finds nothing serious on the card page nor on Skrill's.
  */
-import type { APIRequestContext, Page } from "@playwright/test"
+import type { APIRequestContext, Locator, Page } from "@playwright/test"
 import { API } from "./bindings/common.ts"
 import { expectAccessible } from "./support/a11y.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
+import { paymentSandboxUrl } from "./support/payments.ts"
 
 const PROFILE = "/profile-service/api/v1"
 
@@ -67,7 +69,22 @@ const startDeposit = async (
   expect(res.status(), await res.text()).toBe(200)
   const answer = (await res.json()) as DepositAnswer
   expect(answer.redirectUrl).not.toBeNull()
+  // The sandbox's own origin, not the casino's.
+  expect(answer.redirectUrl?.startsWith(`${paymentSandboxUrl()}/sandbox-pay/`)).toBe(true)
   return answer
+}
+
+/** The "Sandbox" mark: visible, readable, and clear of `content` (it covers none of it). */
+const expectSandboxMark = async (page: Page, content: Locator): Promise<void> => {
+  const mark = page.getByRole("complementary", { name: /^Sandbox/ })
+  await expect(mark).toBeVisible()
+  await expect(mark).toHaveText("Sandbox")
+  expect(await mark.evaluate((el) => getComputedStyle(el).position)).toBe("fixed")
+  const a = await mark.boundingBox()
+  const b = await content.boundingBox()
+  if (a === null || b === null) throw new Error("no box for the mark or the content")
+  const overlap = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+  expect(overlap, `mark ${JSON.stringify(a)} over ${JSON.stringify(b)}`).toBe(false)
 }
 
 const cardForm = (page: Page) => page.locator("form#card")
@@ -92,7 +109,7 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   world,
 }, testInfo) => {
   await signedInPlayer(world, page.request, "sbx-luhn")
-  const answer = await startDeposit(world, page.request, "paystudio/deposit", { amount: "3000" })
+  const answer = await startDeposit(world, page.request, "ikajo/deposit", { amount: "3000" })
   const errors: Array<string> = []
   page.on("console", (m) => {
     // The refused form's 422 is the page's designed answer (its JSON carries the field errors).
@@ -102,6 +119,7 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   await page.goto(answer.redirectUrl ?? "")
   await expect(page.getByRole("heading", { name: "Pay by card" })).toBeVisible()
   await expect(page.locator("p.amount")).toHaveText("30.00 EUR")
+  await expectSandboxMark(page, page.locator("main"))
   await world.screenshot(page, "sandbox-card-page")
   await expectAccessible(page, testInfo, "sandbox card page")
 
@@ -117,6 +135,7 @@ test("a card number failing Luhn is refused inline and announced; nothing is dec
   await world.screenshot(page, "sandbox-card-page-luhn-error")
   // As in the casino's payment frame on a phone.
   await page.setViewportSize({ width: 390, height: 844 })
+  await expectSandboxMark(page, page.locator("main"))
   await world.screenshot(page, "sandbox-card-page-luhn-error-mobile")
   await expectAccessible(page, testInfo, "sandbox card page with an error")
   // Still the same document, still payable: the refusal decided nothing.
@@ -144,6 +163,7 @@ test("3-D Secure: the challenge on the same page, code 1234, then the casino's r
   await expect(heading).toBeFocused()
   await expect(page.getByRole("heading", { name: "Pay by card" })).toBeHidden()
   await expect(page.getByText("card ending 3220")).toBeVisible()
+  await expectSandboxMark(page, page.locator("main"))
   await world.screenshot(page, "sandbox-3ds-step")
   // One document so far: the challenge came in place.
   expect(documents).toEqual([answer.redirectUrl])
@@ -161,12 +181,12 @@ test("3-D Secure: the challenge on the same page, code 1234, then the casino's r
   expect(await fund.json()).toMatchObject([{ currency: "EUR", balance: "7500" }])
 })
 
-test("framed by the casino's page (its CSP, the edge's X-Frame-Options): pay, then the return page in the frame", async ({
+test("framed by the casino's page (its CSP lets the sandbox's origin in, the sandbox's lets the casino frame it): pay, then the return page in the frame", async ({
   page,
   world,
 }) => {
   await signedInPlayer(world, page.request, "sbx-frame")
-  const answer = await startDeposit(world, page.request, "paystudio/deposit", { amount: "3000" })
+  const answer = await startDeposit(world, page.request, "ikajo/deposit", { amount: "3000" })
   const blocked: Array<string> = []
   page.on("console", (m) => {
     if (/Refused|frame-ancestors|X-Frame-Options/i.test(m.text())) blocked.push(m.text())
@@ -183,6 +203,7 @@ test("framed by the casino's page (its CSP, the edge's X-Frame-Options): pay, th
   }, answer.redirectUrl ?? "")
   const frame = page.frameLocator("#payment-frame")
   await expect(frame.getByRole("heading", { name: "Pay by card" })).toBeVisible()
+  await expect(frame.getByRole("complementary", { name: /^Sandbox/ })).toHaveText("Sandbox")
   await frame.getByLabel("Name on the card").fill("Ada Lovelace")
   await frame.getByLabel("Card number").fill("4242 4242 4242 4242")
   await frame.getByLabel("Expiry (MM/YY)").fill(`12/${nextYear}`)
@@ -233,6 +254,7 @@ test("Skrill's page: accessible at sign-in and at approval, and approving credit
   const answer = await startDeposit(world, page.request, "skrill/deposit", { amount: "4000" })
   await page.goto(answer.redirectUrl ?? "")
   await expect(page.getByRole("heading", { name: "Sign in to Skrill" })).toBeVisible()
+  await expectSandboxMark(page, page.locator("main"))
   await world.screenshot(page, "sandbox-skrill-sign-in")
   await expectAccessible(page, testInfo, "sandbox Skrill sign-in")
 

@@ -28,6 +28,10 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2"
 import { Schema, SchemaAST } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { sandboxGateways } from "../../compose/parties/payments.ts"
+import { loadPaymentSandboxConfig } from "../../providers/payment-sandbox/config.ts"
+import { sandboxCredentials } from "../../providers/payment-sandbox/credentials.ts"
+import { type PaymentSandboxServer, startPaymentSandbox } from "../../providers/payment-sandbox/server.ts"
 import { matchesPattern, notBuiltEndpoints } from "../../server/static/endpoints.ts"
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { jsonOf, keepAliveAgent, type RawResponse, send } from "../support/http.ts"
@@ -284,6 +288,7 @@ describeBackends("contract fuzzer", ({ backend }) => {
   const dirs: Array<string> = []
   const databases: Array<TestDatabase> = []
   const fixtures = new Map<Target, Fixture>()
+  const sandboxes: Array<PaymentSandboxServer> = []
 
   const startOne = async (target: Target): Promise<void> => {
     const dataDir = await mkdtemp(join(tmpdir(), `casino-fuzz-${target}-`))
@@ -296,6 +301,20 @@ describeBackends("contract fuzzer", ({ backend }) => {
     } else {
       await seedPgliteDataDir(dataDir)
     }
+    // Its payment gateways: the payment sandbox (its own storage), so deposits reach a real provider.
+    if (databaseUrl === undefined) await seedPgliteDataDir(join(dataDir, "payments"))
+    const sandboxConfig = loadPaymentSandboxConfig({
+      PAYMENT_SANDBOX_PORT: "0",
+      PAYMENT_SANDBOX_HOST: "127.0.0.1",
+      PAYMENT_SANDBOX_DATA_DIR: join(dataDir, "payments"),
+      PAYMENT_SANDBOX_DATABASE_URL: databaseUrl,
+      PAYMENT_SANDBOX_LOG_LEVEL: "Error",
+    })
+    const sandbox = await startPaymentSandbox(sandboxConfig)
+    sandboxes.push(sandbox)
+    const gateways = sandboxGateways(sandbox.url, sandbox.url, (code) =>
+      sandboxCredentials(sandboxConfig.secret, code),
+    )
     // A stand-in for the built app, so the SPA fallback answers the same with or without `vite build`.
     const staticDir = join(dataDir, "app")
     await mkdir(staticDir, { recursive: true })
@@ -311,6 +330,7 @@ describeBackends("contract fuzzer", ({ backend }) => {
         TRUST_PROXY: target === "captcha" ? "true" : "false",
         RATE_LIMIT_SCALE: "1000000",
         LOG_LEVEL: "Error",
+        PAYMENT_GATEWAYS: JSON.stringify(gateways),
       },
     })
     fixtures.set(target, await prepare(server, dataDir, `${backend}.${target}`))
@@ -325,6 +345,7 @@ describeBackends("contract fuzzer", ({ backend }) => {
       fixture.agent.destroy()
       await fixture.server.kill()
     }
+    for (const sandbox of sandboxes) await sandbox.close()
     for (const db of databases) await db.drop()
     for (const dir of dirs) await rm(dir, { recursive: true, force: true })
   })

@@ -4,9 +4,10 @@
  */
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
+import { SIGNATURE_HEADER, signEvent } from "../../protocols/payments/signature.ts"
 import { checkLedger } from "../../server/ledger/check.ts"
-import { signWebhook } from "../../server/payments/adapters.ts"
 import { Gateways } from "../../server/payments/Gateways.ts"
+import { cardGateways } from "../../services/wallet-service.ts"
 import { newPlayer, type Player, PROFILE, put } from "./account-support.ts"
 import type { TestServer } from "./harness.ts"
 
@@ -88,7 +89,7 @@ export const sendWebhook = async (
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "x-sandbox-signature": signature ?? signWebhook(secret, timestamp, body),
+      [SIGNATURE_HEADER]: signature ?? signEvent(secret, timestamp, body),
     },
     body,
   })
@@ -122,6 +123,29 @@ export const balanceOf = async (server: TestServer, userId: string, currency = "
     [userId, currency],
   )
   return rows[0]?.balance ?? "missing"
+}
+
+/**
+ * PAYMENT_GATEWAYS naming every payment gateway of the contract (`only`: just those), all at one
+ * provider: its merchant API at `baseUrl`, one key pair for all.
+ */
+export const gatewaysEnvFor = (
+  baseUrl: string,
+  apiKey = "fake-api-key-0123456789",
+  webhookSecret = "fake-webhook-secret-0123456789",
+  only?: ReadonlyArray<string>,
+): string => {
+  const codes: ReadonlyArray<readonly [string, string]> = [
+    ...cardGateways.map((c) => [c, "hosted-card"] as const),
+    ["skrill", "skrill"],
+    ["jeton", "jeton"],
+    ["mifinity", "mifinity"],
+  ]
+  return JSON.stringify(
+    codes
+      .filter(([code]) => only === undefined || only.includes(code))
+      .map(([code, family]) => ({ code, family, baseUrl, merchantId: code, apiKey, webhookSecret })),
+  )
 }
 
 // ── A small fake provider speaking docs/payments-protocol.md ────────────────────────────────────
@@ -184,17 +208,7 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
   const address = server.address()
   const port = typeof address === "object" && address !== null ? address.port : 0
   const url = `http://127.0.0.1:${port}`
-  const codes: ReadonlyArray<readonly [string, string]> = [
-    ...["brpay", "paypound", "paystudio", "payweb", "ikajo", "pgpaytech", "devcode", "kluwp", "ems"].map(
-      (c) => [c, "hosted-card"] as const,
-    ),
-    ["skrill", "skrill"],
-    ["jeton", "jeton"],
-    ["mifinity", "mifinity"],
-  ]
-  const gatewaysEnv = JSON.stringify(
-    codes.map(([code, family]) => ({ code, family, baseUrl: url, merchantId: code, apiKey, webhookSecret })),
-  )
+  const gatewaysEnv = gatewaysEnvFor(url, apiKey, webhookSecret)
   return {
     url,
     gatewaysEnv,

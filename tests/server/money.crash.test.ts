@@ -20,10 +20,10 @@ import { Effect, Layer, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, expect, it } from "vitest"
 import { makeDbLayer } from "../../lib/db/client.ts"
+import { SIGNATURE_HEADER, signEvent } from "../../protocols/payments/signature.ts"
 import { migrate } from "../../server/db/migrate.ts"
 import { seed } from "../../server/db/seed.ts"
 import { checkLedger, type LedgerReport } from "../../server/ledger/check.ts"
-import { signWebhook } from "../../server/payments/adapters.ts"
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { keepAliveAgent, send } from "../support/http.ts"
 import { type ServerProcess, startServerProcess } from "../support/server.ts"
@@ -40,7 +40,6 @@ const PROVIDER = "paystudio"
 const serverEnv = {
   CAPTCHA: "off",
   LOG_LEVEL: "Error",
-  SANDBOX_SECRET: "c".repeat(40),
   PAYMENT_GATEWAYS: JSON.stringify([
     {
       code: PROVIDER,
@@ -213,7 +212,7 @@ describeBackends("money crash: SIGKILL during deposit webhooks, restart, provide
         path: `/api/payments/webhooks/${PROVIDER}`,
         headers: {
           "content-type": "application/json",
-          "x-sandbox-signature": signWebhook(SECRET, Math.floor(Date.now() / 1000), body),
+          [SIGNATURE_HEADER]: signEvent(SECRET, Math.floor(Date.now() / 1000), body),
         },
         body,
       })

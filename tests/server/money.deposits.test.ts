@@ -1,6 +1,6 @@
 /**
  * Deposits end to end on both backends, against a small fake provider that speaks
- * docs/payments-protocol.md (the sandbox is another module): the deposit calls of every method and
+ * docs/payments-protocol.md (PAYMENT_GATEWAYS points every gateway at it): the deposit calls of every method and
  * their refusals, the provider's refusal (502 for the cascade), signed webhooks (valid, forged,
  * stale, replayed, conflicting, mismatching), the credit through the ledger, the push stream, the
  * history and its authorisation, expiry, and the return page.
@@ -182,9 +182,8 @@ describeBackends("money: deposits and webhooks", ({ start }) => {
     expect(mifinity.status).toBe(200)
     const m = mifinity.body as DepositAnswer
     expect(m.initializationToken).toMatch(/^tok_/)
-    expect(m.redirectUrl).toBe(
-      `${server.config.publicUrl}/sandbox-pay/mifinity/widget?token=${m.initializationToken}`,
-    )
+    // The widget page of the gateway's entry: widgetUrl, by default `${baseUrl}/mifinity/widget`.
+    expect(m.redirectUrl).toBe(`${fake.url}/mifinity/widget?token=${m.initializationToken}`)
     const history = (await p.browser.get(`${PROFILE}/profile/fiat/deposit`)).body as ReadonlyArray<{
       method: string
     }>

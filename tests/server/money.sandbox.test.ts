@@ -1,18 +1,20 @@
 /**
- * The casino and its built-in payment sandbox together, through the REAL server with the default
- * configuration (no PAYMENT_GATEWAYS: every gateway is the sandbox under /sandbox-pay/, reached at
- * INTERNAL_URL): a player starts a deposit, the test opens the page the answer names and submits
- * its forms exactly as the page's script does (same-origin `fetch`, urlencoded, Accept JSON, to the
- * form's action read from the HTML), and then waits for the sandbox's dispatcher to deliver the
- * signed webhook and the ledger to credit. Nothing here signs or posts a webhook itself.
+ * The casino and the payment sandbox beside it (the composition root's `payments` party: its own
+ * port and storage, every gateway pointed at it through PAYMENT_GATEWAYS with its test_ keys),
+ * through the REAL servers: a player starts a deposit, the test opens the page the answer names
+ * (on the sandbox's own origin) and submits its forms exactly as the page's script does (same-origin
+ * `fetch`, urlencoded, Accept JSON, to the form's action read from the HTML), and then waits for the
+ * sandbox's dispatcher to deliver the signed webhook and the ledger to credit. Nothing here signs or
+ * posts a webhook itself.
  */
 import { spawnSync } from "node:child_process"
-import { readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loadConfig, operatorSecretFile } from "../../server/config.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import type { PaymentsHandle } from "../../compose/parties/payments.ts"
+import { sandboxEndpoints } from "../../providers/payment-sandbox/server.ts"
+import { loadConfig } from "../../server/config.ts"
+import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
 import { ledgerReport, newCompletePlayer, PROFILE } from "./money-support.ts"
 import type { Browser } from "./users-support.ts"
 
@@ -56,13 +58,16 @@ const formAction = (html: string, pageUrl: string, formId: string): string => {
   return new URL(match[1].replaceAll("&amp;", "&"), pageUrl).toString()
 }
 
-describeBackends("money + sandbox through the real server", ({ start }) => {
+describeBackends("money + sandbox through the real servers", ({ start }) => {
   let server: TestServer
-  let operatorSecret: string
+  let sandbox: PaymentsHandle
+  let sandboxUrl: string
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false })
-    operatorSecret =
-      server.config.operatorSecret ?? (await readFile(operatorSecretFile(server.dataDir), "utf8")).trim()
+    server = await start({ captchaEnabled: false }, { parties: ["payments"] })
+    const party = server.parties.get("payments")
+    if (party === undefined) throw new Error("the payments party did not start")
+    sandbox = party.handle as PaymentsHandle
+    sandboxUrl = party.publicUrl
   })
   afterAll(async () => {
     await server?.close()
@@ -75,7 +80,7 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
       headers: {
         accept: "application/json",
         "content-type": "application/x-www-form-urlencoded;charset=UTF-8",
-        origin: server.url,
+        origin: new URL(action).origin,
         "sec-fetch-site": "same-origin",
       },
       body: new URLSearchParams(values).toString(),
@@ -85,16 +90,17 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
 
   /** Opens the page a deposit answered, as the payment frame does; checks it is the sandbox's document. */
   const openPage = async (url: string) => {
-    expect(url.startsWith(`${server.config.publicUrl}/sandbox-pay/`)).toBe(true)
-    const res = await fetch(url, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "same-origin" } })
+    expect(url.startsWith(`${sandboxUrl}/sandbox-pay/`)).toBe(true)
+    const res = await fetch(url, { headers: { "sec-fetch-dest": "iframe", "sec-fetch-site": "cross-site" } })
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toContain("text/html")
     const csp = res.headers.get("content-security-policy") ?? ""
     // The page's own policy, not the app's: its inline script runs by nonce.
     expect(csp).toMatch(/script-src 'nonce-[^']+'/)
+    // Framed by the casino's origin (and its loopback twin), no other.
     expect(csp).toContain(`frame-ancestors 'self' ${new URL(server.config.publicUrl).origin}`)
-    // Not no-referrer: browsers would then post the pages' forms (no script) with `Origin: null`,
-    // which the edge refuses (tests/e2e/sandbox-pages.spec.ts shows it in Chromium).
+    // Not no-referrer: browsers would then post the pages' forms (no script) with `Origin: null`
+    // (tests/e2e/sandbox-pages.spec.ts shows it in Chromium).
     expect(res.headers.get("referrer-policy")).toBe("same-origin")
     return res.text()
   }
@@ -135,9 +141,9 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
   })
 
   const setRule = (code: string, rule: string) =>
-    fetch(`${server.url}/sandbox-pay/control/gateways/${code}`, {
+    fetch(`${sandbox.server.url}/sandbox-pay/control/gateways/${code}`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${operatorSecret}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${sandbox.secret}`, "content-type": "application/json" },
       body: JSON.stringify({ rule }),
     })
 
@@ -271,7 +277,7 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     const answer = res.body as DepositAnswer
     expect(answer.initializationToken).not.toBeNull()
     expect(answer.redirectUrl).toBe(
-      `${server.config.publicUrl}/sandbox-pay/mifinity/widget?token=${encodeURIComponent(answer.initializationToken ?? "")}`,
+      `${sandboxUrl}/sandbox-pay/mifinity/widget?token=${encodeURIComponent(answer.initializationToken ?? "")}`,
     )
     expect((await walletApprove(answer.redirectUrl ?? "")).body).toMatchObject({ outcome: "done" })
     expect(await creditedTo(p.browser, "6000")).toBe("6000")
@@ -294,42 +300,37 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
     expect(await balance(p.browser)).toBe("0")
   })
 
-  it("unknown /sandbox-pay/ addresses get the API's JSON 404 / 405, never the player app", async () => {
-    const html = { accept: "text/html,application/xhtml+xml" }
-    const unknown = await fetch(`${server.url}/sandbox-pay/nothing/here`, { headers: html })
-    expect(unknown.status).toBe(404)
-    expect(await unknown.json()).toMatchObject({ error: "NotFound" })
-    const wrongMethod = await fetch(`${server.url}/sandbox-pay/skrill/sessions`, { headers: html })
-    expect(wrongMethod.status).toBe(405)
-    expect(wrongMethod.headers.get("allow")).toBe("POST")
-    const deleted = await fetch(`${server.url}/sandbox-pay/card/paystudio/pay/x`, {
-      method: "DELETE",
-      headers: { origin: server.url },
+  it("the casino serves nothing of the sandbox: its addresses are the sandbox's own origin", async () => {
+    expect(new URL(sandboxUrl).origin).not.toBe(new URL(server.config.publicUrl).origin)
+    // The casino no longer answers the sandbox's merchant API itself.
+    const old = await fetch(`${server.url}/sandbox-pay/card/paystudio/payments`, {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json" },
+      body: "{}",
     })
-    expect(deleted.status).toBe(405)
-    expect(deleted.headers.get("allow")).toBe("GET, HEAD, POST")
+    expect(old.status).toBeGreaterThanOrEqual(400)
+    expect(await old.text()).not.toContain("bad_request")
   })
 
   it("every path of the sandbox's endpoint index is really routed (the index and the routes agree)", async () => {
-    const { sandboxEndpoints } = await import("../../server/providers/payment-sandbox/index.ts")
     for (const e of sandboxEndpoints) {
       const path = e.path
         .replaceAll(":code", "paystudio")
         .replaceAll(":id", "00000000-0000-0000-0000-000000000000")
-      const res = await fetch(`${server.url}${path}`, {
+      const res = await fetch(`${sandbox.server.url}${path}`, {
         method: e.method,
-        headers: { origin: server.url, "content-type": "application/json" },
+        headers: { "content-type": "application/json" },
         ...(e.method === "GET" ? {} : { body: "{}" }),
       })
-      // A routed path answers its own refusal (401, 400, its HTML 404 page…), not the index's JSON ones.
+      // A routed path answers its own refusal (401, 400, its HTML 404 page…), not the fallback's.
       const body = await res.text()
-      expect([405, 501], `${e.method} ${e.path}`).not.toContain(res.status)
-      expect(body, `${e.method} ${e.path}`).not.toContain("There is nothing at this address.")
+      expect(res.status, `${e.method} ${e.path}`).not.toBe(405)
+      expect(body, `${e.method} ${e.path}`).not.toContain("No such address.")
     }
   })
 
   it("every webhook was delivered once acknowledged, and ledger:check is clean", async () => {
-    const pending = await server.query<{ n: string }>(
+    const pending = await queryThrough(sandbox.server.run)<{ n: string }>(
       "SELECT count(*)::text AS n FROM sandbox_webhook_outbox WHERE delivered_at IS NULL",
     )
     expect(pending[0]?.n).toBe("0")
@@ -348,7 +349,7 @@ describeBackends("money + sandbox through the real server", ({ start }) => {
   })
 })
 
-describe("INTERNAL_URL default (how the server reaches its own sandbox)", () => {
+describe("INTERNAL_URL default (where the providers' webhooks reach the casino)", () => {
   it("is loopback for a wildcard HOST, else the address the server listens on", () => {
     const env = { DATA_DIR: tmpdir(), CAPTCHA_SECRET: "x".repeat(32), PORT: "8123" }
     expect(loadConfig({ ...env }).internalUrl).toBe("http://127.0.0.1:8123")

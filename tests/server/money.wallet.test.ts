@@ -11,7 +11,7 @@ import { Ledger } from "../../server/ledger/Ledger.ts"
 import { Rates } from "../../server/wallet/Rates.ts"
 import { newPlayer, put } from "./account-support.ts"
 import { describeBackends, startTestServer, type TestServer } from "./harness.ts"
-import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
+import { balanceOf, gatewaysEnvFor, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 import { Browser } from "./users-support.ts"
 
 const run = promisify(execFile)
@@ -19,7 +19,11 @@ const run = promisify(execFile)
 describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false })
+    // Every gateway configured (nothing here calls one).
+    server = await start(
+      { captchaEnabled: false },
+      { env: { PAYMENT_GATEWAYS: gatewaysEnvFor("http://127.0.0.1:9") } },
+    )
   })
   afterAll(() => server?.close())
 
@@ -271,7 +275,10 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
 
 describe("money: US visitors", () => {
   it("hides the US-excluded gateway from a visitor whose IP is in the US", async () => {
-    const server = await startTestServer({ captchaEnabled: false }, { env: { TRUST_PROXY: "true" } })
+    const server = await startTestServer(
+      { captchaEnabled: false },
+      { env: { TRUST_PROXY: "true", PAYMENT_GATEWAYS: gatewaysEnvFor("http://127.0.0.1:9") } },
+    )
     try {
       const p = await newPlayer(server, "us")
       // The same session from a US address (8.8.8.8 resolves to the US).

@@ -1,14 +1,17 @@
 /**
- * Test harness of the sandbox payment provider: the provider ALONE on its own server
- * (server/providers/payment-sandbox/standalone.ts) on PGlite or a fresh PostgreSQL database, plus a
- * tiny webhook receiver. The casino side is not involved: the provider is tested as the external
- * party it pretends to be.
+ * Test harness of the payment sandbox: the provider ALONE on its own server
+ * (providers/payment-sandbox/server.ts) with its own storage — a PGlite folder of its own, or its
+ * schema `payment_sandbox` in a fresh PostgreSQL database — plus a tiny webhook receiver. No casino:
+ * the provider is tested as the external party it is.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import { describe, it } from "vitest"
-import type { AppConfigShape } from "../../server/config.ts"
-import { sandboxCredentials } from "../../server/payments/sandboxCredentials.ts"
-import { makeSandboxServer, type SandboxServer } from "../../server/providers/payment-sandbox/standalone.ts"
+import {
+  loadPaymentSandboxConfig,
+  type PaymentSandboxConfig,
+} from "../../providers/payment-sandbox/config.ts"
+import { sandboxCredentials } from "../../providers/payment-sandbox/credentials.ts"
+import { type PaymentSandboxServer, startPaymentSandbox } from "../../providers/payment-sandbox/server.ts"
 import { postgresUnavailable, testDatabaseUrl } from "./harness.ts"
 import { type Backend, startStandalone } from "./standalone-harness.ts"
 
@@ -18,7 +21,7 @@ export { type Backend, createPostgresDatabase } from "./standalone-harness.ts"
 export interface SandboxTest {
   readonly backend: Backend
   readonly url: string
-  readonly config: AppConfigShape
+  readonly config: PaymentSandboxConfig
   readonly secret: string
   readonly apiKey: (code: string) => string
   readonly webhookSecret: (code: string) => string
@@ -26,7 +29,7 @@ export interface SandboxTest {
     text: string,
     params?: ReadonlyArray<unknown>,
   ) => Promise<Array<T>>
-  readonly server: SandboxServer
+  readonly server: PaymentSandboxServer
   readonly close: () => Promise<void>
 }
 
@@ -42,12 +45,24 @@ export const startSandbox = async (backend: Backend, options: StartOptions = {})
   const { config, server, query, close } = await startStandalone({
     backend,
     name: "sandbox",
-    env: { SANDBOX_SECRET: testSecret, ...options.env },
+    env: { PAYMENT_SANDBOX_SECRET: testSecret, ...options.env },
     logLevel: "Error",
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
-    make: makeSandboxServer,
+    configure: (base, env) =>
+      loadPaymentSandboxConfig({
+        PAYMENT_SANDBOX_PORT: String(base.port),
+        PAYMENT_SANDBOX_HOST: base.host,
+        PAYMENT_SANDBOX_PUBLIC_URL: base.publicUrl,
+        PAYMENT_SANDBOX_DATA_DIR: base.dataDir,
+        PAYMENT_SANDBOX_DATABASE_URL: base.databaseUrl,
+        PAYMENT_SANDBOX_LOG_LEVEL: base.logLevel,
+        PAYMENT_SANDBOX_NODE_ENV: "test",
+        PAYMENT_SANDBOX_FRAME_ANCESTORS: "http://casino.example",
+        ...env,
+      }),
+    make: startPaymentSandbox,
   })
-  const secret = config.sandboxSecret ?? testSecret
+  const secret = config.secret
   return {
     backend,
     url: server.url,

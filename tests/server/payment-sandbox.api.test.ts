@@ -1,4 +1,6 @@
 /** The sandbox's merchant API: Bearer keys, validation (400, never 500), idempotent references, gateway rules. */
+import { readFile, stat } from "node:fs/promises"
+import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import {
   customer,
@@ -7,6 +9,7 @@ import {
   merchantPost,
   type SandboxTest,
   startSandbox,
+  testSecret,
 } from "./payment-sandbox-harness.ts"
 
 const notify = "http://127.0.0.1:9/api/payments/webhooks/brpay"
@@ -15,7 +18,9 @@ describeSandboxBackends("payment sandbox merchant API", (backend) => {
   let t: SandboxTest
   beforeAll(async () => {
     t = await startSandbox(backend, {
-      env: { SANDBOX_GATEWAY_RULES: "brpay:down;paypound:country=US;ems:max-eur=500;ems:min-eur=10" },
+      env: {
+        PAYMENT_SANDBOX_GATEWAY_RULES: "brpay:down;paypound:country=US;ems:max-eur=500;ems:min-eur=10",
+      },
     })
   })
   afterAll(() => t?.close())
@@ -192,10 +197,10 @@ describeSandboxBackends("payment sandbox merchant API", (backend) => {
     // "up" overrides even the environment's rule.
     expect((await put("brpay", "up", t.secret)).status).toBe(200)
     expect((await merchantPost(t, "/card/brpay/payments", "brpay", initiation(notify))).status).toBe(201)
-    // The operator secret is accepted too.
-    const operatorSecret = t.config.operatorSecret
-    const asOperator = await put("kluwp", "country=US,GB;max-eur=100", operatorSecret ?? t.secret)
-    expect(await asOperator.json()).toEqual({ gateway: "kluwp", rule: "country=US,GB;max-eur=100" })
+    // Only its own secret: a merchant's key does not control it.
+    expect((await put("kluwp", "up", t.apiKey("kluwp"))).status).toBe(401)
+    const several = await put("kluwp", "country=US,GB;max-eur=100", t.secret)
+    expect(await several.json()).toEqual({ gateway: "kluwp", rule: "country=US,GB;max-eur=100" })
     expect(
       (
         await merchantPost(
@@ -229,18 +234,32 @@ describeSandboxBackends("payment sandbox merchant API", (backend) => {
 })
 
 describeSandboxBackends("payment sandbox secret", (backend) => {
-  it("is generated once into sandbox_settings when SANDBOX_SECRET is unset, and the keys derive from it", async () => {
-    const t = await startSandbox(backend, { env: { SANDBOX_SECRET: "" } })
+  it("is generated once into its data folder when PAYMENT_SANDBOX_SECRET is unset; its keys derive from it and begin with test_", async () => {
+    const t = await startSandbox(backend, { env: { PAYMENT_SANDBOX_SECRET: "" } })
     try {
-      const rows = await t.query<{ value: string }>("SELECT value FROM sandbox_settings WHERE key = 'secret'")
-      expect(rows).toHaveLength(1)
-      const { sandboxCredentials } = await import("../../server/payments/sandboxCredentials.ts")
-      const key = sandboxCredentials(rows[0]?.value ?? "", "payweb").apiKey
-      const res = await merchantPost(t, "/card/payweb/payments", "payweb", initiation(notify), key)
+      const file = join(t.config.dataDir, "secret")
+      const stored = (await readFile(file, "utf8")).trim()
+      expect(stored).toMatch(/^[0-9a-f]{64}$/)
+      expect(t.config.secret).toBe(stored)
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
+      const { sandboxCredentials } = await import("../../providers/payment-sandbox/credentials.ts")
+      const keys = sandboxCredentials(stored, "payweb")
+      expect(keys.apiKey).toMatch(/^test_[0-9a-f]{64}$/)
+      expect(keys.webhookSecret).toMatch(/^test_[0-9a-f]{64}$/)
+      expect(keys.webhookSecret).not.toBe(keys.apiKey)
+      const res = await merchantPost(t, "/card/payweb/payments", "payweb", initiation(notify), keys.apiKey)
       expect(res.status).toBe(201)
+      // Keys of another secret (the harness's usual one) are refused.
       expect(
-        (await merchantPost(t, "/card/payweb/payments", "payweb", initiation(notify), t.apiKey("payweb")))
-          .status,
+        (
+          await merchantPost(
+            t,
+            "/card/payweb/payments",
+            "payweb",
+            initiation(notify),
+            sandboxCredentials(testSecret, "payweb").apiKey,
+          )
+        ).status,
       ).toBe(401)
     } finally {
       await t.close()

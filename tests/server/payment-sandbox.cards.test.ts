@@ -8,15 +8,15 @@ import {
   luhnValid,
   parseExpiry,
   testCards,
-} from "../../server/providers/payment-sandbox/cards.ts"
-import { formatAmount } from "../../server/providers/payment-sandbox/pages.ts"
+} from "../../providers/payment-sandbox/cards.ts"
+import { formatAmount } from "../../providers/payment-sandbox/pages.ts"
 import {
   compareWithEurCents,
   formatRules,
   parseGatewayRules,
   parseRules,
   refusal,
-} from "../../server/providers/payment-sandbox/rules.ts"
+} from "../../providers/payment-sandbox/rules.ts"
 
 const now = new Date("2026-11-23T12:00:00Z")
 const digits = (min: number, max: number) =>
@@ -181,21 +181,50 @@ describe("gateway rules", () => {
 })
 
 describe("sandbox configuration", () => {
-  const base = { CAPTCHA_SECRET: "x".repeat(32), DATA_DIR: "/nonexistent-sandbox-config-test" }
-  it("validates SANDBOX_SECRET and SANDBOX_GATEWAY_RULES; off by default in production", async () => {
-    const { loadConfig } = await import("../../server/config.ts")
-    expect(() => loadConfig({ ...base, SANDBOX_SECRET: "short" })).toThrow(/SANDBOX_SECRET/)
-    expect(() => loadConfig({ ...base, SANDBOX_GATEWAY_RULES: "brpay:sideways" })).toThrow(
-      /SANDBOX_GATEWAY_RULES/,
+  const base = {
+    PAYMENT_SANDBOX_DATA_DIR: "/nonexistent-sandbox-config-test",
+    PAYMENT_SANDBOX_SECRET: "s".repeat(32),
+  }
+  it("validates its own variables (PAYMENT_SANDBOX_*), naming the one that is wrong", async () => {
+    const { loadPaymentSandboxConfig } = await import("../../providers/payment-sandbox/config.ts")
+    expect(() => loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_SECRET: "short" })).toThrow(
+      /PAYMENT_SANDBOX_SECRET/,
     )
-    expect(() => loadConfig({ ...base, SANDBOX_PAYMENTS: "maybe" })).toThrow(/SANDBOX_PAYMENTS/)
-    expect(loadConfig(base).sandboxPayments).toBe(true)
-    expect(loadConfig({ ...base, NODE_ENV: "production" }).sandboxPayments).toBe(false)
-    expect(loadConfig({ ...base, NODE_ENV: "production", SANDBOX_PAYMENTS: "on" }).sandboxPayments).toBe(true)
-    expect(
-      formatRules(
-        loadConfig({ ...base, SANDBOX_GATEWAY_RULES: "brpay:down" }).sandboxGatewayRules.get("brpay") ?? [],
-      ),
-    ).toBe("down")
+    expect(() =>
+      loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_GATEWAY_RULES: "brpay:sideways" }),
+    ).toThrow(/PAYMENT_SANDBOX_GATEWAY_RULES/)
+    expect(() => loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_PORT: "70000" })).toThrow(
+      /PAYMENT_SANDBOX_PORT/,
+    )
+    expect(() => loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_FRAME_ANCESTORS: "nope" })).toThrow(
+      /PAYMENT_SANDBOX_FRAME_ANCESTORS/,
+    )
+    expect(() => loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_DATABASE_URL: "mysql://x" })).toThrow(
+      /PAYMENT_SANDBOX_DATABASE_URL/,
+    )
+    expect(() => loadPaymentSandboxConfig({ ...base, PAYMENT_SANDBOX_LOG_LEVEL: "loud" })).toThrow(
+      /PAYMENT_SANDBOX_LOG_LEVEL/,
+    )
+    const config = loadPaymentSandboxConfig({
+      ...base,
+      PAYMENT_SANDBOX_GATEWAY_RULES: "brpay:down",
+      PAYMENT_SANDBOX_FRAME_ANCESTORS: "http://casino.example:8080/any, https://other.example",
+    })
+    expect(formatRules(config.gatewayRules.get("brpay") ?? [])).toBe("down")
+    expect(config.frameAncestors).toEqual(["http://casino.example:8080", "https://other.example"])
+    expect(config.schema).toBe("payment_sandbox")
+    expect(config.port).toBe(8081)
+  })
+
+  it("runs beside the casino by default outside production, never in production (SANDBOX_PAYMENTS)", async () => {
+    const { sandboxOn } = await import("../../compose/local.ts")
+    const { payments } = await import("../../compose/parties/payments.ts")
+    expect(() => sandboxOn({ SANDBOX_PAYMENTS: "maybe" }, payments)).toThrow(/SANDBOX_PAYMENTS/)
+    expect(sandboxOn({}, payments)).toBe(true)
+    expect(sandboxOn({ NODE_ENV: "production" }, payments)).toBe(false)
+    expect(() => sandboxOn({ NODE_ENV: "production", SANDBOX_PAYMENTS: "on" }, payments)).toThrow(
+      /SANDBOX_PAYMENTS=on/,
+    )
+    expect(payments.defaultPort(8080)).toBe(8081)
   })
 })

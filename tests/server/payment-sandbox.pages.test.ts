@@ -90,6 +90,43 @@ describeSandboxBackends("payment sandbox pages", (backend) => {
     expect(html).toContain("30.00 EUR")
   })
 
+  const sandboxMark =
+    '<aside class="sandbox-mark" aria-label="Sandbox: a test environment, no real money moves">Sandbox</aside>'
+
+  it("marks every page it serves as the sandbox, framed only by its configured ancestors", async () => {
+    const { page } = await newCardPayment()
+    const res = await fetch(`${t.url}${page}`)
+    expect(res.headers.get("content-security-policy")).toContain(
+      "frame-ancestors 'self' http://casino.example;",
+    )
+    const pages: Array<string> = [await res.text()]
+    // The 3-D Secure step, as a plain form post answers it.
+    pages.push(await (await post(page, { ...card("4000 0000 0000 3220"), action: "pay" })).text())
+    pages.push((await walletFlow("skrill", {})).html)
+    pages.push((await walletFlow("jeton", { method: "CHECKOUT" })).html)
+    pages.push((await walletFlow("mifinity", {})).html)
+    const qr = await merchantPost(t, "/jeton/payments", "jeton", initiation(receiver.url, { method: "QR" }))
+    pages.push(await (await fetch(String(qr.body.checkoutUrl))).text())
+    pages.push(await (await fetch(`${t.url}/sandbox-pay/card/payweb/pay/nope`)).text())
+    expect(pages[1]).toContain("3-D Secure check")
+    for (const html of pages) {
+      expect(html).toContain(sandboxMark)
+      expect(html).toContain(".sandbox-mark{position:fixed;")
+    }
+  })
+
+  it("answers an address it does not serve with JSON: 404, or 405 with Allow", async () => {
+    const unknown = await fetch(`${t.url}/sandbox-pay/nothing/here`, { headers: { accept: "text/html" } })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ error: "not_found" })
+    const wrongMethod = await fetch(`${t.url}/sandbox-pay/skrill/sessions`)
+    expect(wrongMethod.status).toBe(405)
+    expect(wrongMethod.headers.get("allow")).toBe("POST")
+    const deleted = await fetch(`${t.url}/sandbox-pay/card/paystudio/pay/x`, { method: "DELETE" })
+    expect(deleted.status).toBe(405)
+    expect(deleted.headers.get("allow")).toBe("GET, POST")
+  })
+
   const cases: ReadonlyArray<[string, string, string, string | null]> = [
     ["4242 4242 4242 4242", "approved", "payment.completed", null],
     ["4000 0000 0000 0002", "declined", "payment.failed", "Card declined"],

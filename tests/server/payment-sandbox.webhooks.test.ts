@@ -6,9 +6,9 @@
 import { createHmac } from "node:crypto"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backoffSeconds } from "../../server/providers/payment-sandbox/Dispatcher.ts"
-import { Sandbox } from "../../server/providers/payment-sandbox/Sandbox.ts"
-import { SandboxRepo } from "../../server/providers/payment-sandbox/SandboxRepo.ts"
+import { backoffSeconds } from "../../providers/payment-sandbox/Dispatcher.ts"
+import { Sandbox } from "../../providers/payment-sandbox/Sandbox.ts"
+import { SandboxRepo } from "../../providers/payment-sandbox/SandboxRepo.ts"
 import { postgresUnavailable } from "./harness.ts"
 import {
   describeSandboxBackends,

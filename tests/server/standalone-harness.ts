@@ -111,14 +111,24 @@ export const providerStorage = async (options: {
   }
 }
 
-/** What both providers' stand-alone servers offer (server/providers/<provider>/standalone.ts). */
+/** What the providers' stand-alone servers offer (their own server, e.g. providers/payment-sandbox/server.ts). */
 export interface StandaloneServer {
   readonly url: string
   readonly close: () => Promise<void>
   readonly run: <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Promise<A>
 }
 
-export interface StandaloneOptions<S extends StandaloneServer> {
+/** Where a stand-alone provider under test listens and keeps its storage. */
+export interface StandaloneBase {
+  readonly port: number
+  readonly host: string
+  readonly dataDir: string
+  readonly publicUrl: string
+  readonly logLevel: string
+  readonly databaseUrl: string | undefined
+}
+
+export interface StandaloneOptions<S extends StandaloneServer, C = AppConfigShape> {
   readonly backend: Backend
   /** Names the temporary data directory and the PGlite template ("sandbox", "studio"). */
   readonly name: string
@@ -127,20 +137,37 @@ export interface StandaloneOptions<S extends StandaloneServer> {
   readonly logLevel: string
   /** Share an existing PostgreSQL database (a second process on the same data). */
   readonly databaseUrl?: string
-  readonly make: (config: AppConfigShape) => Promise<S>
+  /**
+   * The provider's configuration from its own variables (default: the casino's loadConfig over
+   * PORT, HOST, DATA_DIR, PUBLIC_URL, LOG_LEVEL, DATABASE_URL and `env`).
+   */
+  readonly configure?: (base: StandaloneBase, env: Record<string, string>) => C
+  readonly make: (config: C) => Promise<S>
 }
 
-export interface Standalone<S extends StandaloneServer> {
-  readonly config: AppConfigShape
+export interface Standalone<S extends StandaloneServer, C = AppConfigShape> {
+  readonly config: C
   readonly server: S
   readonly query: <T>(text: string, params?: ReadonlyArray<unknown>) => Promise<Array<T>>
   /** Stops the server, then drops the database it created and its data directory (once). */
   readonly close: () => Promise<void>
 }
 
-export const startStandalone = async <S extends StandaloneServer>(
-  options: StandaloneOptions<S>,
-): Promise<Standalone<S>> => {
+const casinoConfigure = (base: StandaloneBase, env: Record<string, string>): AppConfigShape =>
+  loadConfig({
+    PORT: String(base.port),
+    HOST: base.host,
+    DATA_DIR: base.dataDir,
+    PUBLIC_URL: base.publicUrl,
+    LOG_LEVEL: base.logLevel,
+    NODE_ENV: "test",
+    ...(base.databaseUrl === undefined ? {} : { DATABASE_URL: base.databaseUrl }),
+    ...env,
+  })
+
+export const startStandalone = async <S extends StandaloneServer, C = AppConfigShape>(
+  options: StandaloneOptions<S, C>,
+): Promise<Standalone<S, C>> => {
   const dataDir = await mkdtemp(join(tmpdir(), `casino-${options.name}-test-`))
   let drop: (() => Promise<void>) | undefined
   let databaseUrl = options.databaseUrl
@@ -152,16 +179,17 @@ export const startStandalone = async <S extends StandaloneServer>(
     await cp(await pgliteTemplate(options.name), join(dataDir, "pglite"), { recursive: true })
   }
   const port = await freePort()
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? options.logLevel,
-    NODE_ENV: "test",
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    ...options.env,
-  })
+  const base: StandaloneBase = {
+    port,
+    host: "127.0.0.1",
+    dataDir,
+    publicUrl: `http://127.0.0.1:${port}`,
+    logLevel: process.env.LOG_LEVEL ?? options.logLevel,
+    databaseUrl,
+  }
+  const configure =
+    options.configure ?? (casinoConfigure as unknown as (b: StandaloneBase, e: Record<string, string>) => C)
+  const config = configure(base, options.env)
   const server = await options.make(config)
   const query = queryThrough(server.run)
   let closing: Promise<void> | undefined

@@ -33,7 +33,7 @@ describeBackends("withdrawals: concurrency", ({ backend, start }) => {
   let b: RunningServer | undefined
   let bDir: string | undefined
   beforeAll(async () => {
-    a = await start({ captchaEnabled: false })
+    a = await start({ captchaEnabled: false }, { parties: ["payments"] })
     if (!postgres) return
     bDir = await mkdtemp(join(tmpdir(), "casino-test-b-"))
     // One operator secret for both (each would otherwise generate its own into its DATA_DIR). B's

@@ -1,6 +1,6 @@
 /**
- * Money out, the lifecycle (issue 12) against the real server and its payment sandbox on PGlite and
- * PostgreSQL: operators approve and reject through the operator endpoint (each action audited), the
+ * Money out, the lifecycle, against the real server and the payment sandbox beside it (the
+ * `payments` party: the skrill and bank payout rails) on PGlite and PostgreSQL: operators approve and reject through the operator endpoint (each action audited), the
  * sandbox's payout API pays or fails a bank/Skrill payout and its signed callback settles it,
  * forged / stale / replayed / conflicting callbacks are refused or answered once, transitions a
  * status does not allow are refused, a crypto payout through a CryptoPayouts double is sent, tracked
@@ -10,6 +10,7 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import type { PaymentsHandle } from "../../compose/parties/payments.ts"
 import { ChainUnavailable } from "../../server/crypto/chain.ts"
 import { CryptoPayouts, type CryptoPayoutsShape, PayoutRejected } from "../../server/crypto/payouts.ts"
 import { signWebhook } from "../../server/payments/adapters.ts"
@@ -54,7 +55,10 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
   beforeAll(async () => {
     server = await start(
       { captchaEnabled: false },
-      { env: { WITHDRAW_CONFIRMATIONS: "3", OPERATOR_SECRETS: JSON.stringify(operatorSecrets) } },
+      {
+        env: { WITHDRAW_CONFIRMATIONS: "3", OPERATOR_SECRETS: JSON.stringify(operatorSecrets) },
+        parties: ["payments"],
+      },
     )
   }, 120_000)
   afterAll(async () => {
@@ -168,11 +172,14 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
     const id = await requested(p, "2500")
     // As if the payout had been sent to the bank rail (no real payout: these callbacks are ours).
     await server.query("UPDATE withdrawals SET status = 'sent' WHERE id = $1", [id])
+    // The bank rail's callback secret, as the casino holds it and the sandbox issued it.
     const bankSecret = await server.run(
       Effect.gen(function* () {
-        return (yield* FiatPayouts).webhookSecret("bank")
+        return (yield* FiatPayouts).webhookSecret("bank") ?? ""
       }),
     )
+    const sandbox = server.parties.get("payments")?.handle as PaymentsHandle
+    expect(bankSecret).toBe(sandbox.credentials("bank").webhookSecret)
     const body = (eventId: string, amount = "2500", type = "payout.paid") =>
       JSON.stringify({
         id: eventId,

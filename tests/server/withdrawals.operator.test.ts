@@ -34,11 +34,12 @@ describeBackends("withdrawals: operator command", ({ start }) => {
   let server: TestServer
   let env: Record<string, string>
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false })
+    server = await start({ captchaEnabled: false }, { parties: ["payments"] })
     env = {
       DATA_DIR: server.dataDir,
       LOG_LEVEL: "Warn",
-      // Where a direct approval asks the sandbox to pay (and where its callback comes back).
+      // Where a direct approval asks the payment sandbox to pay, and where its callback comes back.
+      PAYMENT_GATEWAYS: server.parties.get("payments")?.casinoEnv.PAYMENT_GATEWAYS ?? "",
       INTERNAL_URL: server.config.internalUrl,
       ...(server.config.databaseUrl === undefined ? {} : { DATABASE_URL: server.config.databaseUrl }),
     }

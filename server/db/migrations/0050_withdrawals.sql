@@ -1,6 +1,5 @@
 -- 0050_withdrawals: money out (issue 12, server/withdrawals/, docs/withdrawals.md): the withdrawals
--- with their timeline, the pending-withdrawal ledger accounts, the payout callbacks received, and
--- the sandbox provider's payout API (its own sandbox_ tables, as for deposits).
+-- with their timeline, the pending-withdrawal ledger accounts and the payout callbacks received.
 -- Portable PostgreSQL (15 … 18 / PGlite).
 
 -- A request moves the amount from the player's cash to the currency's pending_withdrawal account
@@ -58,27 +57,3 @@ CREATE TABLE withdrawal_callback_events (
   received_at    timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (provider, event_id)
 );
-
--- ── the sandbox provider's payouts (server/providers/payment-sandbox/payouts.ts) ─────────────────
-
--- One payout per (gateway, reference); decided when created (the e-mail decides: fail@… fails), its
--- callback queued in the same transaction in the provider's webhook outbox.
-CREATE TABLE sandbox_payouts (
-  id           uuid PRIMARY KEY,
-  gateway      text NOT NULL CHECK (gateway IN ('skrill', 'bank')),
-  reference    text NOT NULL,
-  amount       bigint NOT NULL CHECK (amount > 0),
-  currency     text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
-  email        text NOT NULL,
-  notify_url   text NOT NULL,
-  status       text NOT NULL CHECK (status IN ('paid', 'failed')),
-  reason       text,
-  created_at   timestamptz NOT NULL DEFAULT now()
-);
-CREATE UNIQUE INDEX sandbox_payouts_reference_key ON sandbox_payouts (gateway, reference);
-
--- The outbox delivers payment webhooks and payout callbacks alike: a row belongs to exactly one.
-ALTER TABLE sandbox_webhook_outbox ALTER COLUMN payment_id DROP NOT NULL;
-ALTER TABLE sandbox_webhook_outbox ADD COLUMN payout_id uuid REFERENCES sandbox_payouts (id);
-ALTER TABLE sandbox_webhook_outbox ADD CONSTRAINT sandbox_webhook_outbox_owner_check
-  CHECK ((payment_id IS NULL) <> (payout_id IS NULL));

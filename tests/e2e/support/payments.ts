@@ -1,26 +1,30 @@
 /**
  * The payment sandbox seen from the e2e tests: its control endpoint (a gateway's initiation rule,
- * docs/payment-sandbox.md) called with the operator secret the e2e server uses — OPERATOR_SECRET
- * when the runner's environment sets it, else the one the server generated in its DATA_DIR — and the
- * deposit flow's `payment_config` cookie as the browser holds it.
+ * docs/payment-sandbox.md) on the sandbox's own address (E2E_PARTY_PAYMENTS_URL), called with the
+ * sandbox's own secret — PAYMENT_SANDBOX_SECRET when the runner's environment sets it, else the one
+ * it generated into its folder of the e2e DATA_DIR — and the deposit flow's `payment_config` cookie
+ * as the browser holds it.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { BrowserContext } from "@playwright/test"
-import { E2E_ENV, requiredEnv } from "./env.ts"
+import { E2E_ENV, partyUrlEnv, requiredEnv } from "./env.ts"
 
-export const operatorSecret = (): string => {
-  const fromEnv = process.env.OPERATOR_SECRET
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
-  return readFileSync(join(requiredEnv(E2E_ENV.dataDir), "operator-secret"), "utf8").trim()
+/** Where browsers reach the payment sandbox's pages and API. */
+export const paymentSandboxUrl = (): string => requiredEnv(partyUrlEnv("payments"))
+
+export const sandboxSecret = (): string => {
+  const fromEnv = process.env.PAYMENT_SANDBOX_SECRET
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return fromEnv.trim()
+  return readFileSync(join(requiredEnv(E2E_ENV.dataDir), "payments", "secret"), "utf8").trim()
 }
 
-/** PUT /sandbox-pay/control/gateways/{code} { rule }: the rule now in force ("up" = none). */
-export const setGatewayRule = async (baseUrl: string, code: string, rule: string): Promise<string> => {
-  const response = await fetch(`${baseUrl}/sandbox-pay/control/gateways/${code}`, {
+/** PUT /sandbox-pay/control/gateways/{code} { rule } on the sandbox: the rule now in force ("up" = none). */
+export const setGatewayRule = async (code: string, rule: string): Promise<string> => {
+  const response = await fetch(`${paymentSandboxUrl()}/sandbox-pay/control/gateways/${code}`, {
     method: "PUT",
     headers: {
-      authorization: `Bearer ${operatorSecret()}`,
+      authorization: `Bearer ${sandboxSecret()}`,
       "content-type": "application/json",
     },
     body: JSON.stringify({ rule }),

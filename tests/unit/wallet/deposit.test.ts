@@ -19,7 +19,7 @@ import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules
 import type { DepositMinimums, DepositResponse, Gateways } from "../../../services/wallet-service.ts"
 import { controlled, settle } from "../account/doubles.ts"
 
-const start = (saved: PaymentConfig | null) => {
+const start = (saved: PaymentConfig | null, gateways: Gateways = ["brpay", "paypound", "ems"]) => {
   const pay = controlled<DepositResponse, PayRequest>()
   const written: Array<PaymentConfig> = []
   const actor = createActor(
@@ -30,7 +30,7 @@ const start = (saved: PaymentConfig | null) => {
           async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits }),
         ),
         loadMinimums: fromPromise(async (): Promise<DepositMinimums> => eurMinimums),
-        loadGateways: fromPromise(async (): Promise<Gateways> => ["brpay", "paypound", "ems"]),
+        loadGateways: fromPromise(async (): Promise<Gateways> => gateways),
         pay: pay.logic,
       },
       actions: {
@@ -107,6 +107,36 @@ describe("the card cascade", () => {
     expect(pay.calls).toHaveLength(3)
     expect(actor.getSnapshot().matches("methods")).toBe(true)
     expect(actor.getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
+  })
+
+  it("no card gateway configured (an empty list): back to the methods with the message, no call", async () => {
+    const { actor, pay } = start(null, [])
+    await settle()
+    actor.send({ type: "QUICK", euros: 30 })
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    await settle()
+    expect(pay.calls).toHaveLength(0)
+    expect(actor.getSnapshot().matches("methods")).toBe(true)
+    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
+  })
+
+  it("an e-wallet the casino does not offer (GatewayUnavailable): back to the methods with the message", async () => {
+    const { actor, pay } = start(null)
+    await settle()
+    actor.send({ type: "QUICK", euros: 30 })
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "skrill" })
+    await settle()
+    expect(pay.last().input).toMatchObject({ kind: "skrill" })
+    pay.last().reject(down("skrill"))
+    await settle()
+    expect(actor.getSnapshot().matches("methods")).toBe(true)
+    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.depositFailed)
+    // The player may choose another method.
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    await settle()
+    expect(pay.last().input).toMatchObject({ kind: "gateway", gateway: "brpay" })
   })
 
   it("below 10 EUR the gateway screen does not open", async () => {

@@ -1,19 +1,19 @@
 /**
- * The webhook dispatcher and the expiry sweeper of the sandbox provider: fibers started with the
- * server (a scoped layer; they stop with it).
+ * The webhook dispatcher and the expiry sweeper of the sandbox: fibers started with its server (a
+ * scoped layer; they stop with it).
  *
  * Delivery (docs/payments-protocol.md, "Webhooks"): claim due outbox rows (one statement, `FOR UPDATE
  * SKIP LOCKED`, leased for `leaseSeconds`), sign each with its gateway's webhook secret
- * (`X-Sandbox-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`), POST it, and mark
+ * (protocols/payments/signature.ts: `X-Sandbox-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`), POST it, and mark
  * it delivered on a 2xx; anything else (status, network error, timeout) is retried after
  * 1, 2, 4 … 60 s, 12 attempts in all. No transaction is held while posting, so PGlite's single
- * connection stays free (the receiver may be this very server) and several processes can run
+ * connection stays free and several processes can run
  * dispatchers on one PostgreSQL: a claimed row is invisible to the others until its lease ends,
  * which is longer than the post's timeout. At-least-once: a process killed between the receiver's
  * 2xx and `markDelivered` delivers that event again after the lease; receivers are idempotent.
  */
-import { createHmac } from "node:crypto"
 import { Cause, Duration, Effect, Layer } from "effect"
+import { SIGNATURE_HEADER, signEvent } from "../../protocols/payments/signature.ts"
 import { Sandbox } from "./Sandbox.ts"
 import { type OutboxRow, SandboxRepo } from "./SandboxRepo.ts"
 
@@ -26,9 +26,6 @@ const sweepInterval = Duration.seconds(60)
 
 /** Delay before the next attempt after `attempts` failed ones: 1, 2, 4 … capped at 60 s. */
 export const backoffSeconds = (attempts: number): number => Math.min(2 ** Math.max(0, attempts - 1), 60)
-
-export const signatureHeader = (secret: string, body: string, unixSeconds: number): string =>
-  `t=${unixSeconds},v1=${createHmac("sha256", secret).update(`${unixSeconds}.${body}`).digest("hex")}`
 
 type PostResult =
   | { readonly ok: true; readonly status: number }
@@ -44,7 +41,7 @@ const post = (row: OutboxRow, secret: string): Effect.Effect<PostResult> =>
         headers: {
           "content-type": "application/json",
           "user-agent": "casino-sandbox-pay/1",
-          "x-sandbox-signature": signatureHeader(secret, row.body, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER]: signEvent(secret, Math.floor(Date.now() / 1000), row.body),
         },
         signal: AbortSignal.any([signal, AbortSignal.timeout(postTimeoutMs)]),
       })

@@ -10,7 +10,7 @@
  * aria-invalid) and are announced by a role=alert summary; steps move focus to their heading.
  */
 
-import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
+import { escapeHtml, framedPageCsp } from "../../lib/html.ts"
 import { testCards, threeDSecureCode } from "./cards.ts"
 import { sandboxCurrencies } from "./rules.ts"
 import type { PaymentRow } from "./SandboxRepo.ts"
@@ -25,13 +25,26 @@ export const formatAmount = (amount: string, currency: string): string => {
 
 export const groupCardNumber = (digits: string): string => digits.replace(/(\d{4})(?=\d)/g, "$1 ")
 
-/** A form's redirect to the merchant counts as form-action in browsers that check redirects. */
-export const pageCsp = (nonce: string, returnUrl: string | undefined, publicUrl: string): string =>
-  framedPageCsp(nonce, publicUrl, ["'self'", returnUrl ?? ""])
+/**
+ * Framed only by the merchants' sites (PAYMENT_SANDBOX_FRAME_ANCESTORS); a form's redirect to the
+ * merchant counts as form-action in browsers that check redirects.
+ */
+export const pageCsp = (
+  nonce: string,
+  returnUrl: string | undefined,
+  frameAncestors: ReadonlyArray<string>,
+): string => framedPageCsp(nonce, frameAncestors, ["'self'", returnUrl ?? ""])
+
+/**
+ * The mark every page carries: a test environment, no real money. Fixed in the top corner, above a
+ * band the body keeps free for it, so it never covers the form.
+ */
+export const sandboxMark = `<aside class="sandbox-mark" aria-label="Sandbox: a test environment, no real money moves">Sandbox</aside>`
 
 const styles = `
 :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.45;color:#1b1f24;background:#eef1f5}
-body{margin:0;padding:16px}
+body{margin:0;padding:40px 16px 16px}
+.sandbox-mark{position:fixed;top:6px;left:6px;z-index:10;margin:0;padding:3px 10px;border-radius:4px;background:#8a1c1c;color:#fff;font-size:.8rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;line-height:1.4}
 main{max-width:440px;margin:0 auto;background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:20px 22px}
 .top{display:flex;justify-content:space-between;align-items:baseline;gap:8px;border-bottom:1px solid #e3e7ec;padding-bottom:10px;margin-bottom:14px}
 .brand{font-weight:600;margin:0}.badge{font-size:.75rem;background:#fff3c4;color:#6b5300;border-radius:4px;padding:1px 6px;margin-left:6px}
@@ -194,7 +207,7 @@ const page = (nonce: string, p: PaymentRow, title: string, body: string): string
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin"><link rel="icon" href="data:,"><title>${escapeHtml(title)} · Sandbox Pay</title>
 <style nonce="${nonce}">${styles}</style></head>
-<body><main>
+<body>${sandboxMark}<main>
 <div class="top"><p class="brand">Sandbox Pay · ${escapeHtml(p.gateway)}<span class="badge">TEST</span></p>
 <p class="amount">${escapeHtml(formatAmount(p.amount, p.currency))}</p></div>
 <p id="page-status" class="status" role="status"></p>
@@ -340,4 +353,4 @@ ${step("approve", state.step, `Approve the payment`, approve)}`
 export const notFoundPage = (nonce: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>Payment not found · Sandbox Pay</title><style nonce="${nonce}">${styles}</style></head>
-<body><main><h1>Payment not found</h1><p>This payment link is not valid. Return to the merchant and start again.</p></main></body></html>`
+<body>${sandboxMark}<main><h1>Payment not found</h1><p>This payment link is not valid. Return to the merchant and start again.</p></main></body></html>`

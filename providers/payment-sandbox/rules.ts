@@ -2,7 +2,7 @@
  * Gateway rules of the sandbox: how a sandbox gateway refuses an initiation, so the casino's cascade
  * meets real refusals (docs/payments-protocol.md, "Configuration").
  *
- *   SANDBOX_GATEWAY_RULES = "brpay:down;paypound:country=US;ems:max-eur=500;ems:min-eur=10"
+ *   PAYMENT_SANDBOX_GATEWAY_RULES = "brpay:down;paypound:country=US;ems:max-eur=500;ems:min-eur=10"
  *   control endpoint rule = "down" | "up" | "country=US,GB" | "max-eur=500" | "min-eur=10", or several
  *                           joined by ";" ("country=US;max-eur=500")
  *
@@ -76,7 +76,7 @@ export const parseRules = (text: string): ParseResult<ReadonlyArray<GatewayRule>
   return { ok: true, value: rules }
 }
 
-/** SANDBOX_GATEWAY_RULES: "code:rule;code:rule…"; a code named twice gets both rules. */
+/** PAYMENT_SANDBOX_GATEWAY_RULES: "code:rule;code:rule…"; a code named twice gets both rules. */
 export const parseGatewayRules = (
   text: string,
 ): ParseResult<ReadonlyMap<string, ReadonlyArray<GatewayRule>>> => {

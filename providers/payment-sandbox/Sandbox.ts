@@ -10,8 +10,9 @@
 import { randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
 import { Context, type Duration, Effect, Layer, Queue } from "effect"
 import type { SqlError } from "effect/sql"
-import { AppConfig, persistentOperatorSecret } from "../../config.ts"
-import { sandboxCredentials, sandboxSecret } from "../../payments/sandboxCredentials.ts"
+import { type PaymentEvent, paymentEventBody } from "../../protocols/payments/events.ts"
+import { SandboxConfig } from "./config.ts"
+import { sandboxCredentials } from "./credentials.ts"
 import { type GatewayRule, parseRules, type Refusal, refusal } from "./rules.ts"
 import { type Decision, type Family, type PaymentRow, SandboxRepo } from "./SandboxRepo.ts"
 
@@ -54,8 +55,8 @@ export type InitiationResult =
   /** The gateway already has this reference with other data. */
   | { readonly _tag: "Conflict"; readonly payment: PaymentRow }
 
-/** The webhook event of a decision (docs/payments-protocol.md, "Webhooks"); key order is the wire order. */
-export const webhookEvent = (eventId: string, payment: PaymentRow, at: Date) => ({
+/** The webhook event of a decision (docs/payments-protocol.md, "Webhooks"). */
+export const webhookEvent = (eventId: string, payment: PaymentRow, at: Date): PaymentEvent => ({
   id: eventId,
   type: payment.status === "approved" ? "payment.completed" : "payment.failed",
   paymentId: payment.id,
@@ -72,7 +73,7 @@ export interface SandboxShape {
   readonly publicUrl: string
   /** Bearer check of a merchant call for `gateway` (constant time). */
   readonly isMerchant: (gateway: string, authorization: string | undefined) => boolean
-  /** Bearer check of the control endpoint: the operator secret or the sandbox secret. */
+  /** Bearer check of the control endpoint: the sandbox's own secret. */
   readonly isController: (authorization: string | undefined) => boolean
   readonly webhookSecret: (gateway: string) => string
   readonly initiate: (input: Initiation) => Sql<InitiationResult>
@@ -89,7 +90,7 @@ export interface SandboxShape {
   ) => Sql<PaymentRow | undefined>
   /** Fails every payment `created` more than 30 minutes ago (with its webhook); how many. */
   readonly expireStale: () => Sql<number>
-  /** The rules in force for a gateway: its runtime row, else SANDBOX_GATEWAY_RULES. */
+  /** The rules in force for a gateway: its runtime row, else PAYMENT_SANDBOX_GATEWAY_RULES. */
   readonly rulesFor: (gateway: string) => Sql<ReadonlyArray<GatewayRule>>
   readonly setRule: (
     gateway: string,
@@ -118,17 +119,13 @@ const sameInitiation = (row: PaymentRow, input: Initiation): boolean =>
   row.currency === input.currency &&
   row.method === input.method
 
-export class Sandbox extends Context.Service<Sandbox, SandboxShape>()(
-  "casino/server/providers/payment-sandbox/Sandbox",
-) {
+export class Sandbox extends Context.Service<Sandbox, SandboxShape>()("payment-sandbox/Sandbox") {
   static readonly layerNoDeps = Layer.effect(
     Sandbox,
     Effect.gen(function* () {
-      const config = yield* AppConfig
+      const config = yield* SandboxConfig
       const repo = yield* SandboxRepo
-      const secret = yield* sandboxSecret(config.sandboxSecret)
-      // The same operator secret the operator endpoints accept (generated into DATA_DIR when unset).
-      const operatorSecret = config.operatorSecret ?? persistentOperatorSecret(config.dataDir)
+      const secret = config.secret
       const wake = yield* Queue.dropping<void>(1)
       const credentials = new Map<string, ReturnType<typeof sandboxCredentials>>()
       const credentialsOf = (gateway: string) => {
@@ -144,7 +141,7 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()(
         repo.runtimeRules().pipe(
           Effect.map((rows) => {
             const row = rows.find((r) => r.gateway === gateway)
-            if (row === undefined) return config.sandboxGatewayRules.get(gateway) ?? []
+            if (row === undefined) return config.gatewayRules.get(gateway) ?? []
             const parsed = parseRules(row.rule)
             // Stored rules were parsed before being stored; a row that no longer parses refuses nothing.
             return parsed.ok ? parsed.value : []
@@ -154,7 +151,7 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()(
       const queueWebhook = (payment: PaymentRow) =>
         Effect.gen(function* () {
           const eventId = randomUUID()
-          const body = JSON.stringify(webhookEvent(eventId, payment, payment.decidedAt ?? new Date()))
+          const body = paymentEventBody(webhookEvent(eventId, payment, payment.decidedAt ?? new Date()))
           yield* repo.enqueueWebhook({
             id: eventId,
             paymentId: payment.id,
@@ -241,7 +238,7 @@ export class Sandbox extends Context.Service<Sandbox, SandboxShape>()(
         isController: (authorization) => {
           const token = bearer(authorization)
           if (token === "") return false
-          return sameSecret(token, secret) || sameSecret(token, operatorSecret)
+          return sameSecret(token, secret)
         },
         webhookSecret: (gateway) => credentialsOf(gateway).webhookSecret,
         initiate,

@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type CardInput, checkCard, threeDSecureCode, threeDSecureFailed } from "./cards.ts"
+import { SandboxConfig } from "./config.ts"
 import { SANDBOX_PREFIX } from "./http.ts"
 import { cardPage, type Errors, notFoundPage, pageCsp, type Values, walletPage } from "./pages.ts"
 import { cancelledReason, Sandbox } from "./Sandbox.ts"
@@ -45,19 +46,20 @@ const alreadyDecided = (p: PaymentRow): Outcome => ({
   redirect: p.returnUrl,
 })
 
-/** Sends the page with its own CSP: set after the server's edge headers, so it replaces theirs. */
+/** Sends the page with its own CSP and the headers a payment page needs. */
 const htmlPage = (status: number, html: (nonce: string) => string, returnUrl: string | undefined) =>
   Effect.gen(function* () {
-    const sandbox = yield* Sandbox
+    const config = yield* SandboxConfig
     const nonce = randomBytes(16).toString("base64")
-    const csp = pageCsp(nonce, returnUrl, sandbox.publicUrl)
+    const csp = pageCsp(nonce, returnUrl, config.frameAncestors)
     yield* HttpEffect.appendPreResponseHandler((_req, response) =>
       Effect.succeed(
         HttpServerResponse.setHeaders(response, {
           "content-security-policy": csp,
           "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
           // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the
-          // pages' own form posts (no script), and the server's edge refuses those as cross-origin.
+          // pages' own form posts (no script), which a server's origin check refuses as cross-origin.
           "referrer-policy": "same-origin",
         }),
       ),

@@ -1,11 +1,12 @@
 /**
- * The sandbox provider's SQL (tables `sandbox_*` of migration 0020). Times come from the database
- * clock so several server processes agree. Every function fails only with `SqlError`.
+ * The sandbox's SQL (its tables `sandbox_*`, migrations/). Times come from the database clock so
+ * several sandbox processes agree. Every function fails only with `SqlError`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import type { Family } from "../../protocols/payments/merchant.ts"
 
-export type Family = "hosted-card" | "skrill" | "jeton" | "mifinity"
+export type { Family }
 export type PaymentStatus = "created" | "approved" | "declined" | "failed" | "cancelled"
 export type Decision = Exclude<PaymentStatus, "created">
 
@@ -122,7 +123,7 @@ const paymentColumns = `id::text AS "id", gateway, family, method, reference, am
   card_last4 AS "cardLast4", wallet_email AS "walletEmail", created_at AS "createdAt", decided_at AS "decidedAt"`
 
 export class SandboxRepo extends Context.Service<SandboxRepo, SandboxRepoShape>()(
-  "casino/server/providers/payment-sandbox/SandboxRepo",
+  "payment-sandbox/SandboxRepo",
 ) {
   static readonly layer = Layer.effect(
     SandboxRepo,

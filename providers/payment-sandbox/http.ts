@@ -1,12 +1,13 @@
 /**
- * The sandbox provider's HTTP face, under /sandbox-pay/ (docs/payments-protocol.md):
+ * The sandbox's HTTP face, under /sandbox-pay/ (docs/payments-protocol.md; the wire shapes are
+ * protocols/payments/):
  *
  * - merchant API (server to server, JSON, `Authorization: Bearer <apiKey of the gateway>`):
  *     POST /sandbox-pay/card/{code}/payments   POST /sandbox-pay/skrill/sessions
  *     POST /sandbox-pay/jeton/payments         POST /sandbox-pay/mifinity/init-iframe
  *   201 on creation (or the same answer for a retried reference), 400 bad body, 401 bad key,
  *   409 a reference reused with other data, 503/422 refused by the gateway's rules.
- * - control (tests, operators; Bearer OPERATOR_SECRET or the sandbox secret):
+ * - control (tests, operators; Bearer the sandbox's own secret):
  *     PUT /sandbox-pay/control/gateways/{code} { rule }   GET /sandbox-pay/control/payments/{id}
  * - the payer's pages: pages.ts / pagesHttp.ts.
  * Every refusal is JSON `{ error, message }`; nothing here answers 500 for a client's mistake.
@@ -14,16 +15,22 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { SqlError } from "effect/sql"
+import {
+  type CardPaymentCreated,
+  CardPaymentRequest,
+  type JetonPaymentCreated,
+  JetonPaymentRequest,
+  type MifinityInitCreated,
+  MifinityInitRequest,
+  merchantPaths,
+  type SkrillSessionCreated,
+  SkrillSessionRequest,
+} from "../../protocols/payments/merchant.ts"
 import { formatRules, isGatewayCode } from "./rules.ts"
 import { type Initiation, Sandbox } from "./Sandbox.ts"
 import type { Family, PaymentRow } from "./SandboxRepo.ts"
-import {
-  CardPaymentRequest,
-  JetonPaymentRequest,
-  MifinityInitRequest,
-  RuleRequest,
-  SkrillSessionRequest,
-} from "./schemas.ts"
+
+export const RuleRequest = Schema.Struct({ rule: Schema.String.check(Schema.isMaxLength(500)) })
 
 export const SANDBOX_PREFIX = "/sandbox-pay"
 
@@ -124,7 +131,11 @@ const cardPayments = answer(
     yield* merchant(code)
     const input = yield* body(CardPaymentRequest)
     const p = yield* initiate("hosted-card", code, input, null)
-    return json(201, { paymentId: p.id, redirectUrl: pageUrls(sandbox.publicUrl, p).card })
+    const created: typeof CardPaymentCreated.Type = {
+      paymentId: p.id,
+      redirectUrl: pageUrls(sandbox.publicUrl, p).card,
+    }
+    return json(201, created)
   }),
 )
 
@@ -141,7 +152,11 @@ const skrillSessions = answer(
           ? methods
           : methods.join(",")
     const p = yield* initiate("skrill", "skrill", input, method)
-    return json(201, { sessionId: p.id, redirectUrl: pageUrls(sandbox.publicUrl, p).skrill })
+    const created: typeof SkrillSessionCreated.Type = {
+      sessionId: p.id,
+      redirectUrl: pageUrls(sandbox.publicUrl, p).skrill,
+    }
+    return json(201, created)
   }),
 )
 
@@ -151,7 +166,12 @@ const jetonPayments = answer(
     yield* merchant("jeton")
     const input = yield* body(JetonPaymentRequest)
     const p = yield* initiate("jeton", "jeton", input, input.method)
-    return json(201, { paymentId: p.id, checkoutUrl: pageUrls(sandbox.publicUrl, p).jeton, qr: p.qr })
+    const created: typeof JetonPaymentCreated.Type = {
+      paymentId: p.id,
+      checkoutUrl: pageUrls(sandbox.publicUrl, p).jeton,
+      qr: p.qr,
+    }
+    return json(201, created)
   }),
 )
 
@@ -160,7 +180,9 @@ const mifinityInit = answer(
     yield* merchant("mifinity")
     const input = yield* body(MifinityInitRequest)
     const p = yield* initiate("mifinity", "mifinity", input, null)
-    return json(201, { initializationToken: p.token })
+    if (p.token === null) return yield* Effect.die(new Error(`mifinity payment ${p.id} has no token`))
+    const created: typeof MifinityInitCreated.Type = { initializationToken: p.token }
+    return json(201, created)
   }),
 )
 
@@ -169,7 +191,7 @@ const controller = Effect.gen(function* () {
   const request = yield* HttpServerRequest.HttpServerRequest
   if (!sandbox.isController(request.headers.authorization)) {
     yield* Effect.logWarning(`sandbox-pay: ${request.method} ${request.url}: wrong or missing control secret`)
-    return yield* refused(401, "unauthorized", "The operator or sandbox secret is missing or wrong.")
+    return yield* refused(401, "unauthorized", "The sandbox secret is missing or wrong.")
   }
 })
 
@@ -223,10 +245,10 @@ const paymentStatus = answer(
 )
 
 export const merchantRoutes = Layer.mergeAll(
-  HttpRouter.add("POST", `${SANDBOX_PREFIX}/card/:code/payments`, cardPayments),
-  HttpRouter.add("POST", `${SANDBOX_PREFIX}/skrill/sessions`, skrillSessions),
-  HttpRouter.add("POST", `${SANDBOX_PREFIX}/jeton/payments`, jetonPayments),
-  HttpRouter.add("POST", `${SANDBOX_PREFIX}/mifinity/init-iframe`, mifinityInit),
+  HttpRouter.add("POST", `${SANDBOX_PREFIX}${merchantPaths.card(":code")}`, cardPayments),
+  HttpRouter.add("POST", `${SANDBOX_PREFIX}${merchantPaths.skrill}`, skrillSessions),
+  HttpRouter.add("POST", `${SANDBOX_PREFIX}${merchantPaths.jeton}`, jetonPayments),
+  HttpRouter.add("POST", `${SANDBOX_PREFIX}${merchantPaths.mifinity}`, mifinityInit),
   HttpRouter.add("PUT", `${SANDBOX_PREFIX}/control/gateways/:code`, setGatewayRule),
   HttpRouter.add("GET", `${SANDBOX_PREFIX}/control/payments/:id`, paymentStatus),
 )

@@ -1,6 +1,7 @@
 /**
- * The sandbox provider's payout API (docs/withdrawals.md, "The sandbox's payout API"): a Skrill-style "send
- * money" to an e-mail and a bank transfer to the account an e-mail names, merchant to provider:
+ * The sandbox's payout API (protocols/payments/payouts.ts; docs/payment-sandbox.md, "Payouts"): a
+ * Skrill-style "send money" to an e-mail and a bank transfer to the account an e-mail names,
+ * merchant to provider:
  *
  *   POST /sandbox-pay/skrill/payouts   POST /sandbox-pay/bank/payouts
  *   Authorization: Bearer <apiKey of the gateway "skrill" / "bank">
@@ -21,27 +22,21 @@ import { randomUUID } from "node:crypto"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { json } from "./http.ts"
+import { payoutEventBody } from "../../protocols/payments/events.ts"
+import {
+  type PayoutCreated,
+  type PayoutRail,
+  PayoutRequest,
+  payoutPath,
+  payoutRails,
+} from "../../protocols/payments/payouts.ts"
+import { json, SANDBOX_PREFIX } from "./http.ts"
 import { Sandbox } from "./Sandbox.ts"
-import { Amount, Currency } from "./schemas.ts"
 
-export const payoutGateways = ["skrill", "bank"] as const
-export type PayoutGateway = (typeof payoutGateways)[number]
+export const payoutGateways = payoutRails
+export type PayoutGateway = PayoutRail
 
 export const payoutFailedReason = "Recipient account not found"
-
-const PayoutRequest = Schema.Struct({
-  reference: Schema.String.check(
-    Schema.isMinLength(1),
-    Schema.isMaxLength(100),
-    Schema.isPattern(/^[\x21-\x7e]+$/),
-  ),
-  amount: Amount,
-  currency: Currency,
-  email: Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)),
-  notifyUrl: Schema.String.check(Schema.isMaxLength(2_000), Schema.isPattern(/^https?:\/\/[^\s]+$/)),
-})
-type PayoutRequest = typeof PayoutRequest.Type
 
 interface PayoutRow {
   readonly id: string
@@ -82,7 +77,7 @@ const payoutRoute = (sql: SqlClient.SqlClient, gateway: PayoutGateway) =>
         error: "bad_request",
         message: "Expected { reference, amount, currency, email, notifyUrl }.",
       })
-    const input: PayoutRequest = decoded.value
+    const input: typeof PayoutRequest.Type = decoded.value
     const cols = sql.literal(columns)
 
     const same = (row: PayoutRow) =>
@@ -113,7 +108,7 @@ const payoutRoute = (sql: SqlClient.SqlClient, gateway: PayoutGateway) =>
           return { row: winner[0], fresh: false }
         }
         const eventId = randomUUID()
-        const body = JSON.stringify({
+        const body = payoutEventBody({
           id: eventId,
           type: row.status === "paid" ? "payout.paid" : "payout.failed",
           payoutId: row.id,
@@ -136,7 +131,8 @@ const payoutRoute = (sql: SqlClient.SqlClient, gateway: PayoutGateway) =>
         error: "conflict",
         message: `The reference ${input.reference} is already used by payout ${created.row.id} with other data.`,
       })
-    return json(201, { payoutId: created.row.id, status: "pending" })
+    const answer: typeof PayoutCreated.Type = { payoutId: created.row.id, status: "pending" }
+    return json(201, answer)
   }).pipe(
     Effect.catchTag("SqlError", (e) =>
       Effect.as(
@@ -150,8 +146,8 @@ export const payoutRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return Layer.mergeAll(
-      HttpRouter.add("POST", "/sandbox-pay/skrill/payouts", payoutRoute(sql, "skrill")),
-      HttpRouter.add("POST", "/sandbox-pay/bank/payouts", payoutRoute(sql, "bank")),
+      HttpRouter.add("POST", `${SANDBOX_PREFIX}${payoutPath("skrill")}`, payoutRoute(sql, "skrill")),
+      HttpRouter.add("POST", `${SANDBOX_PREFIX}${payoutPath("bank")}`, payoutRoute(sql, "bank")),
     )
   }),
 )
