@@ -4,6 +4,7 @@
  * status 2 and one line saying what to set; SIGINT / SIGTERM stop everything gracefully.
  */
 import { ConfigError } from "../server/config.ts"
+import { inSandboxMode, SANDBOX_MODE } from "../server/security/production.ts"
 import { startLocal } from "./local.ts"
 
 const explain = (error: unknown): string => {
@@ -21,11 +22,14 @@ const main = async (): Promise<void> => {
   const { config } = stack
   const database =
     config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL"
+  if (inSandboxMode(config)) console.log(`casino: ${SANDBOX_MODE}`)
   console.log(
     `casino: listening on ${stack.casino.url} (public URL ${config.publicUrl}, database: ${database})`,
   )
   for (const party of stack.parties.values()) {
-    console.log(`sandbox ${party.name}: ${party.publicUrl}`)
+    console.log(
+      `sandbox ${party.name}: ${party.publicUrl} (a test environment: nothing it takes or pays is real)`,
+    )
   }
 
   let stopping = false

@@ -63,6 +63,7 @@ import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
 import { RateLimiter } from "./security/RateLimiter.ts"
 import { makeEndpointIndex, notBuiltEndpoints, notImplemented } from "./static/endpoints.ts"
+import { healthEndpoints, healthRoute } from "./static/health.ts"
 import { staticRoutes } from "./static/http.ts"
 import { UserHandlers } from "./users/http.ts"
 import type { Sessions } from "./users/Sessions.ts"
@@ -151,6 +152,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     scalar: { withDefaultFonts: false },
   })
   const endpoints = makeEndpointIndex([
+    ...healthEndpoints,
     { method: "GET", path: `${config.cdnBasePath}/*` },
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
@@ -168,6 +170,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const Routes = Layer.mergeAll(
     ApiRoutes,
     DocsRoute,
+    healthRoute(config),
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     operatorRoutes,

@@ -5,6 +5,7 @@
  */
 import { makeServer } from "./app.ts"
 import { ConfigError, loadConfig } from "./config.ts"
+import { inSandboxMode, SANDBOX_MODE } from "./security/production.ts"
 
 const main = async (): Promise<void> => {
   let config: ReturnType<typeof loadConfig>
@@ -20,6 +21,7 @@ const main = async (): Promise<void> => {
   const server = await makeServer(config)
   const database =
     config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL"
+  if (inSandboxMode(config)) console.log(`casino: ${SANDBOX_MODE}`)
   console.log(`casino: listening on ${server.url} (public URL ${config.publicUrl}, database: ${database})`)
 
   let stopping = false

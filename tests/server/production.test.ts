@@ -10,6 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeBinary, repoRoot } from "../support/server.ts"
+import { startTestServer } from "./harness.ts"
 
 let dataDir: string
 beforeAll(async () => {
@@ -113,5 +114,37 @@ describe("production refuses test parts", () => {
     const { code, stderr } = start("compose/start.ts", env)
     expect(stderr).not.toMatch(/configuration error/)
     expect(code).toBe(1)
+  })
+})
+
+describe("the mode is impossible to miss", () => {
+  const health = async (url: string) => {
+    const res = await fetch(`${url}/health`)
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+  }
+
+  it("/health says local sandbox mode when a sandbox's test keys are configured", async () => {
+    const server = await startTestServer({}, { parties: ["payments"] })
+    try {
+      expect(await health(server.url)).toEqual({
+        status: 200,
+        body: {
+          status: "ok",
+          database: "ok",
+          mode: "local sandbox mode: test cards and test keys, no real money",
+        },
+      })
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("/health says live without test parts", async () => {
+    const server = await startTestServer()
+    try {
+      expect((await health(server.url)).body).toMatchObject({ status: "ok", mode: "live" })
+    } finally {
+      await server.close()
+    }
   })
 })
