@@ -109,7 +109,9 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
   try {
     for (const party of chosen) {
       const fallback = casinoPort === 0 ? 0 : party.defaultPort(casinoPort)
-      const port = portOf(env, `${party.switch}_PORT`, fallback)
+      const asked = portOf(env, `${party.switch}_PORT`, fallback)
+      // A party's public URL names its port: a kernel-chosen one is chosen now.
+      const port = asked === 0 ? await freePort() : asked
       started.set(party.name, await party.start(context, port, started))
     }
     for (const p of started.values()) {

@@ -53,7 +53,10 @@ export interface Party<H = unknown> {
   readonly switch: string
   /** Its port when the casino's is `casinoPort` (0 ⇒ 0: the kernel picks), unless `<PREFIX>_PORT` says. */
   readonly defaultPort: (casinoPort: number) => number
-  /** Starts it; `started` holds the parties started before it (the on-ramp pays through the chains). */
+  /**
+   * Starts it on `port` (never 0: the composition root picks a free one first, since the public URL
+   * names it); `started` holds the parties started before it (the on-ramp pays through the chains).
+   */
   readonly start: (
     context: LocalContext,
     port: number,

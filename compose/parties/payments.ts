@@ -6,7 +6,6 @@
  * card gateway of the contract, skrill, jeton, mifinity and the bank payout rail — with the test_
  * keys the sandbox derives from its secret.
  */
-import { createServer } from "node:net"
 import { join } from "node:path"
 import {
   loadPaymentSandboxConfig,
@@ -61,18 +60,6 @@ export const sandboxGateways = (
   ]
 }
 
-const freePort = (host: string): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.unref()
-    probe.once("error", reject)
-    probe.listen(0, host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host, () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-
 /** The sandbox's own variables, from the context (a PAYMENT_SANDBOX_* the user set wins for its secret, rules and public URL). */
 export const sandboxEnv = (context: LocalContext, port: number): Record<string, string | undefined> => ({
   PAYMENT_SANDBOX_PORT: String(port),
@@ -91,9 +78,8 @@ export const payments: Party<PaymentsHandle> = {
   name: "payments",
   switch: "SANDBOX_PAYMENTS",
   defaultPort: (casinoPort) => casinoPort + 1,
-  start: async (context, requestedPort) => {
+  start: async (context, port) => {
     // Its pages' addresses name its port: a kernel-chosen one is chosen now.
-    const port = requestedPort === 0 ? await freePort(context.host) : requestedPort
     const config = loadPaymentSandboxConfig(sandboxEnv(context, port))
     const server = await startPaymentSandbox(config)
     const credentials = (code: string) => sandboxCredentials(config.secret, code)

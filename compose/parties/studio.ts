@@ -5,7 +5,6 @@
  * told about it as about any game provider: one GAME_PROVIDERS entry with the test keys derived from
  * the studio's secret (a GAME_PROVIDERS the user set wins, whole).
  */
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { loadStudioConfig, type StudioConfig } from "../../providers/game-studio/config.ts"
 import {
@@ -31,24 +30,11 @@ export const studioProviderEntry = (url: string, keys: StudioCredentials) => ({
   walletSecret: keys.walletSecret,
 })
 
-const anyFreePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.unref()
-    probe.once("error", reject)
-    probe.listen(0, () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
 export const studioParty: Party<StudioHandle> = {
   name: "studio",
   switch: "STUDIO",
   defaultPort: (casinoPort) => casinoPort + 3,
-  start: async (context, requestedPort) => {
-    // Its public URL names its port: a kernel-chosen one is chosen now.
-    const port = requestedPort === 0 ? await anyFreePort() : requestedPort
+  start: async (context, port) => {
     const own = Object.fromEntries(Object.entries(context.env).filter(([k]) => k.startsWith("STUDIO_")))
     const config = loadStudioConfig({
       NODE_ENV: context.nodeEnv,
