@@ -11,12 +11,14 @@
 import { createServer } from "node:net"
 import { makeServer, type RunningServer } from "../server/app.ts"
 import { type AppConfigShape, ConfigError, loadConfig } from "../server/config.ts"
+import { chainsParty } from "./parties/chains.ts"
+import { onrampParty } from "./parties/onramp.ts"
 import type { LocalContext, Party, PartyName, StartedParty } from "./party.ts"
 
 type Env = Readonly<Record<string, string | undefined>>
 
 /** Every party, in start order (a later one may use an earlier one: the on-ramp pays on the chains). */
-export const parties: ReadonlyArray<Party> = []
+export const parties: ReadonlyArray<Party> = [chainsParty, onrampParty]
 
 export interface LocalStack {
   readonly casino: RunningServer
