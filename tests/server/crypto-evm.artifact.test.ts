@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs"
 import { expect, it } from "vitest"
-import { artifactFile, compileSandboxUsdt } from "../../scripts/contracts-build.ts"
 import { loadSandboxUsdt } from "../../providers/chains/evm/usdt.ts"
+import { artifactFile, compileSandboxUsdt } from "../../scripts/contracts-build.ts"
 
 it("the committed SandboxUSDT artifact is fresh (recompiled with solc 0.8.37)", () => {
   const committed: unknown = JSON.parse(readFileSync(artifactFile, "utf8"))
