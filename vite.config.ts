@@ -131,8 +131,6 @@ export default defineConfig({
         "/api",
         "/cdn",
         "/sandbox-pay",
-        "/sandbox-onramp",
-        "/sandbox-chain",
       ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),
     ),
   },
