@@ -1,5 +1,5 @@
 -- 0042_onramp: the Buy crypto widgets' order-status callbacks (docs/onramp.md). (The sandbox
--- on-ramp keeps its own tables in its own storage: providers/onramp-sandbox/migrations/.)
+-- on-ramp, an outside party, keeps its own tables in its own storage.)
 -- Portable PostgreSQL (15 … 18 / PGlite).
 
 -- The casino's side: order-status callbacks received from the widgets, verified. A replayed
