@@ -193,8 +193,15 @@ const BuyPanel = ({ actor }: { actor: Actor }) => {
 
 export const CryptoDepositView = ({ actor, onBack }: { actor: Actor; onBack: () => void }) => {
   const step = useSelector(actor, (s) =>
-    s.matches("loading") ? "loading" : s.matches("failed") ? "failed" : "ready",
+    s.matches("loading")
+      ? "loading"
+      : s.matches("failed")
+        ? "failed"
+        : s.matches("unavailable")
+          ? "unavailable"
+          : "ready",
   )
+  const unavailable = useSelector(actor, (s) => s.context.unavailable)
   const tab = useSelector(actor, (s) => s.context.tab)
   const currency = useSelector(actor, (s) => s.context.currency)
   const back = (
@@ -203,6 +210,16 @@ export const CryptoDepositView = ({ actor, onBack }: { actor: Actor; onBack: () 
     </button>
   )
   if (step === "loading") return <Spinner label={`Loading your ${currencyDisplayName(currency)} address`} />
+  if (step === "unavailable") {
+    return (
+      <div className="deposit">
+        <div className="notice" role="alert">
+          {unavailable}
+        </div>
+        {back}
+      </div>
+    )
+  }
   if (step === "failed") {
     return (
       <div className="deposit">
