@@ -1,5 +1,5 @@
 /**
- * The crypto form of the deposit modal (spec sections 2, 4, 9; issue 11), invoked by the deposit
+ * The crypto form of the deposit modal (spec sections 2, 4, 9), invoked by the deposit
  * machine once the player chose a crypto currency and has a wallet in it.
  *
  * - `loading`: the player's own address for the currency (`POST …/profile/crypto/deposit`); a failure

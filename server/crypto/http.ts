@@ -91,7 +91,7 @@ export const CryptoHandlers = HttpApiBuilder.group(
           const session = yield* requireSession(sessions, request)
           const window = historyWindow(query.from, query.to, new Date())
           if (window === undefined || window.from >= window.to) return []
-          // Payouts are the withdrawals module's (issue 12): its crypto withdrawals, as transfers.
+          // Payouts are the withdrawals module's: its crypto withdrawals, as transfers.
           if (params.type === "withdraw")
             return yield* withdrawals.cryptoHistory(session.user.id, window.from, window.to)
           const rows = yield* deposits.historyOf(session.user.id, window.from, window.to).pipe(Effect.orDie)

@@ -1,5 +1,5 @@
 /**
- * View of machines/wallet/cryptoDeposit.machine.ts (issue 11): the crypto form of the deposit modal
+ * View of machines/wallet/cryptoDeposit.machine.ts: the crypto form of the deposit modal
  * with its two tabs (radix Tabs). Deposit: the player's address as a QR code of the chain's payment
  * URI, in a monospace block with Copy (feedback 2 s, the machine's timer), the network, the
  * confirmations required, the minimum warning, and the transfers to the address as they happen.
