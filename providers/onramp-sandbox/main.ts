@@ -23,14 +23,16 @@ const server = await startOnrampSandbox(config).catch((error: unknown) => {
 })
 const storage =
   config.databaseUrl === undefined ? `PGlite in ${config.dataDir}/pglite` : `schema ${config.schema}`
-console.log(`onramp: listening on ${server.url} (public URL ${config.publicUrl}, ${storage})`)
+// A kernel-chosen port is known only now.
+const publicUrl = config.port === 0 ? server.url : config.publicUrl
+console.log(`onramp: listening on ${server.url} (public URL ${publicUrl}, ${storage})`)
 console.log(
   `onramp: pays through ${config.chainsUrl ?? "(no ONRAMP_SANDBOX_CHAINS_URL: every purchase fails)"}`,
 )
 // What a casino is configured with to offer these widgets (test keys: refused in production).
 const widgets = onrampFamilies.map((id) => ({
   id,
-  ...sandboxWidgetCredentials(config.secret, id, config.publicUrl),
+  ...sandboxWidgetCredentials(config.secret, id, publicUrl),
 }))
 console.log(`onramp: ONRAMP_WIDGETS='${JSON.stringify(widgets)}'`)
 
