@@ -122,16 +122,9 @@ export default defineConfig({
   },
   server: {
     proxy: Object.fromEntries(
-      [
-        "/user-service",
-        "/profile-service",
-        "/game-aggregator-service",
-        "/ip-service",
-        "/api",
-        "/cdn",
-        "/sandbox-onramp",
-        "/sandbox-chain",
-      ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),
+      ["/user-service", "/profile-service", "/game-aggregator-service", "/ip-service", "/api", "/cdn"].map(
+        (p) => [p, { target: apiTarget, changeOrigin: false }],
+      ),
     ),
   },
 })

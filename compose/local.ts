@@ -11,6 +11,8 @@
 import { createServer } from "node:net"
 import { makeServer, type RunningServer } from "../server/app.ts"
 import { type AppConfigShape, ConfigError, loadConfig } from "../server/config.ts"
+import { chainsParty } from "./parties/chains.ts"
+import { onrampParty } from "./parties/onramp.ts"
 import { payments } from "./parties/payments.ts"
 import { studioParty } from "./parties/studio.ts"
 import type { LocalContext, Party, PartyName, StartedParty } from "./party.ts"
@@ -18,7 +20,7 @@ import type { LocalContext, Party, PartyName, StartedParty } from "./party.ts"
 type Env = Readonly<Record<string, string | undefined>>
 
 /** Every party, in start order (a later one may use an earlier one: the on-ramp pays on the chains). */
-export const parties: ReadonlyArray<Party> = [payments, studioParty]
+export const parties: ReadonlyArray<Party> = [chainsParty, payments, studioParty, onrampParty]
 
 export interface LocalStack {
   readonly casino: RunningServer

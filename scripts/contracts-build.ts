@@ -1,6 +1,6 @@
 /**
- * `npm run contracts:build`: compiles contracts/SandboxUSDT.sol with solc 0.8.37 (a devDependency,
- * in-process WebAssembly) into contracts/SandboxUSDT.json — the abi, the creation and runtime
+ * `npm run contracts:build`: compiles providers/chains/contracts/SandboxUSDT.sol with solc 0.8.37 (a devDependency,
+ * in-process WebAssembly) into providers/chains/contracts/SandboxUSDT.json — the abi, the creation and runtime
  * bytecode and the storage layout the sandbox needs. The JSON is committed so the server never
  * needs solc at run time; tests/server/crypto-evm.artifact.test.ts recompiles and checks it is fresh.
  */
@@ -9,8 +9,12 @@ import { fileURLToPath } from "node:url"
 import { Schema } from "effect"
 import solc from "solc"
 
-export const contractSource = fileURLToPath(new URL("../contracts/SandboxUSDT.sol", import.meta.url))
-export const artifactFile = fileURLToPath(new URL("../contracts/SandboxUSDT.json", import.meta.url))
+export const contractSource = fileURLToPath(
+  new URL("../providers/chains/contracts/SandboxUSDT.sol", import.meta.url),
+)
+export const artifactFile = fileURLToPath(
+  new URL("../providers/chains/contracts/SandboxUSDT.json", import.meta.url),
+)
 
 const SolcOutput = Schema.Struct({
   errors: Schema.optional(

@@ -23,7 +23,7 @@ import type { Addresses } from "./crypto/Addresses.ts"
 import type { CryptoDepositsRepo } from "./crypto/DepositsRepo.ts"
 import { type EvmNode, evmLayer } from "./crypto/evm/EvmNode.ts"
 import { CryptoHandlers } from "./crypto/http.ts"
-import { CryptoBaseLive, CryptoWatcherLive, cryptoEndpoints, cryptoRoutes } from "./crypto/index.ts"
+import { CryptoBaseLive, CryptoWatcherLive } from "./crypto/index.ts"
 import { onrampCallbackEndpoints, onrampCallbackRoutes } from "./crypto/onramp/callbacksHttp.ts"
 import type { CryptoPayouts } from "./crypto/payouts.ts"
 import type { Watcher } from "./crypto/Watcher.ts"
@@ -52,12 +52,6 @@ import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/ht
 import { FiatPayouts } from "./payments/payouts.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
-import {
-  OnrampFaucets,
-  onrampSandboxEndpoints,
-  onrampSandboxLayer,
-} from "./providers/onramp-sandbox/index.ts"
-import type { UtxoSandbox } from "./providers/utxo-sandbox/index.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -123,11 +117,11 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(MoneyBase))
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
   const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
-  // Crypto (issues 11, 12): the EVM node (the anvil sandbox when CHAIN_SANDBOX=on) and its hot wallet,
-  // addresses, transfers, the UTXO sandbox chains, and the chain watcher over every configured chain.
+  // Crypto: the EVM node (EVM_RPC_URL) and its hot wallet, addresses, transfers, and the chain
+  // watcher over every configured chain.
   const EvmLayer = evmLayer.pipe(Layer.provideMerge(Services))
   const CryptoLayer = CryptoWatcherLive.pipe(Layer.provideMerge(CryptoBaseLive), Layer.provideMerge(EvmLayer))
-  // Money out (issue 12): withdrawals and their payout rails (the fiat gateways, the EVM hot wallet).
+  // Money out: withdrawals and their payout rails (the fiat gateways, the EVM hot wallet).
   const WithdrawalsLayer = Withdrawals.layer.pipe(
     Layer.provideMerge(FiatPayouts.layer),
     Layer.provideMerge(CryptoLayer),
@@ -162,10 +156,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...paymentEndpoints,
     ...eventEndpoints,
     ...gameEndpoints,
-    // The sandbox on-ramp (Buy crypto widgets) exists only with ONRAMP_SANDBOX=on.
-    ...(config.onrampSandbox ? onrampSandboxEndpoints : []),
     ...onrampCallbackEndpoints,
-    ...cryptoEndpoints(config.crypto.chainSandbox),
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -180,10 +171,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     paymentRoutes,
     eventRoutes,
     gameWalletRoutes,
-    // OnrampFaucets.layer: the chain sandboxes' faucets (docs/onramp.md, "Wiring the faucets").
-    onrampSandboxLayer.pipe(Layer.provide(OnrampFaucets.layer)),
     onrampCallbackRoutes,
-    cryptoRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
@@ -243,7 +231,6 @@ export type ServerServices =
   | Addresses
   | CryptoDepositsRepo
   | Watcher
-  | UtxoSandbox
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {

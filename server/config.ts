@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
-import { anvilTestAccounts } from "./providers/evm-sandbox/testKeys.ts"
 import { productionProblems } from "./security/production.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
+import { isPublicTestKey } from "./security/publicTestKeys.ts"
 
 export interface RateLimit {
   readonly max: number
@@ -130,39 +130,22 @@ export interface AppConfigShape {
   /** Seconds between rounds of the payout loop: (re)send approved payouts, track sent ones (15). */
   readonly withdrawPayoutPollSeconds: number
   /**
-   * The sandbox on-ramp under /sandbox-onramp/ (ONRAMP_SANDBOX, default CHAIN_SANDBOX's value: on
-   * outside production). It plays every Buy crypto widget not configured in ONRAMP_WIDGETS.
+   * ONRAMP_WIDGETS: JSON array of the Buy crypto widgets' credentials, one per widget id
+   * (docs/onramp.md); a widget not listed is not offered.
    */
-  readonly onrampSandbox: boolean
-  /**
-   * ONRAMP_SECRET (≥ 32 chars), else generated once into `${dataDir}/onramp-secret` (with the sandbox
-   * on): the sandbox widgets' keys derive from it. Set it when several processes serve one site.
-   */
-  readonly onrampSecret: string
-  /** ONRAMP_WIDGETS: JSON array of real widget credentials, one per widget id (docs/onramp.md). */
   readonly onrampWidgets: ReadonlyArray<OnrampWidgetConfig>
-  /**
-   * CHAIN_SANDBOX: local chains started with the server (anvil for ETH/USDT, docs/chains-evm.md); on
-   * by default, OFF by default with NODE_ENV=production.
-   */
-  readonly chainSandbox: boolean
-  /** CHAIN_SANDBOX_BLOCK_SECONDS: seconds between the sandbox chain's blocks (default 2; 0 = on demand). */
-  readonly chainSandboxBlockSeconds: number
-  /** EVM_SANDBOX_PORT: the sandbox anvil's loopback port (default 0: the kernel picks; the e2e setup sets one). */
-  readonly evmSandboxPort: number
-  /** EVM_RPC_URL: the Ethereum node or provider (JSON-RPC) used when the sandbox is off. */
+  /** EVM_RPC_URL: the Ethereum node or provider (JSON-RPC); unset ⇒ no EVM chain. */
   readonly evmRpcUrl: string | undefined
-  /** EVM_CHAIN_ID: the chain id signed into payouts when the sandbox is off (default 1, mainnet). */
+  /** EVM_CHAIN_ID: the chain id signed into payouts (default 1, mainnet). */
   readonly evmChainId: number
   /** EVM_USDT_CONTRACT: the USDT (ERC-20) contract (default: mainnet Tether USD). */
   readonly evmUsdtContract: string
   /**
    * CRYPTO_HOT_WALLET_KEY_ETH: the EVM hot wallet's private key (ETH and USDT payouts); undefined ⇒
-   * no EVM payouts. Outside production it defaults to anvil's PUBLIC TEST account #1, which is
-   * refused with NODE_ENV=production.
+   * no EVM payouts. A key of one of anvil's public dev accounts is refused with NODE_ENV=production.
    */
   readonly cryptoHotWalletKeyEth: string | undefined
-  /** Crypto deposits: xpubs, confirmations, chain sandbox, explorers, watcher (server/crypto/config.ts). */
+  /** Crypto deposits: xpubs, confirmations, explorers, watcher (server/crypto/config.ts). */
   readonly crypto: CryptoConfig
 }
 
@@ -192,7 +175,8 @@ const OnrampWidgetOverrides = Schema.fromJsonString(
   Schema.Array(
     Schema.Struct({
       id: Schema.Literals(["banxa", "mercuryo", "moonpay", "transak"]),
-      baseUrl: Schema.String.check(Schema.isPattern(/^https:\/\/\S+$/)),
+      // http only for a sandbox on this machine; production requires https (checked in loadConfig).
+      baseUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
       apiKey: Schema.String.check(Schema.isMinLength(1)),
       secretKey: Schema.String.check(Schema.isMinLength(16)),
       webhookSecret: Schema.String.check(Schema.isMinLength(16)),
@@ -432,9 +416,6 @@ export const operatorSecretFile = (dataDir: string): string => join(dataDir, "op
 export const persistentOperatorSecret = (dataDir: string): string =>
   persistentSecret(dataDir, "operator-secret")
 
-/** Reads `${dataDir}/onramp-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
-export const persistentOnrampSecret = (dataDir: string): string => persistentSecret(dataDir, "onramp-secret")
-
 const persistentSecret = (dataDir: string, name: string): string => {
   const file = join(dataDir, name)
   try {
@@ -594,11 +575,6 @@ export const loadConfig = (env: Env): AppConfigShape => {
       return fail("GAME_PROVIDERS", "(hidden)", "each integration code once")
     gameProviders = decoded.value.map((p) => ({ ...p, gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl) }))
   }
-  const onrampSecretRaw = str(env, "ONRAMP_SECRET")
-  if (onrampSecretRaw !== undefined && onrampSecretRaw.length < 32) {
-    fail("ONRAMP_SECRET", "(hidden)", "at least 32 characters")
-  }
-  const onrampSandbox = bool(env, "ONRAMP_SANDBOX", bool(env, "CHAIN_SANDBOX", nodeEnv !== "production"))
   const onrampWidgetsRaw = str(env, "ONRAMP_WIDGETS")
   let onrampWidgets: ReadonlyArray<OnrampWidgetConfig> = []
   if (onrampWidgetsRaw !== undefined) {
@@ -609,26 +585,26 @@ export const loadConfig = (env: Env): AppConfigShape => {
         "(hidden)",
         "a JSON array of { id (banxa|mercuryo|moonpay|transak), baseUrl (https), apiKey, secretKey, webhookSecret (16+ chars) }",
       )
+    // Plain-http pages and test keys are a sandbox's: refused in production (security/production.ts).
     onrampWidgets = decoded.value
   }
   const evmRpcUrl = str(env, "EVM_RPC_URL")
   if (evmRpcUrl !== undefined) originOf("EVM_RPC_URL", evmRpcUrl)
-  const crypto = loadCryptoConfig(env, { nodeEnv, internalUrl: internalRaw.replace(/\/+$/, "") }, fail)
-  const hotWalletKey =
-    str(env, "CRYPTO_HOT_WALLET_KEY_ETH") ??
-    (nodeEnv === "production" ? undefined : anvilTestAccounts.hotWallet.privateKey)
+  const crypto = loadCryptoConfig(env, fail)
+  const hotWalletKey = str(env, "CRYPTO_HOT_WALLET_KEY_ETH")
   if (hotWalletKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(hotWalletKey))
     fail("CRYPTO_HOT_WALLET_KEY_ETH", "(hidden)", "0x followed by 64 hex digits")
-  if (
-    nodeEnv === "production" &&
-    hotWalletKey !== undefined &&
-    Object.values(anvilTestAccounts).some((a) => a.privateKey === hotWalletKey.toLowerCase())
-  )
-    fail(
-      "CRYPTO_HOT_WALLET_KEY_ETH",
-      "(hidden)",
-      "a private key of your own: this is a PUBLIC anvil test key",
-    )
+  // The public halves the world knows of test keys (security/publicTestKeys.ts): refused in production.
+  const publicTestKeys = [
+    ...(crypto.usesTestXpubs
+      ? [
+          "CRYPTO_XPUB_*: the public test mnemonic's account xpub: set your own account xpubs (anyone could spend these deposits)",
+        ]
+      : []),
+    ...(hotWalletKey !== undefined && isPublicTestKey(hotWalletKey as `0x${string}`)
+      ? ["CRYPTO_HOT_WALLET_KEY_ETH is a PUBLIC anvil dev account's key: set a private key of your own"]
+      : []),
+  ]
   const config: AppConfigShape = {
     port,
     host,
@@ -659,7 +635,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
       ...(captchaSecretRaw === undefined ? (["CAPTCHA_SECRET"] as const) : []),
       ...(operatorSecrets.length === 0 ? (["OPERATOR_SECRETS"] as const) : []),
     ],
-    publicTestKeys: [],
+    publicTestKeys,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     smtpUrl: str(env, "SMTP_URL"),
@@ -685,15 +661,9 @@ export const loadConfig = (env: Env): AppConfigShape => {
     withdrawDailyEurCents: BigInt(int(env, "WITHDRAW_DAILY_EUR", 2000, 1, 100_000_000)) * 100n,
     withdrawConfirmations: int(env, "WITHDRAW_CONFIRMATIONS", 12, 1, 1000),
     withdrawPayoutPollSeconds: int(env, "WITHDRAW_PAYOUT_POLL_SECONDS", 15, 1, 3600),
-    onrampSandbox,
-    // Only the sandbox widgets use it: no file is written for a server without the sandbox.
-    onrampSecret: onrampSecretRaw ?? (onrampSandbox ? persistentOnrampSecret(dataDir) : ""),
     onrampWidgets,
-    // CHAIN_SANDBOX, its block time, the chain id and the USDT contract are parsed once, with the
-    // rest of the crypto settings (server/crypto/config.ts).
-    chainSandbox: crypto.chainSandbox,
-    chainSandboxBlockSeconds: crypto.sandboxBlockSeconds,
-    evmSandboxPort: int(env, "EVM_SANDBOX_PORT", 0, 0, 65535),
+    // The chain id and the USDT contract are parsed once, with the rest of the crypto settings
+    // (server/crypto/config.ts).
     evmRpcUrl,
     evmChainId: crypto.evmChainId,
     evmUsdtContract: crypto.usdtContract,

@@ -1,9 +1,11 @@
 /**
- * The crypto form of the deposit modal (spec sections 2, 4, 9; issue 11), invoked by the deposit
+ * The crypto form of the deposit modal (spec sections 2, 4, 9), invoked by the deposit
  * machine once the player chose a crypto currency and has a wallet in it.
  *
  * - `loading`: the player's own address for the currency (`POST …/profile/crypto/deposit`); a failure
- *   says so and offers RETRY; a 401 ends the flow.
+ *   says so and offers RETRY; a 401 ends the flow; a currency the casino does not take deposits in
+ *   (CurrencyNotSupported: no account key configured for its chain) is `unavailable`, with the
+ *   server's reason and no RETRY — asking again would not change it.
  * - `ready` (parallel):
  *   - `tabs`: Buy crypto or Deposit (TAB), the Deposit tab first.
  *   - `copy`: COPY writes the address to the clipboard through an invoked actor; "Copied" (or the
@@ -22,7 +24,7 @@ import { fromEffect } from "../../services/bridge.ts"
 import type { Currencies } from "../../services/cdn.ts"
 import { cryptoClient } from "../../services/clients/crypto.ts"
 import type { BuyCryptoWidget, CryptoDepositAddress, CryptoHistory } from "../../services/crypto-service.ts"
-import { Unauthenticated } from "../../services/errors.ts"
+import { CurrencyNotSupported, Unauthenticated } from "../../services/errors.ts"
 import { subscribePlayerEvents } from "../../services/player-events.ts"
 import { Constants } from "../../services/rules.ts"
 import type { PlayerEvent } from "../../services/wallet-service.ts"
@@ -50,6 +52,8 @@ export interface CryptoDepositContext {
   /** The purchase widget open in the frame. */
   readonly widget: BuyCryptoWidget | null
   readonly transfers: ReadonlyArray<LiveTransfer>
+  /** Why deposits in this currency are not offered (the server's message), in `unavailable`. */
+  readonly unavailable: string | null
 }
 
 export type CryptoDepositEvent =
@@ -100,6 +104,7 @@ export const cryptoDepositMachine = setup({
   delays: { copyFeedback: Constants.clipboardFeedbackMs },
   guards: {
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
+    isNotOffered: (_, params: { error: unknown }) => params.error instanceof CurrencyNotSupported,
     isOurDeposit: ({ context }, params: { event: PlayerEvent }) =>
       isCryptoPushFor(params.event, context.currency),
     isWidget: ({ context }, params: { id: string }) =>
@@ -107,6 +112,9 @@ export const cryptoDepositMachine = setup({
   },
   actions: {
     useAddress: assign((_, params: { address: CryptoDepositAddress }) => ({ address: params.address })),
+    useRefusal: assign((_, params: { error: unknown }) => ({
+      unavailable: params.error instanceof CurrencyNotSupported ? params.error.message : null,
+    })),
     chooseTab: assign((_, params: { tab: CryptoTab }) => ({ tab: params.tab })),
     useHistory: assign(({ context }, params: { history: CryptoHistory }) => {
       if (context.address === null) return {}
@@ -141,6 +149,7 @@ export const cryptoDepositMachine = setup({
     tab: "deposit",
     widget: null,
     transfers: [],
+    unavailable: null,
   }),
   initial: "loading",
   output: () => ({ type: "sessionEnded" }),
@@ -159,12 +168,19 @@ export const cryptoDepositMachine = setup({
             guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
             target: "sessionEnded",
           },
+          {
+            guard: { type: "isNotOffered", params: ({ event }) => ({ error: event.error }) },
+            target: "unavailable",
+            actions: { type: "useRefusal", params: ({ event }) => ({ error: event.error }) },
+          },
           { target: "failed" },
         ],
       },
     },
     /** "Your deposit address could not be loaded." with Try again. */
     failed: { on: { RETRY: "loading" } },
+    /** The server's reason (e.g. "DOGE deposits are not available right now."); another currency is the way on. */
+    unavailable: {},
     ready: {
       type: "parallel",
       // Subscribed for as long as the form is open; leaving it unsubscribes (the callback's cleanup).

@@ -1,19 +1,24 @@
 /**
  * Generated-path model of machines/wallet/cryptoDeposit.machine.ts: a player with a USDT wallet opens
- * the crypto form. The address loads, fails (then Try again) or finds the session gone; on the form:
+ * the crypto form. The address loads, fails (then Try again), is not offered (no account key for
+ * the chain: the server's reason, no Try again) or finds the session gone; on the form:
  * both tabs, a copy that works or fails and its 2 s feedback (again while shown), the recent transfers
  * (loaded, failed, session gone), push events (a USDT deposit pending then credited, another
  * currency's, a balance), the push stream failing or (re)opening (the transfers read again), a
  * purchase widget opened (a known one, an unknown
  * id refused) and closed.
  */
-import { Unauthenticated } from "../../services/errors.ts"
+import { CurrencyNotSupported, Unauthenticated } from "../../services/errors.ts"
 import { transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
 import { fixtureCryptoCurrencies, fixtureCryptoHistory, usdtAddress } from "./fixtures.ts"
 
 const gone = new Unauthenticated({ message: "Session expired" })
+const notOffered = new CurrencyNotSupported({
+  message: "USDT deposits are not available right now.",
+  currency: "USDT",
+})
 const pending = {
   type: "cryptoDeposit",
   id: "t1",
@@ -40,6 +45,7 @@ export const model = defineModel({
           { type: "xstate.done.actor.requestAddress", output: usdtAddress },
           { type: "xstate.error.actor.requestAddress", error: transportError() },
           { type: "xstate.error.actor.requestAddress", error: gone },
+          { type: "xstate.error.actor.requestAddress", error: notOffered },
         ]
       : []),
     { type: "RETRY" },

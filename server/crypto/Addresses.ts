@@ -1,6 +1,6 @@
 /**
  * Deposit addresses (docs/crypto.md "Keys"): the player's own address per network, derived from the
- * chain's account xpub at `<xpub>/0/<index>` with the index the network's counter gives (the first
+ * chain's account xpub at `<xpub>/0/<index>` (a network without a configured xpub offers none) with the index the network's counter gives (the first
  * player of a network gets 0, the next 1…). ETH and USDT share the player's ethereum address. The
  * same player always gets the same address (UNIQUE (user_id, network)); two players never share one
  * (UNIQUE (network, address)).
@@ -11,11 +11,13 @@ import type { CryptoCurrency, Network } from "../../services/crypto-service.ts"
 import { AppConfig } from "../config.ts"
 import { AddressesRepo, type AddressRow } from "./AddressesRepo.ts"
 import { normalizeAddress } from "./chain.ts"
-import { cryptoStartProblem } from "./config.ts"
 import { addressFromNode, parseXpub } from "./derive.ts"
 
 export interface AddressesShape {
-  readonly forPlayer: (userId: string, currency: CryptoCurrency) => Effect.Effect<AddressRow>
+  /** Whether deposits on this currency's network are offered (its account xpub is configured). */
+  readonly offers: (currency: CryptoCurrency) => boolean
+  /** The player's address, or undefined when the network is not offered. */
+  readonly forPlayer: (userId: string, currency: CryptoCurrency) => Effect.Effect<AddressRow | undefined>
   /** The watched addresses of a network: normalized address → owner. */
   readonly watched: (network: Network) => Effect.Effect<ReadonlyMap<string, AddressRow>>
 }
@@ -23,21 +25,22 @@ export interface AddressesShape {
 const make = Effect.gen(function* () {
   const config = yield* AppConfig
   const repo = yield* AddressesRepo
-  const problem = cryptoStartProblem(config.nodeEnv, config.crypto)
-  if (problem !== undefined) return yield* Effect.die(new Error(problem))
   const accounts = new Map(
-    (Object.entries(config.crypto.xpubs) as Array<[Network, string]>).map(([network, xpub]) => {
-      const node = parseXpub(xpub)
-      // config.ts validated every xpub: an unreadable one here is a programming error.
-      if (node === null) throw new Error(`unreadable ${network} xpub`)
-      return [network, { node, fingerprint: Buffer.from(node.fingerprint).toString("hex") }] as const
-    }),
+    (Object.entries(config.crypto.xpubs) as Array<[Network, string | undefined]>).flatMap(
+      ([network, xpub]) => {
+        if (xpub === undefined) return []
+        const node = parseXpub(xpub)
+        // config.ts validated every xpub: an unreadable one here is a programming error.
+        if (node === null) throw new Error(`unreadable ${network} xpub`)
+        return [[network, { node, fingerprint: Buffer.from(node.fingerprint).toString("hex") }] as const]
+      },
+    ),
   )
 
   const forPlayer = (userId: string, currency: CryptoCurrency) => {
     const network = networkOf[currency]
     const account = accounts.get(network)
-    if (account === undefined) return Effect.die(new Error(`no ${network} account`))
+    if (account === undefined) return Effect.succeed(undefined)
     return repo
       .findOrCreate(userId, network, account.fingerprint, (index) => {
         const address = addressFromNode(network, account.node, index)
@@ -52,7 +55,9 @@ const make = Effect.gen(function* () {
       Effect.orDie,
     )
 
-  return { forPlayer, watched } satisfies AddressesShape
+  const offers = (currency: CryptoCurrency) => accounts.has(networkOf[currency])
+
+  return { offers, forPlayer, watched } satisfies AddressesShape
 })
 
 export class Addresses extends Context.Service<Addresses, AddressesShape>()(

@@ -15,6 +15,7 @@
  * (the EVM adapter: `Watcher.layer([makeEvmAdapter(config)])`).
  */
 import { Context, Effect, Layer, Schedule } from "effect"
+import { utxoNetworks } from "../../protocols/chains/networks.ts"
 import { confirmationsAt } from "../../services/crypto-rules.ts"
 import type { CryptoCurrency, Network } from "../../services/crypto-service.ts"
 import type { PlayerEvent } from "../../services/wallet-service.ts"
@@ -26,7 +27,6 @@ import { Wallets } from "../wallet/Wallets.ts"
 import { Addresses } from "./Addresses.ts"
 import type { BlockRef, ChainAdapter, ObservedTransfer } from "./chain.ts"
 import { type CryptoDepositRow, CryptoDepositsRepo } from "./DepositsRepo.ts"
-import { utxoNetworks } from "./networks.ts"
 import { makeEsploraAdapter } from "./utxo/Esplora.ts"
 
 /** Recorded block hashes kept below the cursor: the deepest reorg the watcher can undo. */
@@ -50,10 +50,13 @@ export interface WatcherShape {
 export const creditKey = (row: Pick<CryptoDepositRow, "network" | "txHash" | "outputIndex" | "generation">) =>
   `crypto-deposit:${row.network}:${row.txHash}:${row.outputIndex ?? -1}${row.generation > 0 ? `:g${row.generation}` : ""}`
 
-/** The UTXO adapters the configuration names (a network without an explorer URL is not watched). */
+/**
+ * The UTXO adapters the configuration names: a network is watched when it has an explorer URL and
+ * an xpub (without one it offers no deposit address, so nothing of ours can arrive on it).
+ */
 export const configuredAdapters = (config: AppConfigShape): ChainAdapter[] =>
   utxoNetworks
-    .filter((n) => config.crypto.esploraUrls[n] !== "")
+    .filter((n) => config.crypto.esploraUrls[n] !== "" && config.crypto.xpubs[n] !== undefined)
     .map((n) => makeEsploraAdapter(n, config.crypto.esploraUrls[n]))
 
 const make = (extra: ReadonlyArray<ChainAdapter>) =>
@@ -301,7 +304,7 @@ const make = (extra: ReadonlyArray<ChainAdapter>) =>
       )
 
     if (config.crypto.watcherEnabled && adapters.length > 0)
-      // The first step waits a moment: the sandbox chains answer on this server's own socket.
+      // The first step waits a moment: the server is still starting.
       yield* Effect.forkScoped(
         tick().pipe(
           Effect.repeat(Schedule.spaced(`${config.crypto.pollSeconds} seconds`)),

@@ -53,17 +53,3 @@ export interface ChainAdapter {
 /** EVM addresses compare lowercased (checksums are display); UTXO addresses as given (bech32 is lowercase). */
 export const normalizeAddress = (network: Network, address: string): string =>
   network === "ethereum" ? address.toLowerCase() : address
-
-/**
- * Sends funds on a LOCAL sandbox chain (never a real one): the Buy crypto sandbox on-ramp and the
- * tests use it to pay a player's deposit address. Implemented by the EVM sandbox (anvil) and the
- * UTXO sandbox (the local Esplora-speaking chain). Answers the transaction hash.
- */
-export interface SandboxFaucet {
-  readonly currencies: ReadonlyArray<CryptoCurrency>
-  readonly send: (
-    currency: CryptoCurrency,
-    to: string,
-    amount: bigint,
-  ) => Effect.Effect<string, ChainUnavailable>
-}

@@ -1,32 +1,32 @@
 /**
  * Crypto configuration (docs/crypto.md "What production configures"), read from the environment by
- * `server/config.ts` into `AppConfigShape.crypto`:
+ * `server/config.ts` into `AppConfigShape.crypto`. The casino reaches the chains only through these:
  *
  * - CRYPTO_XPUB_BTC / _LTC / _DOGE / _ETH: the account extended PUBLIC keys deposits are derived
- *   from. Unset ⇒ the public TEST mnemonic's (server/crypto/derive.ts); with NODE_ENV=production
- *   the server refuses to start with those (`cryptoStartProblem`).
- * - CRYPTO_CONFIRMATIONS: e.g. "BTC=2,LTC=6,DOG=6,ETH=12,USDT=12" (the production defaults);
- *   the sandbox defaults are 2–3 so a local deposit credits within seconds.
- * - CHAIN_SANDBOX: the local UTXO chains under /sandbox-chain/<network>/api (on by default, off
- *   with NODE_ENV=production); CHAIN_SANDBOX_BLOCK_SECONDS mines a block every n s (0 = on demand).
- * - CRYPTO_ESPLORA_BTC / _LTC / _DOGE: the Esplora API a UTXO watcher reads (production defaults
- *   are the public explorers; with the sandbox on, the sandbox's own URL).
- * - CRYPTO_POLL_SECONDS (the watcher's interval), CRYPTO_SCAN_BATCH (blocks per scan step),
+ *   from. Unset ⇒ deposits on that network are not offered (and it is not watched). With
+ *   NODE_ENV=production the public test mnemonic's xpubs are refused (server/security/production.ts,
+ *   server/security/publicTestKeys.ts).
+ * - CRYPTO_CONFIRMATIONS: e.g. "BTC=2,LTC=6,DOG=6,ETH=12,USDT=12" (the production defaults; a local
+ *   composition passes `sandboxConfirmations` so a deposit credits within seconds).
+ * - CRYPTO_ESPLORA_BTC / _LTC / _DOGE: the Esplora API a UTXO watcher reads (defaults: the public
+ *   explorers; DOGE has none, so it is not watched without one).
+ * - CRYPTO_POLL_SECONDS (the watcher's interval, 30), CRYPTO_SCAN_BATCH (blocks per scan step),
  *   CRYPTO_WATCHER=off (this process does not scan: e.g. web-only instances).
- * - EVM_CHAIN_ID, EVM_USDT_CONTRACT: the EVM chain (also what the EIP-681 URI of ETH/USDT carries; docs/chains-evm.md).
+ * - EVM_CHAIN_ID, EVM_USDT_CONTRACT: the EVM chain (also what the EIP-681 URI of ETH/USDT carries;
+ *   docs/chains-evm.md). EVM_RPC_URL and the hot wallet key are read by server/config.ts.
  */
+import { MAINNET_USDT_CONTRACT } from "../../protocols/chains/evm.ts"
+import type { UtxoNetwork } from "../../protocols/chains/networks.ts"
 import type { CryptoCurrency, Network } from "../../services/crypto-service.ts"
-import { parseXpub, testXpubs } from "./derive.ts"
-import type { UtxoNetwork } from "./networks.ts"
+import { isPublicTestXpub } from "../security/publicTestKeys.ts"
+import { parseXpub } from "./derive.ts"
 
 export interface CryptoConfig {
-  readonly xpubs: Readonly<Record<Network, string>>
+  /** The configured account xpubs; a network without one offers no deposits. */
+  readonly xpubs: Readonly<Partial<Record<Network, string>>>
   /** True when at least one xpub is the public test mnemonic's (never in production). */
   readonly usesTestXpubs: boolean
   readonly confirmations: Readonly<Record<CryptoCurrency, number>>
-  readonly chainSandbox: boolean
-  /** Seconds between sandbox blocks; 0 = only on demand (tests, POST /mine). */
-  readonly sandboxBlockSeconds: number
   readonly esploraUrls: Readonly<Record<UtxoNetwork, string>>
   readonly pollSeconds: number
   readonly scanBatch: number
@@ -35,9 +35,6 @@ export interface CryptoConfig {
   readonly usdtContract: string
 }
 
-/** Tether's USDT on Ethereum mainnet (the sandbox deploys its test token at the same address). */
-export const MAINNET_USDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7"
-
 export const productionConfirmations: Readonly<Record<CryptoCurrency, number>> = {
   BTC: 2,
   LTC: 6,
@@ -45,6 +42,7 @@ export const productionConfirmations: Readonly<Record<CryptoCurrency, number>> =
   ETH: 12,
   USDT: 12,
 }
+/** What a local composition passes (compose/parties/chains.ts): a deposit credits within seconds. */
 export const sandboxConfirmations: Readonly<Record<CryptoCurrency, number>> = {
   BTC: 2,
   LTC: 3,
@@ -62,17 +60,9 @@ export const publicEsplora: Readonly<Record<UtxoNetwork, string | undefined>> = 
 }
 
 /**
- * Why a server must not start with this crypto configuration, or undefined: in production every
- * CRYPTO_XPUB_* must be set, and none may be the public test mnemonic's (anyone could spend it).
+ * Why a server must not start with this crypto configuration, or undefined: in production no
+ * CRYPTO_XPUB_* may be the public test mnemonic's (anyone could spend what players deposit).
  */
-export const cryptoStartProblem = (nodeEnv: string, crypto: CryptoConfig): string | undefined =>
-  nodeEnv === "production" && crypto.usesTestXpubs
-    ? "CRYPTO_XPUB_BTC, CRYPTO_XPUB_LTC, CRYPTO_XPUB_DOGE and CRYPTO_XPUB_ETH must be your own account xpubs " +
-      "with NODE_ENV=production (unset or the public test mnemonic's: deposits would be spendable by anyone)"
-    : undefined
-
-export const sandboxChainPath = (network: UtxoNetwork): string => `/sandbox-chain/${network}/api`
-
 type Env = Record<string, string | undefined>
 export type Fail = (name: string, value: string, expected: string) => never
 
@@ -101,35 +91,22 @@ const intIn = (env: Env, name: string, def: number, min: number, max: number, fa
   return n
 }
 
-export const loadCryptoConfig = (
-  env: Env,
-  context: { readonly nodeEnv: string; readonly internalUrl: string },
-  fail: Fail,
-): CryptoConfig => {
-  const production = context.nodeEnv === "production"
-  const sandboxRaw = value(env, "CHAIN_SANDBOX")?.toLowerCase()
-  if (sandboxRaw !== undefined && sandboxRaw !== "on" && sandboxRaw !== "off")
-    fail("CHAIN_SANDBOX", sandboxRaw, '"on" or "off"')
-  const chainSandbox = sandboxRaw === undefined ? !production : sandboxRaw === "on"
-
+export const loadCryptoConfig = (env: Env, fail: Fail): CryptoConfig => {
   let usesTestXpubs = false
-  const xpubs = {} as Record<Network, string>
+  const xpubs: Partial<Record<Network, string>> = {}
   for (const network of Object.keys(xpubEnv) as Network[]) {
     const name = xpubEnv[network]
     const raw = value(env, name)
-    if (raw === undefined) {
-      // Refused at server start in production (`cryptoStartProblem`), not here: tools that only
-      // read the configuration (operator commands, tests) need no keys.
-      xpubs[network] = testXpubs[network]
-      usesTestXpubs = true
-      continue
-    }
+    // Unset: that network offers no deposits (the server says so to a player who asks).
+    if (raw === undefined) continue
     if (parseXpub(raw) === null) fail(name, "(hidden)", "an account extended PUBLIC key (xpub…)")
-    if (raw === testXpubs[network]) usesTestXpubs = true
+    // Refused in production with the other test parts (server/security/production.ts): tools that only
+    // read the configuration (operator commands, tests) need no keys.
+    if (isPublicTestXpub(raw)) usesTestXpubs = true
     xpubs[network] = raw
   }
 
-  const confirmations = { ...(chainSandbox ? sandboxConfirmations : productionConfirmations) }
+  const confirmations = { ...productionConfirmations }
   const confRaw = value(env, "CRYPTO_CONFIRMATIONS")
   if (confRaw !== undefined) {
     for (const part of confRaw.split(",")) {
@@ -143,15 +120,15 @@ export const loadCryptoConfig = (
 
   const esploraUrls = {} as Record<UtxoNetwork, string>
   for (const network of Object.keys(esploraEnv) as UtxoNetwork[]) {
-    const raw = value(env, esploraEnv[network])
-    const url =
-      raw ?? (chainSandbox ? `${context.internalUrl}${sandboxChainPath(network)}` : publicEsplora[network])
+    const url = value(env, esploraEnv[network]) ?? publicEsplora[network]
+    if (url !== undefined && !/^https?:\/\/\S+$/.test(url))
+      fail(esploraEnv[network], url, "an http(s) URL of an Esplora API")
     // No explorer for a chain: its watcher does not run (docs/crypto.md); deposits still get addresses.
     esploraUrls[network] = (url ?? "").replace(/\/+$/, "")
   }
 
-  const evmChainId = intIn(env, "EVM_CHAIN_ID", chainSandbox ? 31337 : 1, 1, 2 ** 31 - 1, fail)
-  const usdtContract = value(env, "EVM_USDT_CONTRACT") ?? MAINNET_USDT
+  const evmChainId = intIn(env, "EVM_CHAIN_ID", 1, 1, 2 ** 31 - 1, fail)
+  const usdtContract = value(env, "EVM_USDT_CONTRACT") ?? MAINNET_USDT_CONTRACT
   if (!/^0x[0-9a-fA-F]{40}$/.test(usdtContract)) fail("EVM_USDT_CONTRACT", usdtContract, "a 0x… address")
   const watcherRaw = value(env, "CRYPTO_WATCHER")?.toLowerCase()
   if (watcherRaw !== undefined && watcherRaw !== "on" && watcherRaw !== "off")
@@ -161,10 +138,8 @@ export const loadCryptoConfig = (
     xpubs,
     usesTestXpubs,
     confirmations,
-    chainSandbox,
-    sandboxBlockSeconds: intIn(env, "CHAIN_SANDBOX_BLOCK_SECONDS", 2, 0, 3600, fail),
     esploraUrls,
-    pollSeconds: intIn(env, "CRYPTO_POLL_SECONDS", chainSandbox ? 2 : 30, 1, 3600, fail),
+    pollSeconds: intIn(env, "CRYPTO_POLL_SECONDS", 30, 1, 3600, fail),
     scanBatch: intIn(env, "CRYPTO_SCAN_BATCH", 20, 1, 1000, fail),
     watcherEnabled: watcherRaw !== "off",
     evmChainId,

@@ -8,28 +8,11 @@ import { BIP32Factory, type BIP32Interface } from "bip32"
 import { initEccLib, payments } from "bitcoinjs-lib"
 import * as ecc from "tiny-secp256k1"
 import { publicKeyToAddress } from "viem/accounts"
+import { networkParams } from "../../protocols/chains/networks.ts"
 import type { Network } from "../../services/crypto-service.ts"
-import { networkParams } from "./networks.ts"
 
 initEccLib(ecc)
 const bip32 = BIP32Factory(ecc)
-
-/**
- * The account xpubs of the PUBLIC test mnemonic "abandon abandon … abandon about" (BIP39's first
- * vector): TEST ONLY — anyone can spend what is sent to these addresses. Used in development, tests
- * and the sandbox; `server/config.ts` refuses them when NODE_ENV=production.
- * Paths: BTC m/84'/0'/0', LTC m/84'/2'/0', DOGE m/44'/3'/0', ETH m/44'/60'/0'.
- */
-export const testXpubs: Readonly<Record<Network, string>> = {
-  bitcoin:
-    "xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V",
-  litecoin:
-    "xpub6CjGURuDpczf6uNrCCwfhVizn5J3hsWcvZ2m6GAdmAjZnoWJPrx6TFPjGSftc2o5fvox6ubQjSXmjjaHZjwYMH7SGFpHHb9Jg24zBf66mbE",
-  dogecoin:
-    "xpub6Bxse8AT19u9HExKtP1EAudLi9CpLxPpxDvanL2fFtM7UFE2Q7TTWRg4bnMnmT4KcyN6GQkSgZmPWDtyUywSii3MDpMNfXSTuzH7gvZywLU",
-  ethereum:
-    "xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt",
-}
 
 /** Is this a readable account xpub (public only: an xprv is refused, it must never be configured)? */
 export const parseXpub = (xpub: string): BIP32Interface | null => {

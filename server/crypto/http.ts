@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
-import { isCryptoCurrency, networkOf } from "../../services/crypto-rules.ts"
+import { displayCode, isCryptoCurrency, networkOf } from "../../services/crypto-rules.ts"
 import type { CryptoTransfer } from "../../services/crypto-service.ts"
 import { CurrencyNotSupported, PaymentsBlocked } from "../../services/errors.ts"
 import { MoneyMessages } from "../../services/money-rules.ts"
@@ -66,6 +66,11 @@ export const CryptoHandlers = HttpApiBuilder.group(
               currency,
             })
           const row = yield* addresses.forPlayer(userId, currency)
+          if (row === undefined)
+            return yield* new CurrencyNotSupported({
+              message: `${displayCode(currency)} deposits are not available right now.`,
+              currency,
+            })
           const network = networkOf[currency]
           const widgets = buyCryptoWidgets(config, currency, row.address)
           return {
@@ -86,7 +91,7 @@ export const CryptoHandlers = HttpApiBuilder.group(
           const session = yield* requireSession(sessions, request)
           const window = historyWindow(query.from, query.to, new Date())
           if (window === undefined || window.from >= window.to) return []
-          // Payouts are the withdrawals module's (issue 12): its crypto withdrawals, as transfers.
+          // Payouts are the withdrawals module's: its crypto withdrawals, as transfers.
           if (params.type === "withdraw")
             return yield* withdrawals.cryptoHistory(session.user.id, window.from, window.to)
           const rows = yield* deposits.historyOf(session.user.id, window.from, window.to).pipe(Effect.orDie)

@@ -1,9 +1,9 @@
 /**
  * Crypto deposits wired for server/app.ts: the services (addresses, the deposits repo, the chain
- * watcher with its adapters, the UTXO sandbox chains) and the routes (the sandbox chains' Esplora API).
+ * watcher with its adapters). The chains themselves are outside parties reached by configuration.
  */
 import { Effect, Layer } from "effect"
-import { UtxoSandboxLive, utxoSandboxEndpoints, utxoSandboxRoutes } from "../providers/utxo-sandbox/index.ts"
+import { AppConfig } from "../config.ts"
 import { Addresses } from "./Addresses.ts"
 import { AddressesRepo } from "./AddressesRepo.ts"
 import type { ChainAdapter } from "./chain.ts"
@@ -15,22 +15,21 @@ import { Watcher } from "./Watcher.ts"
 /** Addresses and the deposits repo (needs AppConfig and SqlClient). */
 export const CryptoBaseLive = Addresses.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(AddressesRepo.layer, CryptoDepositsRepo.layer)),
-  Layer.provideMerge(UtxoSandboxLive),
 )
 
 /**
  * The watcher (needs the money services: Ledger, Wallets, Rates, PlayerEvents) over the configured
- * UTXO chains plus the EVM chain (ETH and USDT) when the server has one: the anvil sandbox, or
- * EVM_RPC_URL (server/crypto/evm/EvmNode.ts).
+ * UTXO chains plus the EVM chain (ETH and USDT) when the server has one (EVM_RPC_URL,
+ * server/crypto/evm/EvmNode.ts) and an ethereum xpub to give addresses on it.
  */
 export const CryptoWatcherLive = Layer.unwrap(
   Effect.gen(function* () {
+    const config = yield* AppConfig
     const { chain } = yield* EvmNode
     const evm: ReadonlyArray<ChainAdapter> =
-      chain === undefined ? [] : [makeEvmAdapter({ rpcUrl: chain.rpcUrl, usdtContract: chain.usdtContract })]
+      chain === undefined || config.crypto.xpubs.ethereum === undefined
+        ? []
+        : [makeEvmAdapter({ rpcUrl: chain.rpcUrl, usdtContract: chain.usdtContract })]
     return Watcher.layer(evm)
   }),
 )
-
-export const cryptoRoutes = utxoSandboxRoutes
-export const cryptoEndpoints = (chainSandbox: boolean) => (chainSandbox ? utxoSandboxEndpoints : [])

@@ -1,5 +1,5 @@
 /**
- * Crypto payouts (issue 12): what the withdrawals module needs from a chain to pay a player out.
+ * Crypto payouts: what the withdrawals module needs from a chain to pay a player out.
  * The EVM implementation (server/crypto/evm/, a hot wallet whose key comes from configuration) signs
  * and broadcasts ETH and USDT transfers; UTXO chains have none here and stay "approved" for a manual
  * payout (docs/withdrawals.md). The service is a Context tag so the server can provide it or not.

@@ -1,14 +1,15 @@
 /**
  * The Buy crypto tab's widgets for a player's deposit address (spec section 9; docs/onramp.md): each
  * widget's tier (fee, time, verification threshold) and the address its frame opens — the family's
- * hosted URL carrying the currency and the address, signed where the real protocol signs it. While
- * ONRAMP_SANDBOX is on, a widget without configured credentials opens the sandbox on-ramp, which
- * really sells and sends on the local chain.
+ * hosted URL carrying the currency and the address, signed where the real protocol signs it. Only
+ * the widgets ONRAMP_WIDGETS configures are offered (locally: the on-ramp sandbox's four).
  */
+
+import { onrampAdapters } from "../../protocols/onramp/index.ts"
 import type { BuyCryptoWidget, CryptoCurrency } from "../../services/crypto-service.ts"
 import { onrampWidgets } from "../../services/onramp-rules.ts"
 import type { AppConfigShape } from "../config.ts"
-import { onrampAdapters, widgetCredentials } from "./onramp/index.ts"
+import { widgetCredentials } from "./onramp/index.ts"
 
 export const buyCryptoWidgets = (
   config: AppConfigShape,

@@ -157,7 +157,8 @@ export const drainUnreadBody = (request: unknown): Promise<void> | undefined => 
       read += chunk.length
       if (read > maxDrainBytes) {
         source.pause()
-        return done()
+        done()
+        return
       }
       clearTimeout(timer)
       timer = setTimeout(done, drainIdleMs)

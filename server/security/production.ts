@@ -28,6 +28,7 @@ export interface ProductionInputs {
   }>
   readonly onrampWidgets: ReadonlyArray<{
     readonly id: string
+    readonly baseUrl: string
     readonly apiKey: string
     readonly secretKey: string
     readonly webhookSecret: string
@@ -60,11 +61,14 @@ export const testParts = (c: ProductionInputs): ReadonlyArray<string> => {
       lines.push(
         `GAME_PROVIDERS: provider ${p.code} has a sandbox's test key: set the live keys of the real provider`,
       )
-  for (const w of c.onrampWidgets)
+  for (const w of c.onrampWidgets) {
     if (isTestKey(w.apiKey) || isTestKey(w.secretKey) || isTestKey(w.webhookSecret))
       lines.push(
         `ONRAMP_WIDGETS: widget ${w.id} has a sandbox's test key: set the live keys of the real widget`,
       )
+    if (!w.baseUrl.startsWith("https://"))
+      lines.push(`ONRAMP_WIDGETS: widget ${w.id} is served over plain http: set the real widget's https page`)
+  }
   lines.push(...c.publicTestKeys)
   return lines
 }

@@ -6,10 +6,11 @@
  * - TRUST_PROXY=true (a test may pretend to come from elsewhere with X-Forwarded-For), a low
  *   captcha cost (the real ALTCHA widget is solved in the browser), relaxed rate limits, and the
  *   mail outbox in a temporary folder the tests read;
- * - the local chains on (CHAIN_SANDBOX=on) with anvil on a port chosen here (EVM_SANDBOX_PORT), so
- *   the tests reach it at E2E_EVM_RPC_URL; blocks only when a test mines them
- *   (CHAIN_SANDBOX_BLOCK_SECONDS=0) and 2 confirmations for ETH/USDT deposits and payouts, so a
- *   journey drives pending → credited and sent → paid itself instead of waiting for a block timer.
+ * - the chains party beside it (as every sandbox party, compose/local.ts), its anvil's JSON-RPC
+ *   handed to the tests as E2E_EVM_RPC_URL (serve.ts prints the casino's EVM_RPC_URL); blocks only
+ *   when a test mines them (CHAIN_SANDBOX_BLOCK_SECONDS=0) and 2 confirmations for ETH/USDT
+ *   deposits and payouts, so a journey drives pending → credited and sent → paid itself instead of
+ *   waiting for a block timer.
  * The returned function stops the server and drops the database.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -62,6 +63,8 @@ interface Ready {
   readonly baseUrl: string
   /** Each sandbox party's public URL, by name (`E2E_PARTY <name> <public url> <url>` lines). */
   readonly parties: ReadonlyMap<string, string>
+  /** The casino's EVM node (`E2E_EVM_RPC_URL <url>`): the chains party's anvil. */
+  readonly evmRpcUrl: string | undefined
 }
 
 const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): Promise<Ready> =>
@@ -78,7 +81,7 @@ const waitForReady = (child: ChildProcess, logFile: string, timeoutMs: number): 
         const parties = new Map<string, string>()
         for (const m of buffer.matchAll(/E2E_PARTY (\S+) (\S+) (\S+)/g))
           if (m[1] !== undefined && m[2] !== undefined) parties.set(m[1], m[2])
-        resolve({ baseUrl: match[1], parties })
+        resolve({ baseUrl: match[1], parties, evmRpcUrl: /E2E_EVM_RPC_URL (\S+)/.exec(buffer)?.[1] })
       }
     })
     child.once("exit", (code, signal) => {
@@ -101,7 +104,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const database = await freshDatabase()
   const port = await freePort()
-  const evmPort = await freePort()
   const publicUrl = `http://127.0.0.1:${port}`
   const env: Record<string, string> = {
     ...Object.fromEntries(
@@ -118,10 +120,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     MAIL_OUTBOX_DIR: outboxDir,
     RATE_LIMIT_SCALE: "1000",
     LOG_LEVEL: "Info",
-    CHAIN_SANDBOX: "on",
-    EVM_SANDBOX_PORT: String(evmPort),
     CHAIN_SANDBOX_BLOCK_SECONDS: "0",
-    CRYPTO_CONFIRMATIONS: "ETH=2,USDT=2",
+    CRYPTO_CONFIRMATIONS: "BTC=2,LTC=3,DOG=3,ETH=2,USDT=2",
     CRYPTO_POLL_SECONDS: "1",
     WITHDRAW_CONFIRMATIONS: "2",
     WITHDRAW_PAYOUT_POLL_SECONDS: "1",
@@ -156,7 +156,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[E2E_ENV.baseUrl] = baseUrl
   process.env[E2E_ENV.outboxDir] = outboxDir
   process.env[E2E_ENV.dataDir] = dataDir
-  process.env[E2E_ENV.evmRpcUrl] = `http://127.0.0.1:${evmPort}`
+  if (ready.evmRpcUrl !== undefined) process.env[E2E_ENV.evmRpcUrl] = ready.evmRpcUrl
   if (database !== undefined) process.env[E2E_ENV.databaseUrl] = database.url
   for (const [name, url] of ready.parties) process.env[partyUrlEnv(name)] = url
 

@@ -7,7 +7,7 @@ import { payments } from "bitcoinjs-lib"
 import fc from "fast-check"
 import { getAddress } from "viem"
 import { describe, expect, it } from "vitest"
-import { networkParams } from "../../server/crypto/networks.ts"
+import { networkParams } from "../../protocols/chains/networks.ts"
 import {
   fromMinorUnits,
   isValidAddress,

@@ -6,8 +6,8 @@
 import { Effect } from "effect"
 import { encodeFunctionData, parseEther } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sandboxUsdtAbi } from "../../providers/chains/evm/usdt.ts"
 import { makeEvmAdapter } from "../../server/crypto/evm/index.ts"
-import { sandboxUsdtAbi } from "../../server/providers/evm-sandbox/usdt.ts"
 import { anvilSpareKeys, startEvmSandbox, type TestChain } from "../support/anvil.ts"
 
 // Players' deposit addresses in these tests (any fresh addresses do: nobody needs their keys).
@@ -35,10 +35,10 @@ describe("EVM adapter on anvil", () => {
   it("finds ETH and USDT sent to watched addresses only, with their blocks", async () => {
     const evm = adapter()
     const before = await run(evm.tip)
-    const ethToAlice = await run(chain.faucet.send("ETH", alice, parseEther("0.25")))
-    const ethToStranger = await run(chain.faucet.send("ETH", stranger, parseEther("1")))
-    const usdtToBob = await run(chain.faucet.send("USDT", bob, 12_345_678n))
-    const usdtToStranger = await run(chain.faucet.send("USDT", stranger, 5_000_000n))
+    const ethToAlice = await run(chain.send("ETH", alice, parseEther("0.25")))
+    const ethToStranger = await run(chain.send("ETH", stranger, parseEther("1")))
+    const usdtToBob = await run(chain.send("USDT", bob, 12_345_678n))
+    const usdtToStranger = await run(chain.send("USDT", stranger, 5_000_000n))
     await run(chain.mine(1))
     const tip = await run(evm.tip)
     expect(tip.height).toBe(before.height + 1n)
@@ -91,7 +91,7 @@ describe("EVM adapter on anvil", () => {
     const evm = adapter()
     const snapshot = await chain.test.snapshot()
     const height = (await run(evm.tip)).height + 1n
-    const first = await run(chain.faucet.send("USDT", alice, 7_000_000n))
+    const first = await run(chain.send("USDT", alice, 7_000_000n))
     const firstEth = await chain.sendFrom(sender, { to: alice, value: 3n })
     await run(chain.mine(2))
     const oldHash = await run(evm.blockHash(height))
@@ -100,7 +100,7 @@ describe("EVM adapter on anvil", () => {
 
     await chain.test.revert({ id: snapshot })
     expect(await run(evm.blockHash(height))).toBeNull()
-    const replacement = await run(chain.faucet.send("USDT", bob, 9_000_000n))
+    const replacement = await run(chain.send("USDT", bob, 9_000_000n))
     await run(chain.mine(2))
     const newHash = await run(evm.blockHash(height))
     expect(newHash).not.toBeNull()

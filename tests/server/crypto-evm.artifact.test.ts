@@ -1,11 +1,11 @@
 /**
- * contracts/SandboxUSDT.json is what `npm run contracts:build` makes of contracts/SandboxUSDT.sol:
- * the server installs that artifact without solc, so a source edit without a rebuild must fail here.
+ * providers/chains/contracts/SandboxUSDT.json is what `npm run contracts:build` makes of SandboxUSDT.sol:
+ * the chains sandbox installs that artifact without solc, so a source edit without a rebuild must fail here.
  */
 import { readFileSync } from "node:fs"
 import { expect, it } from "vitest"
+import { loadSandboxUsdt } from "../../providers/chains/evm/usdt.ts"
 import { artifactFile, compileSandboxUsdt } from "../../scripts/contracts-build.ts"
-import { loadSandboxUsdt } from "../../server/providers/evm-sandbox/usdt.ts"
 
 it("the committed SandboxUSDT artifact is fresh (recompiled with solc 0.8.37)", () => {
   const committed: unknown = JSON.parse(readFileSync(artifactFile, "utf8"))

@@ -9,10 +9,10 @@ import { SqlClient } from "effect/sql"
 import { type Hex, parseEther } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { sandboxUsdtAbi } from "../../providers/chains/evm/usdt.ts"
+import { anvilTestAccounts } from "../../providers/chains/testKeys.ts"
 import { makeHotWallet } from "../../server/crypto/evm/HotWallet.ts"
 import type { CryptoPayoutsShape, PayoutRequest } from "../../server/crypto/payouts.ts"
-import { anvilTestAccounts } from "../../server/providers/evm-sandbox/index.ts"
-import { sandboxUsdtAbi } from "../../server/providers/evm-sandbox/usdt.ts"
 import { startEvmSandbox, type TestChain } from "../support/anvil.ts"
 import { openTestDb, type TestDb } from "./crypto-evm-support.ts"
 import { describeBackends } from "./harness.ts"
@@ -153,8 +153,8 @@ describeBackends("EVM hot wallet payouts", ({ backend }) => {
   it("refuses what the hot wallet cannot pay, counting payouts signed but not mined yet", async () => {
     const key = generatePrivateKey()
     const poor = privateKeyToAccount(key).address
-    await chain.run(chain.faucet.send("ETH", poor, parseEther("0.01")))
-    await chain.run(chain.faucet.send("USDT", poor, 5_000_000n))
+    await chain.run(chain.send("ETH", poor, parseEther("0.01")))
+    await chain.run(chain.send("USDT", poor, 5_000_000n))
     await chain.run(chain.mine(1))
     const w = await wallet(key)
     const to = fresh()

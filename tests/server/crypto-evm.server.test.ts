@@ -1,8 +1,9 @@
 /**
- * The EVM wiring of the server: with CHAIN_SANDBOX=on (the default outside production) the server
- * starts anvil, funds its hot wallet and pays out through `CryptoPayouts`; the node stops with the
- * server; the sandbox chain survives a restart through its state file; configuration refuses the
- * public test key in production.
+ * The EVM wiring: with the chains party beside it (as `npm start` composes them) the casino is told
+ * anvil's JSON-RPC and a hot wallet the chains fund, and pays out through `CryptoPayouts`; anvil stops
+ * with the stack; the sandbox chain survives a restart through its state file; configuration has no
+ * hot wallet by default and refuses a public dev account's key in production — knowing those
+ * accounts by their addresses only.
  */
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -10,32 +11,39 @@ import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
 import { parseEther } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fundedBalances, makeEvmSandbox } from "../../providers/chains/evm/EvmChain.ts"
+import { anvilDevAccounts, anvilTestAccounts } from "../../providers/chains/testKeys.ts"
 import { loadConfig } from "../../server/config.ts"
-import { EvmNode, sandboxHotWalletFunding } from "../../server/crypto/evm/EvmNode.ts"
+import { EvmNode } from "../../server/crypto/evm/EvmNode.ts"
 import { makeEvmAdapter } from "../../server/crypto/evm/index.ts"
 import { evmPublicClient } from "../../server/crypto/evm/rpc.ts"
 import { CryptoPayouts } from "../../server/crypto/payouts.ts"
-import { anvilTestAccounts, makeEvmSandbox } from "../../server/providers/evm-sandbox/index.ts"
+import { publicTestAddresses } from "../../server/security/publicTestKeys.ts"
+import { chainsOf } from "./crypto-support.ts"
 import { startTestServer, type TestServer } from "./harness.ts"
 
-describe("the server's EVM sandbox and payouts", () => {
+describe("the casino beside the chains party: its EVM node and payouts", () => {
   let server: TestServer
   beforeAll(async () => {
-    server = await startTestServer({ captchaEnabled: false, chainSandbox: true, chainSandboxBlockSeconds: 0 })
+    server = await startTestServer(
+      { captchaEnabled: false },
+      { env: { CHAIN_SANDBOX_BLOCK_SECONDS: "0" }, parties: ["chains"] },
+    )
   }, 60_000)
   afterAll(async () => {
     await server?.close()
   })
 
-  it("runs anvil with a funded hot wallet and pays out through CryptoPayouts", async () => {
+  it("is told anvil's RPC and a funded hot wallet, and pays out through CryptoPayouts", async () => {
     const node = await server.run(Effect.service(EvmNode))
     expect(node.chain?.chainId).toBe(31337)
     expect(node.chain?.usdtContract).toBe("0xdAC17F958D2ee523a2206206994597C13D831ec7")
-    const sandbox = node.sandbox
-    if (sandbox === undefined || node.chain === undefined) throw new Error("the sandbox should run")
+    const chains = chainsOf(server)
+    if (node.chain === undefined) throw new Error("the casino should have an EVM chain")
+    expect(node.chain.rpcUrl).toBe(chains.rpcUrl)
     const client = evmPublicClient(node.chain.rpcUrl)
     expect(await client.getBalance({ address: anvilTestAccounts.hotWallet.address })).toBeGreaterThanOrEqual(
-      sandboxHotWalletFunding.eth,
+      fundedBalances.eth,
     )
     const to = "0x4444444444444444444444444444444444444444"
     const sent = await server.run(
@@ -44,14 +52,14 @@ describe("the server's EVM sandbox and payouts", () => {
         return yield* payouts.send({ key: "withdrawal:server-1", currency: "USDT", to, amount: 42_000_000n })
       }),
     )
-    await server.run(sandbox.mine(1))
+    await chains.mine("ethereum", 1)
     const seen = await server.run(
       makeEvmAdapter(node.chain).transfersIn(0n, (await client.getBlockNumber()) + 0n, (a) => a === to),
     )
     expect(seen.map((t) => [t.txHash, t.amount])).toEqual([[sent.txHash, 42_000_000n]])
   })
 
-  it("stops anvil with the server", async () => {
+  it("stops anvil with the stack", async () => {
     const node = await server.run(Effect.service(EvmNode))
     const rpcUrl = node.chain?.rpcUrl ?? ""
     await server.close()
@@ -77,7 +85,7 @@ it("the sandbox chain outlives a restart through its state file", async () => {
   try {
     const to = "0x5555555555555555555555555555555555555555"
     const before = await runSandbox(async (s) => {
-      await Effect.runPromise(s.faucet.send("ETH", to, parseEther("2")))
+      await Effect.runPromise(s.send("ETH", to, parseEther("2")))
       await Effect.runPromise(s.mine(3))
       return Effect.runPromise(makeEvmAdapter(s).tip)
     })
@@ -91,18 +99,33 @@ it("the sandbox chain outlives a restart through its state file", async () => {
   }
 }, 60_000)
 
-it("configuration refuses anvil's public key as the hot wallet in production", () => {
-  expect(() =>
-    loadConfig({
-      NODE_ENV: "production",
-      CRYPTO_HOT_WALLET_KEY_ETH: anvilTestAccounts.hotWallet.privateKey,
-      PUBLIC_URL: "https://casino.example",
-    }),
-  ).toThrow(/PUBLIC anvil test key/)
-  const production = loadConfig({ NODE_ENV: "production", PUBLIC_URL: "https://casino.example" })
-  expect(production.cryptoHotWalletKeyEth).toBeUndefined()
-  expect(production.chainSandbox).toBe(false)
+it("configuration has no hot wallet by default and refuses a public anvil key in production", () => {
+  // The casino's denylist is the dev accounts' addresses: every one of the chains' keys is on it.
+  expect(publicTestAddresses).toEqual(anvilDevAccounts.map((a) => a.address.toLowerCase()))
+  for (const account of anvilDevAccounts)
+    expect(() =>
+      loadConfig({
+        NODE_ENV: "production",
+        CRYPTO_HOT_WALLET_KEY_ETH: account.privateKey,
+        PUBLIC_URL: "https://casino.example",
+      }),
+    ).toThrow(/PUBLIC anvil test key/)
+  const own = "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+  const production = loadConfig({
+    NODE_ENV: "production",
+    PUBLIC_URL: "https://casino.example",
+    CRYPTO_HOT_WALLET_KEY_ETH: own,
+  })
+  expect(production.cryptoHotWalletKeyEth).toBe(own)
+  expect(
+    loadConfig({ NODE_ENV: "production", PUBLIC_URL: "https://casino.example" }).cryptoHotWalletKeyEth,
+  ).toBeUndefined()
   const development = loadConfig({ NODE_ENV: "development" })
-  expect(development.cryptoHotWalletKeyEth).toBe(anvilTestAccounts.hotWallet.privateKey)
-  expect(development.chainSandbox).toBe(true)
+  expect(development.cryptoHotWalletKeyEth).toBeUndefined()
+  expect(development.evmRpcUrl).toBeUndefined()
+  // Outside production the public key is allowed: the local composition gives it.
+  expect(
+    loadConfig({ NODE_ENV: "development", CRYPTO_HOT_WALLET_KEY_ETH: anvilTestAccounts.hotWallet.privateKey })
+      .cryptoHotWalletKeyEth,
+  ).toBe(anvilTestAccounts.hotWallet.privateKey)
 })

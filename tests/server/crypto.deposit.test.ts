@@ -1,17 +1,21 @@
 /**
- * Crypto deposit addresses (issue 11) on both backends: the published derivation vectors, the
- * endpoint's answer per currency (same player same address, ETH and USDT share one, distinct
- * players distinct, valid for the chain), and its 4xx answers.
+ * Crypto deposit addresses on both backends: the published derivation vectors, the endpoint's
+ * answer per currency (same player same address, ETH and USDT share one, distinct players
+ * distinct, valid for the chain), its 4xx answers, and a network without an xpub offering none.
  */
 import { BIP32Factory } from "bip32"
 import { mnemonicToSeedSync } from "bip39"
+import { Effect } from "effect"
 import * as ecc from "tiny-secp256k1"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { testXpubs } from "../../providers/chains/testKeys.ts"
 import { loadConfig } from "../../server/config.ts"
-import { cryptoStartProblem } from "../../server/crypto/config.ts"
-import { deriveAddress, testXpubs } from "../../server/crypto/derive.ts"
+import { deriveAddress } from "../../server/crypto/derive.ts"
+import { Watcher } from "../../server/crypto/Watcher.ts"
+import { publicTestXpubs } from "../../server/security/publicTestKeys.ts"
 import { isValidAddress } from "../../services/crypto-rules.ts"
 import { newPlayer } from "./account-support.ts"
+import { testWidgetsEnv, testXpubEnv } from "./crypto-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { PROFILE } from "./money-support.ts"
 import { Browser } from "./users-support.ts"
@@ -51,10 +55,17 @@ describe("address derivation", () => {
     }
   })
 
-  it("production refuses to start without xpubs, or with the public test ones", () => {
-    const base = { NODE_ENV: "production", CAPTCHA_SECRET: "x".repeat(32), OPERATOR_SECRET: "y".repeat(32) }
+  it("production refuses the public test xpubs (known to the casino by their public halves only)", () => {
+    expect([...publicTestXpubs].sort()).toEqual(Object.values(testXpubs).sort())
+    const base = {
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://casino.example",
+      CAPTCHA_SECRET: "x".repeat(32),
+      OPERATOR_SECRET: "y".repeat(32),
+    }
+    // Unset: no deposits offered on any chain, which is a configuration, not a danger.
     const unset = loadConfig(base)
-    expect(cryptoStartProblem("production", unset.crypto)).toMatch(/CRYPTO_XPUB_BTC/)
+    expect(unset.crypto.xpubs).toEqual({})
     const withTest = {
       ...base,
       CRYPTO_XPUB_BTC: testXpubs.bitcoin,
@@ -62,7 +73,8 @@ describe("address derivation", () => {
       CRYPTO_XPUB_DOGE: testXpubs.dogecoin,
       CRYPTO_XPUB_ETH: testXpubs.ethereum,
     }
-    expect(cryptoStartProblem("production", loadConfig(withTest).crypto)).toMatch(/test mnemonic/)
+    expect(() => loadConfig(withTest)).toThrow(/CRYPTO_XPUB_\*: the public test mnemonic's account xpub/)
+    expect(() => loadConfig({ ...base, CRYPTO_XPUB_DOGE: testXpubs.dogecoin })).toThrow(/test mnemonic/)
     // Other keys (here: the test mnemonic's accounts 1) are accepted; an xprv or garbage is refused.
     const root = BIP32Factory(ecc).fromSeed(mnemonicToSeedSync(MNEMONIC))
     const own = {
@@ -72,7 +84,7 @@ describe("address derivation", () => {
       CRYPTO_XPUB_DOGE: root.derivePath("m/44'/3'/1'").neutered().toBase58(),
       CRYPTO_XPUB_ETH: root.derivePath("m/44'/60'/1'").neutered().toBase58(),
     }
-    expect(cryptoStartProblem("production", loadConfig(own).crypto)).toBeUndefined()
+    expect(loadConfig(own).crypto.xpubs.bitcoin).toBe(own.CRYPTO_XPUB_BTC)
     expect(() => loadConfig({ ...own, CRYPTO_XPUB_ETH: root.derivePath("m/44'/60'/1'").toBase58() })).toThrow(
       /CRYPTO_XPUB_ETH/,
     )
@@ -83,7 +95,10 @@ describe("address derivation", () => {
 describeBackends("crypto: deposit addresses", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false })
+    server = await start(
+      { captchaEnabled: false },
+      { env: { ...testXpubEnv, ...testWidgetsEnv(), CRYPTO_WATCHER: "off" } },
+    )
   })
   afterAll(() => server?.close())
 
@@ -178,5 +193,51 @@ describeBackends("crypto: deposit addresses", ({ start }) => {
     expect((await p.browser.get(`${PROFILE}/profile/crypto/withdraw`)).body).toEqual([])
     expect((await p.browser.get(`${PROFILE}/profile/crypto/other`)).status).toBe(400)
     expect((await new Browser(server).get(`${PROFILE}/profile/crypto/deposit`)).status).toBe(401)
+  })
+})
+
+describeBackends("crypto: a network without an xpub", ({ start }) => {
+  let server: TestServer
+  beforeAll(async () => {
+    // Only Bitcoin's and Ethereum's account keys: Litecoin and Dogecoin deposits are not offered.
+    server = await start(
+      { captchaEnabled: false },
+      // No watcher loop: Bitcoin's default explorer is the public one, not to be asked from a test.
+      {
+        env: {
+          CRYPTO_XPUB_BTC: testXpubs.bitcoin,
+          CRYPTO_XPUB_ETH: testXpubs.ethereum,
+          CRYPTO_WATCHER: "off",
+        },
+      },
+    )
+  })
+  afterAll(() => server?.close())
+
+  it("offers no deposit address on it, with the reason; the other networks still answer", async () => {
+    const p = await newPlayer(server, "crypto-no-xpub")
+    for (const [currency, shown] of [
+      ["DOG", "DOGE"],
+      ["LTC", "LTC"],
+    ] as const) {
+      const res = await p.browser.post(DEPOSIT, { currency })
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({
+        _tag: "CurrencyNotSupported",
+        currency,
+        message: `${shown} deposits are not available right now.`,
+      })
+    }
+    const btc = await p.browser.post(DEPOSIT, { currency: "BTC" })
+    expect(btc.status).toBe(200)
+    expect(btc.body).toMatchObject({ network: "bitcoin", widgets: [], banxaCheckoutIframe: null })
+    expect((await p.browser.post(DEPOSIT, { currency: "USDT" })).status).toBe(200)
+    const rows = await server.query<{ network: string }>(
+      "SELECT network FROM crypto_addresses a JOIN users u ON u.id = a.user_id WHERE lower(u.email) = lower($1) ORDER BY network",
+      [p.email],
+    )
+    expect(rows.map((r) => r.network)).toEqual(["bitcoin", "ethereum"])
+    // Nor is it watched: nothing of the casino's can arrive there (no EVM_RPC_URL: no EVM chain either).
+    expect(await server.run(Effect.map(Effect.service(Watcher), (w) => w.networks))).toEqual(["bitcoin"])
   })
 })

@@ -9,7 +9,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeEsploraAdapter, parseEsploraTxs } from "../../server/crypto/utxo/Esplora.ts"
+import { parseEsploraTxs } from "../../protocols/chains/esplora.ts"
+import { makeEsploraAdapter } from "../../server/crypto/utxo/Esplora.ts"
 
 const HASH = "ab".repeat(32)
 // The adapter compares addresses as text (the watcher owns the set): labels are enough here.

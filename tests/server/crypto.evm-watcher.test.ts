@@ -1,7 +1,7 @@
 /**
- * The chain watcher on the EVM chain (issue 11), on both backends, against a real anvil the test owns
+ * The chain watcher on the EVM chain, on both backends, against a real anvil the test owns
  * (tests/support/anvil.ts) so it outlives the servers: the server reads it as its EVM node
- * (EVM_RPC_URL, CHAIN_SANDBOX=off) and the test mines. USDT (ERC-20) and native ETH transfers to a
+ * (EVM_RPC_URL) and the test mines. USDT (ERC-20) and native ETH transfers to a
  * player's deposit address go pending, count confirmations (pushed as `cryptoDeposit`) and are
  * credited once, in minor units, on a wallet made for them; a transfer to an address nobody owns is
  * ignored; a reorg (evm_snapshot / evm_revert, then other blocks) before the credit orphans the
@@ -13,6 +13,7 @@
 import { Effect, Stream } from "effect"
 import { parseEther } from "viem"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { testXpubs } from "../../providers/chains/testKeys.ts"
 import { REORG_WINDOW, Watcher } from "../../server/crypto/Watcher.ts"
 import { PlayerEvents } from "../../server/events/PlayerEvents.ts"
 import { startEvmSandbox, type TestChain } from "../support/anvil.ts"
@@ -40,7 +41,6 @@ describeBackends("crypto: the chain watcher on the EVM chain (anvil)", ({ backen
   beforeAll(async () => {
     chain = await startEvmSandbox()
     data = await openRestartableData(backend, {
-      CHAIN_SANDBOX: "off",
       EVM_RPC_URL: chain.rpcUrl,
       EVM_CHAIN_ID: String(chain.chainId),
       EVM_USDT_CONTRACT: chain.usdtContract,
@@ -50,11 +50,9 @@ describeBackends("crypto: the chain watcher on the EVM chain (anvil)", ({ backen
       CRYPTO_SCAN_BATCH: "2",
       // Every player of the file registers from 127.0.0.1, and the count survives the restarts.
       RATE_LIMIT_SCALE: "10",
-      // CHAIN_SANDBOX=off would point the UTXO watchers at the public explorers: a closed local
-      // port instead, so no test ever reaches the internet (those networks are not stepped here).
-      CRYPTO_ESPLORA_BTC: "http://127.0.0.1:9",
-      CRYPTO_ESPLORA_LTC: "http://127.0.0.1:9",
-      CRYPTO_ESPLORA_DOGE: "http://127.0.0.1:9",
+      // Deposits on Ethereum only: without their xpubs the UTXO networks are neither offered nor
+      // watched, so no test ever asks their public explorers.
+      CRYPTO_XPUB_ETH: testXpubs.ethereum,
     })
     server = await data.start()
     await tick() // the first step places the cursor at the tip
@@ -82,7 +80,7 @@ describeBackends("crypto: the chain watcher on the EVM chain (anvil)", ({ backen
   }
   const mine = (n = 1) => chain.run(chain.mine(n))
   const send = (currency: "ETH" | "USDT", to: string, amount: bigint) =>
-    chain.run(chain.faucet.send(currency, to, amount))
+    chain.run(chain.send(currency, to, amount))
   const rowsOf = (txHash: string) =>
     server.query<Row>(
       "SELECT status, confirmations, amount::text AS amount, currency, generation FROM crypto_deposits WHERE tx_hash = $1",

@@ -1,7 +1,7 @@
 /**
  * Two casino server processes' worth of watchers on ONE PostgreSQL database (issue 11: multi-instance
  * safe): both run their watcher loop (started with the server) and are also stepped at the same
- * time by hand, over the same chain (server B reads server A's sandbox chain). Every transfer is
+ * time by hand, over the same chain (the chains party started beside A; B configured with it). Every transfer is
  * credited exactly once. PostgreSQL only: PGlite is one process by construction.
  */
 import { mkdtemp, rm } from "node:fs/promises"
@@ -11,11 +11,10 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { makeServer, type RunningServer } from "../../server/app.ts"
 import { loadConfig } from "../../server/config.ts"
-import { EvmNode } from "../../server/crypto/evm/EvmNode.ts"
 import { Watcher } from "../../server/crypto/Watcher.ts"
-import { UtxoSandbox } from "../../server/providers/utxo-sandbox/index.ts"
 import { freePort } from "../support/server.ts"
 import { newPlayer } from "./account-support.ts"
+import { chainsOf, testXpubEnv } from "./crypto-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 
@@ -28,13 +27,11 @@ describeBackends("crypto: two processes, one credit", ({ backend, start }) => {
   beforeAll(async () => {
     if (!postgres) return
     const env = { CHAIN_SANDBOX_BLOCK_SECONDS: "0", CRYPTO_POLL_SECONDS: "1", CRYPTO_CONFIRMATIONS: "BTC=2" }
-    a = await start({ captchaEnabled: false }, { env })
+    a = await start({ captchaEnabled: false }, { env, parties: ["chains"] })
     const port = await freePort()
     bDir = await mkdtemp(join(tmpdir(), "casino-crypto-b-"))
-    const chainOfA = (n: string) => `${a?.url}/sandbox-chain/${n}/api`
-    // B runs no sandbox of its own: it reads A's chains, the EVM one (anvil) included.
-    const evmOfA = await a.run(Effect.map(EvmNode, (node) => node.chain))
-    if (evmOfA === undefined) throw new Error("server A has no EVM chain")
+    // B is configured by hand with the chains A was composed with, the EVM one (anvil) included.
+    const chains = chainsOf(a)
     b = await makeServer(
       loadConfig({
         ...env,
@@ -46,13 +43,13 @@ describeBackends("crypto: two processes, one credit", ({ backend, start }) => {
         LOG_LEVEL: "Error",
         CAPTCHA: "off",
         DATABASE_URL: a.config.databaseUrl,
-        CRYPTO_ESPLORA_BTC: chainOfA("bitcoin"),
-        CRYPTO_ESPLORA_LTC: chainOfA("litecoin"),
-        CRYPTO_ESPLORA_DOGE: chainOfA("dogecoin"),
-        CHAIN_SANDBOX: "off",
-        EVM_RPC_URL: evmOfA.rpcUrl,
-        EVM_CHAIN_ID: String(evmOfA.chainId),
-        EVM_USDT_CONTRACT: evmOfA.usdtContract,
+        ...testXpubEnv,
+        CRYPTO_ESPLORA_BTC: chains.esploraUrl("bitcoin"),
+        CRYPTO_ESPLORA_LTC: chains.esploraUrl("litecoin"),
+        CRYPTO_ESPLORA_DOGE: chains.esploraUrl("dogecoin"),
+        EVM_RPC_URL: chains.rpcUrl,
+        EVM_CHAIN_ID: String(chains.evm.chainId),
+        EVM_USDT_CONTRACT: chains.evm.usdtContract,
       }),
     )
   })
@@ -65,11 +62,7 @@ describeBackends("crypto: two processes, one credit", ({ backend, start }) => {
   it.skipIf(!postgres)("every transfer is credited exactly once", async () => {
     if (a === undefined || b === undefined) throw new Error("servers not started")
     const server = a
-    const chain = await server.run(
-      Effect.gen(function* () {
-        return (yield* UtxoSandbox).chain("bitcoin")
-      }),
-    )
+    const chain = chainsOf(server).utxo("bitcoin")
     const tickA = () =>
       server.run(
         Effect.gen(function* () {

@@ -1,6 +1,6 @@
 /**
- * LTC and DOGE deposits (issue 11), on both backends: the same watcher and the same Esplora adapter
- * as Bitcoin's, over the local Litecoin and Dogecoin sandbox chains. For each currency: the deposit
+ * LTC and DOGE deposits, on both backends: the same watcher and the same Esplora adapter as
+ * Bitcoin's, over the chains party's Litecoin and Dogecoin sandbox chains. For each currency: the deposit
  * address is the chain's own form (Litecoin bech32 `ltc1q…`, Dogecoin P2PKH `D…`, both accepted by
  * `isValidAddress`); a transfer is pending while its confirmations count up (3 required here),
  * then credited ONCE in the currency's minor units (litoshi, koinu: 10^8 per coin) on a wallet the
@@ -10,14 +10,14 @@
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import type { UtxoNetwork } from "../../server/crypto/networks.ts"
+import type { UtxoNetwork } from "../../protocols/chains/networks.ts"
+import { COINBASE_VALUE } from "../../providers/chains/utxo/chain.ts"
 import { Watcher } from "../../server/crypto/Watcher.ts"
-import { COINBASE_VALUE } from "../../server/providers/utxo-sandbox/chain.ts"
-import { UtxoSandbox } from "../../server/providers/utxo-sandbox/index.ts"
 import { Wallets } from "../../server/wallet/Wallets.ts"
 import { isValidAddress, networkOf } from "../../services/crypto-rules.ts"
 import type { CryptoCurrency } from "../../services/crypto-service.ts"
 import { newPlayer } from "./account-support.ts"
+import { chainsOf } from "./crypto-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 
@@ -59,18 +59,13 @@ const cases: ReadonlyArray<Case> = [
 describeBackends("crypto: LTC and DOGE deposits through the UTXO watcher", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false }, { env })
+    server = await start({ captchaEnabled: false }, { env, parties: ["chains"] })
     // The first step of each network places its cursor at the tip.
     for (const c of cases) await tick(c.network)
   })
   afterAll(() => server?.close())
 
-  const chain = (network: UtxoNetwork) =>
-    server.run(
-      Effect.gen(function* () {
-        return (yield* UtxoSandbox).chain(network)
-      }),
-    )
+  const chain = async (network: UtxoNetwork) => chainsOf(server).utxo(network)
   const tick = (network: UtxoNetwork) =>
     server.run(
       Effect.gen(function* () {

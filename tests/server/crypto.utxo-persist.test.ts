@@ -1,9 +1,10 @@
 /**
- * The UTXO sandbox chains survive a restart (issue 11), on both backends: a deposit is credited; the
- * server stops; a new server on the same DATA_DIR and database continues the same chain (height,
- * hashes, the faucet's coins, the mempool), the watcher carries on from its cursor without a reorg
- * alert, a new transfer is credited and the old one is not credited again. Also: a chain state file
- * that does not verify stops the start with its reason instead of silently starting a new chain.
+ * The UTXO sandbox chains survive a restart, on both backends: a deposit is credited; the casino
+ * and the chains party stop; new ones on the same DATA_DIR (the chains' state under
+ * `${DATA_DIR}/chains`) and database continue the same chain (height, hashes, the faucet's coins,
+ * the mempool), the watcher carries on from its cursor without a reorg alert, a new transfer is
+ * credited and the old one is not credited again. Also: a chain state file that does not verify
+ * stops the start with its reason instead of silently starting a new chain.
  *
  * Not `harness.ts`'s `start()`: its `close()` deletes the data folder and the database, and this
  * test needs both to outlive the first server.
@@ -13,20 +14,19 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, expect, it } from "vitest"
-import { makeServer } from "../../server/app.ts"
-import { loadConfig } from "../../server/config.ts"
+import { startLocal } from "../../compose/local.ts"
+import { SandboxChain } from "../../providers/chains/utxo/chain.ts"
+import { utxoStateFile } from "../../providers/chains/utxo/UtxoChains.ts"
 import { Watcher } from "../../server/crypto/Watcher.ts"
-import { SandboxChain } from "../../server/providers/utxo-sandbox/chain.ts"
-import { UtxoSandbox, utxoSandboxStateFile } from "../../server/providers/utxo-sandbox/index.ts"
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { freePort } from "../support/server.ts"
 import { newPlayer } from "./account-support.ts"
+import { chainsOf } from "./crypto-support.ts"
 import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 
 const env = {
   CRYPTO_WATCHER: "off",
-  CHAIN_SANDBOX: "on",
   CHAIN_SANDBOX_BLOCK_SECONDS: "0",
   CRYPTO_CONFIRMATIONS: "BTC=2,LTC=3,DOG=3",
 }
@@ -41,12 +41,12 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true })
   })
 
-  /** The real server on `dataDir` (and `database`); closing it keeps both. */
+  /** The real server and the chains party on `dataDir` (and `database`); closing them keeps both. */
   const boot = async (): Promise<TestServer> => {
     const dir = dataDir ?? ""
     const port = await freePort()
-    const config = {
-      ...loadConfig({
+    const stack = await startLocal(
+      {
         PORT: String(port),
         HOST: "127.0.0.1",
         DATA_DIR: dir,
@@ -55,33 +55,27 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
         NODE_ENV: "test",
         ...(database === undefined ? {} : { DATABASE_URL: database.url }),
         ...env,
-      }),
-      captchaEnabled: false,
-    }
-    const server = await makeServer(config)
-    const query = queryThrough(server.run)
+      },
+      { only: ["chains"], overrides: { captchaEnabled: false } },
+    )
+    const query = queryThrough(stack.casino.run)
     const s: TestServer = {
       backend,
-      url: server.url,
-      config,
+      url: stack.casino.url,
+      config: stack.config,
       dataDir: dir,
-      outboxDir: config.mailOutboxDir,
+      outboxDir: stack.config.mailOutboxDir,
       query,
       sql: query,
-      run: server.run,
-      parties: new Map(),
-      close: server.close,
+      run: stack.casino.run,
+      parties: stack.parties,
+      close: stack.close,
     }
     running.push(s)
     return s
   }
 
-  const chain = (s: TestServer) =>
-    s.run(
-      Effect.gen(function* () {
-        return (yield* UtxoSandbox).chain("bitcoin")
-      }),
-    )
+  const chain = async (s: TestServer) => chainsOf(s).utxo("bitcoin")
   const tick = (s: TestServer) =>
     s.run(
       Effect.gen(function* () {
@@ -161,7 +155,7 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
 it("a chain state file that does not verify is refused with its reason, never replaced", async () => {
   const dir = await mkdtemp(join(tmpdir(), "casino-utxo-state-"))
   try {
-    const file = utxoSandboxStateFile(dir, "litecoin")
+    const file = utxoStateFile(dir, "litecoin")
     const original = new SandboxChain("litecoin", { stateFile: file })
     original.mine(2)
     original.send(original.faucetAddress, 1_000_000n)

@@ -1,5 +1,5 @@
 /**
- * The chain watcher on the UTXO sandbox chain (issue 11), on both backends: a transfer goes pending,
+ * The chain watcher on the UTXO sandbox chain (the chains party beside the casino), on both backends: a transfer goes pending,
  * counts its confirmations and is credited once; replays credit nothing more; a transaction the test
  * builds and signs itself is accepted over Esplora's POST /tx (a forged one is refused); reorgs before
  * and after the credit; below minDeposit is held; a watcher restarted mid-stream misses nothing and
@@ -10,12 +10,12 @@ import { ECPairFactory } from "ecpair"
 import { Effect, Layer, Stream } from "effect"
 import * as ecc from "tiny-secp256k1"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { networkParams } from "../../server/crypto/networks.ts"
+import { networkParams } from "../../protocols/chains/networks.ts"
 import { Watcher } from "../../server/crypto/Watcher.ts"
 import { PlayerEvents } from "../../server/events/PlayerEvents.ts"
 import { Ledger } from "../../server/ledger/Ledger.ts"
-import { UtxoSandbox } from "../../server/providers/utxo-sandbox/index.ts"
 import { newPlayer, type Player } from "./account-support.ts"
+import { chainsOf } from "./crypto-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, PROFILE, userIdOf } from "./money-support.ts"
 
@@ -37,17 +37,12 @@ interface Row {
 describeBackends("crypto: the chain watcher on the UTXO sandbox", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false }, { env })
+    server = await start({ captchaEnabled: false }, { env, parties: ["chains"] })
     await tick() // the first step places the cursor at the tip
   })
   afterAll(() => server?.close())
 
-  const chain = () =>
-    server.run(
-      Effect.gen(function* () {
-        return (yield* UtxoSandbox).chain("bitcoin")
-      }),
-    )
+  const chain = async () => chainsOf(server).utxo("bitcoin")
   const tick = () =>
     server.run(
       Effect.gen(function* () {
@@ -144,7 +139,7 @@ describeBackends("crypto: the chain watcher on the UTXO sandbox", ({ start }) =>
     if (mine_.address === undefined || mine_.output === undefined) throw new Error("no address")
     const funding = await send(mine_.address, 5_000_000n)
     await mine()
-    const api = `${server.url}/sandbox-chain/bitcoin/api`
+    const api = chainsOf(server).esploraUrl("bitcoin")
     const utxos = (await (await fetch(`${api}/address/${mine_.address}/utxo`)).json()) as Array<{
       txid: string
       vout: number

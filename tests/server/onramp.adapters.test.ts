@@ -1,5 +1,5 @@
 /**
- * The widget adapters (server/crypto/onramp/): each family's hosted URL and its parameters, the
+ * The widget families' protocols (protocols/onramp/): each family's hosted URL and its parameters, the
  * signatures computed independently here from the protocol's description, the provider's side
  * reading the launch back (altered → refused), and every family's callback check: genuine accepted,
  * altered body / wrong secret forged, old timestamp stale, unsigned refused. And buyCryptoWidgets.
@@ -8,12 +8,15 @@ import { createHash, createHmac } from "node:crypto"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { isTestKey } from "../../protocols/keys.ts"
+import { banxaAuthorization, verifyBanxaAuthorization } from "../../protocols/onramp/banxa.ts"
+import type { OrderEvent, WidgetCredentials } from "../../protocols/onramp/family.ts"
+import { onrampAdapters } from "../../protocols/onramp/index.ts"
+import { sandboxWidgetCredentials } from "../../providers/onramp-sandbox/credentials.ts"
 import { loadConfig } from "../../server/config.ts"
-import { banxaAuthorization, verifyBanxaAuthorization } from "../../server/crypto/onramp/banxa.ts"
-import type { OrderEvent, WidgetCredentials } from "../../server/crypto/onramp/family.ts"
-import { onrampAdapters, sandboxWidgetCredentials } from "../../server/crypto/onramp/index.ts"
 import { banxaCheckoutIframe, buyCryptoWidgets } from "../../server/crypto/widgets.ts"
 import { onrampFamilies } from "../../services/onramp-rules.ts"
+import { testOnrampSecret, testWidgetsEnv } from "./crypto-support.ts"
 
 const creds: WidgetCredentials = {
   baseUrl: "https://widget.example/buy",
@@ -212,18 +215,18 @@ describe("callbacks", () => {
 
 describe("buyCryptoWidgets", () => {
   const dataDir = join(tmpdir(), "casino-onramp-adapters-test")
+  const sandbox = "http://127.0.0.1:8082"
   const config = (env: Record<string, string> = {}) =>
     loadConfig({
       PUBLIC_URL: "https://casino.example",
-      ONRAMP_SECRET: "onramp-test-secret-0123456789abcdef0123456789",
       DATA_DIR: dataDir,
       CAPTCHA_SECRET: "captcha-test-secret-0123456789",
       NODE_ENV: "test",
       ...env,
     })
 
-  it("offers the four widgets in the spec's two tiers, each opening the sandbox on-ramp for the address", () => {
-    const widgets = buyCryptoWidgets(config(), "BTC", address)
+  it("offers the four widgets configured (a sandbox's here) in the spec's two tiers, each opening its page for the address", () => {
+    const widgets = buyCryptoWidgets(config(testWidgetsEnv(sandbox)), "BTC", address)
     expect(widgets.map((w) => [w.id, w.feeBps, w.etaMinutes, w.verificationAboveEur])).toEqual([
       ["banxa", 500, 15, 200],
       ["mercuryo", 500, 15, 200],
@@ -231,20 +234,16 @@ describe("buyCryptoWidgets", () => {
       ["transak", 450, 20, 100],
     ])
     for (const w of widgets) {
-      expect(w.url.startsWith(`https://casino.example/sandbox-onramp/${w.id}?`)).toBe(true)
+      expect(w.url.startsWith(`${sandbox}/sandbox-onramp/${w.id}?`)).toBe(true)
       expect(w.url).toContain(encodeURIComponent(address))
-      const creds = sandboxWidgetCredentials(
-        "onramp-test-secret-0123456789abcdef0123456789",
-        w.id as "banxa",
-        "https://casino.example",
-      )
+      const creds = sandboxWidgetCredentials(testOnrampSecret, w.id as "banxa", sandbox)
       expect(onrampAdapters[w.id as "banxa"].readLaunch(creds, new URL(w.url)).ok).toBe(true)
     }
     expect(banxaCheckoutIframe(widgets)).toBe(widgets[0]?.url)
   })
 
-  it("offers nothing with the sandbox off and no real widget; a configured widget opens its real page", () => {
-    expect(buyCryptoWidgets(config({ ONRAMP_SANDBOX: "off" }), "BTC", address)).toEqual([])
+  it("offers nothing without configured widgets; a configured widget opens its real page", () => {
+    expect(buyCryptoWidgets(config(), "BTC", address)).toEqual([])
     expect(banxaCheckoutIframe([])).toBeNull()
     const real = JSON.stringify([
       {
@@ -255,18 +254,35 @@ describe("buyCryptoWidgets", () => {
         webhookSecret: creds.webhookSecret,
       },
     ])
-    const widgets = buyCryptoWidgets(config({ ONRAMP_SANDBOX: "off", ONRAMP_WIDGETS: real }), "ETH", "0xAbC")
+    const widgets = buyCryptoWidgets(config({ ONRAMP_WIDGETS: real }), "ETH", "0xAbC")
     expect(widgets.map((w) => w.id)).toEqual(["moonpay"])
     expect(widgets[0]?.url.startsWith("https://buy.moonpay.com?apiKey=pk_test_123&")).toBe(true)
     expect(() => config({ ONRAMP_WIDGETS: '[{"id":"moonpay","baseUrl":"http://x"}]' })).toThrow(
       /ONRAMP_WIDGETS/,
     )
-    expect(() => config({ ONRAMP_SECRET: "short" })).toThrow(/ONRAMP_SECRET/)
   })
 
-  it("follows CHAIN_SANDBOX and is off by default in production", () => {
-    expect(config({ CHAIN_SANDBOX: "off" }).onrampSandbox).toBe(false)
-    expect(config({ NODE_ENV: "production", CAPTCHA: "on" }).onrampSandbox).toBe(false)
-    expect(config().onrampSandbox).toBe(true)
+  it("the sandbox's keys are test keys, refused in production with its plain-http pages", () => {
+    for (const id of onrampFamilies) {
+      const k = sandboxWidgetCredentials(testOnrampSecret, id, sandbox)
+      expect(isTestKey(k.secretKey) && isTestKey(k.webhookSecret)).toBe(true)
+      // MoonPay's and Transak's public keys look like those providers' own test keys.
+      expect(k.apiKey).toMatch(id === "moonpay" || id === "transak" ? /^pk_test_/ : /^test_/)
+    }
+    const production = { NODE_ENV: "production", PUBLIC_URL: "https://casino.example" }
+    expect(() => config({ ...production, ...testWidgetsEnv(sandbox) })).toThrow(/ONRAMP_WIDGETS.*https/)
+    expect(() => config({ ...production, ...testWidgetsEnv("https://onramp.example") })).toThrow(
+      /ONRAMP_WIDGETS.*live keys/,
+    )
+    const live = JSON.stringify([
+      {
+        id: "banxa",
+        baseUrl: "https://casino.banxa.com",
+        apiKey: "casino-live",
+        secretKey: "live-secret-0123456789",
+        webhookSecret: "live-webhook-0123456789",
+      },
+    ])
+    expect(config({ ...production, ONRAMP_WIDGETS: live }).onrampWidgets.map((w) => w.id)).toEqual(["banxa"])
   })
 })

@@ -1,18 +1,29 @@
 /**
- * The sandbox on-ramp through plain HTTP, as the player's frame uses it (GET the purchase page,
- * POST its form), on PGlite and PostgreSQL with a TEST faucet double: below the tier's threshold no
- * verification, above it verification required; bad input answered by a 4xx page with its message;
- * a replayed order sends once; forged links refused; a currency without a faucet refused; a chain
- * that is down fails the order without sending.
+ * The sandbox on-ramp alone, through plain HTTP, as the player's frame uses it (GET the purchase
+ * page, POST its form), on PGlite and PostgreSQL, paying through a TEST double of the chains'
+ * faucet API: below the tier's threshold no verification, above it verification required; bad
+ * input answered by a 4xx page with its message; a replayed order sends once; forged links
+ * refused; a currency without a price refused; a chain that is down fails the order without
+ * sending; the casino told by a callback signed by the widget's family.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { onrampAdapters, sandboxWidgetCredentials } from "../../server/crypto/onramp/index.ts"
-import { buyCryptoWidgets } from "../../server/crypto/widgets.ts"
+import { onrampAdapters } from "../../protocols/onramp/index.ts"
+import { sandboxWidgetCredentials } from "../../providers/onramp-sandbox/credentials.ts"
+import { subunitsOf } from "../../providers/onramp-sandbox/PricesRepo.ts"
 import type { CryptoCurrency } from "../../services/crypto-service.ts"
 import { parseDecimal } from "../../services/money-rules.ts"
 import { onrampQuote, onrampTiers } from "../../services/onramp-rules.ts"
-import { describeOnrampBackends, eventually, type OnrampTest, startOnramp } from "./onramp-harness.ts"
-import { type Receiver, startReceiver } from "./payment-sandbox-harness.ts"
+import {
+  casinoOrigins,
+  describeOnrampBackends,
+  eventually,
+  type FaucetDouble,
+  type OnrampTest,
+  type Receiver,
+  startFaucetDouble,
+  startOnramp,
+  startReceiver,
+} from "./onramp-harness.ts"
 
 const btcAddress = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
 const ethAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
@@ -23,21 +34,29 @@ const unescapeHtml = (s: string) => s.replaceAll("&amp;", "&")
 describeOnrampBackends("onramp sandbox", (backend) => {
   let t: OnrampTest
   let receiver: Receiver
+  let faucet: FaucetDouble
   beforeAll(async () => {
     // The casino's side of the callbacks: a receiver that records what the provider posts.
     receiver = await startReceiver()
-    t = await startOnramp(backend, { INTERNAL_URL: new URL(receiver.url).origin })
+    faucet = await startFaucetDouble()
+    t = await startOnramp(backend, {
+      ONRAMP_SANDBOX_CALLBACK_URL: `${receiver.url}/api/crypto/onramp/{widget}/callback`,
+      ONRAMP_SANDBOX_CHAINS_URL: faucet.url,
+    })
+    // Dogecoin without a price: the sandbox does not sell it.
+    await t.query("DELETE FROM onramp_sandbox_prices WHERE currency = 'DOG'")
   }, 60_000)
   afterAll(async () => {
     await t?.close()
+    await faucet?.close()
     await receiver?.close()
   })
 
-  const widgetUrl = (id: string, currency: CryptoCurrency, address: string) => {
-    const w = buyCryptoWidgets(t.config, currency, address).find((x) => x.id === id)
-    if (w === undefined) throw new Error(`no widget ${id}`)
-    return w.url
-  }
+  const widgetUrl = (
+    id: "banxa" | "mercuryo" | "moonpay" | "transak",
+    currency: CryptoCurrency,
+    address: string,
+  ) => t.widgetUrl(id, currency, address)
 
   /** GET the purchase page; the form's action and the order id minted for it. */
   const open = async (url: string) => {
@@ -61,16 +80,16 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     eurCents: bigint,
     tier: keyof typeof onrampTiers,
   ) => {
-    const [rate] = await t.query<{ eur_rate: string; subunits: string }>(
-      `SELECT r.eur_rate::text AS eur_rate, c.subunits_to_unit::text AS subunits
-       FROM currency_rates r JOIN currencies c ON c.code = r.currency WHERE r.currency = $1`,
+    // Its own price, not a casino's rate.
+    const [price] = await t.query<{ eur_rate: string }>(
+      "SELECT eur_rate::text AS eur_rate FROM onramp_sandbox_prices WHERE currency = $1",
       [currency],
     )
     const q = onrampQuote(
       eurCents,
       onrampTiers[tier],
-      parseDecimal(rate?.eur_rate ?? "") ?? 0n,
-      BigInt(rate?.subunits ?? "1"),
+      parseDecimal(price?.eur_rate ?? "") ?? 0n,
+      subunitsOf[currency],
     )
     if (q === null) throw new Error("no quote")
     return q
@@ -81,7 +100,8 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     expect(res.status).toBe(200)
     const csp = res.headers.get("content-security-policy") ?? ""
     expect(csp).toContain("default-src 'none'")
-    expect(csp).toContain(`frame-ancestors 'self' ${t.url}`)
+    expect(csp).toContain(`frame-ancestors 'self' ${casinoOrigins.join(" ")}`)
+    expect(html).toContain('<span class="badge">SANDBOX</span>')
     expect(html).toContain(btcAddress)
     expect(html).toContain("Fee 5 % · about 15 min")
     expect(html).toContain("Identity verification above 200 EUR")
@@ -93,7 +113,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
   })
 
   it("below the threshold: no verification; the bought amount is sent once to the address and the order shows the hash", async () => {
-    const before = t.sends.length
+    const before = faucet.sends.length
     const { action, orderId } = await open(widgetUrl("banxa", "BTC", btcAddress))
     if (action === undefined || orderId === undefined) throw new Error("no form")
     const res = await buy(action, { orderId, amount: "50" })
@@ -102,8 +122,8 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     expect(location).toContain(`/sandbox-onramp/banxa/orders/${orderId}`)
     const q = await expectedAmount("BTC", 5000n, "standard")
     expect(q.feeEurCents).toBe(250n)
-    expect(t.sends.length).toBe(before + 1)
-    const send = t.sends.at(-1)
+    expect(faucet.sends.length).toBe(before + 1)
+    const send = faucet.sends.at(-1)
     expect(send).toMatchObject({ currency: "BTC", to: btcAddress, amount: q.cryptoAmount })
     const page = await (await fetch(`${t.url}${location}`)).text()
     expect(page).toContain(`data-status="sent"`)
@@ -119,18 +139,19 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     const replay = await buy(action, { orderId, amount: "50" })
     expect(replay.status).toBe(303)
     expect(replay.headers.get("location")).toContain("replay=1")
-    expect(t.sends.length).toBe(before + 1)
+    expect(faucet.sends.length).toBe(before + 1)
     const replayPage = await (await fetch(`${t.url}${replay.headers.get("location") ?? ""}`)).text()
     expect(replayPage).toContain("nothing was bought twice")
     // The same order id with other details is refused.
     const other = await buy(action, { orderId, amount: "60" })
     expect(other.status).toBe(409)
     expect(await other.text()).toContain("already placed with other details")
-    expect(t.sends.length).toBe(before + 1)
+    expect(faucet.sends.length).toBe(before + 1)
 
     // The provider told the casino, signed by Banxa's scheme over the callback's path.
     const callback = await eventually(async () => receiver.received.find((r) => r.body.includes(orderId)))
-    const creds = sandboxWidgetCredentials(t.config.onrampSecret, "banxa", t.config.publicUrl)
+    expect(callback.path).toBe("/api/crypto/onramp/banxa/callback")
+    const creds = sandboxWidgetCredentials(t.config.secret, "banxa", t.config.publicUrl)
     const headers = Object.fromEntries(
       Object.entries(callback.headers).filter((e): e is [string, string] => typeof e[1] === "string"),
     )
@@ -152,7 +173,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
   })
 
   it("above the tier's threshold: verification is required, checked, then the purchase goes through", async () => {
-    const before = t.sends.length
+    const before = faucet.sends.length
     // MoonPay's tier asks above 100 EUR.
     const { action, orderId } = await open(widgetUrl("moonpay", "ETH", ethAddress))
     if (action === undefined || orderId === undefined) throw new Error("no form")
@@ -183,7 +204,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     })
     expect(rejected.status).toBe(422)
     expect(await rejected.text()).toContain("This document could not be verified")
-    expect(t.sends.length).toBe(before)
+    expect(faucet.sends.length).toBe(before)
 
     const ok = await buy(action, {
       orderId,
@@ -195,7 +216,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     expect(ok.status).toBe(303)
     const q = await expectedAmount("ETH", 15000n, "saver")
     expect(q.feeEurCents).toBe(675n)
-    expect(t.sends.at(-1)).toMatchObject({ currency: "ETH", to: ethAddress, amount: q.cryptoAmount })
+    expect(faucet.sends.at(-1)).toMatchObject({ currency: "ETH", to: ethAddress, amount: q.cryptoAmount })
     const [row] = await t.query<{ verified_name: string }>(
       "SELECT verified_name FROM onramp_sandbox_orders WHERE id = $1",
       [orderId],
@@ -207,11 +228,11 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     if (mercuryo.action === undefined || mercuryo.orderId === undefined) throw new Error("no form")
     const plain = await buy(mercuryo.action, { orderId: mercuryo.orderId, amount: "150" })
     expect(plain.status).toBe(303)
-    expect(t.sends.at(-1)).toMatchObject({ currency: "USDT", to: ethAddress })
+    expect(faucet.sends.at(-1)).toMatchObject({ currency: "USDT", to: ethAddress })
   })
 
   it("the same order posted five times at once is sent once", async () => {
-    const before = t.sends.length
+    const before = faucet.sends.length
     const { action, orderId } = await open(
       widgetUrl("mercuryo", "LTC", "ltc1qcr8te4kr609gcawutmrza0j4xv80jy8zxxxxxx"),
     )
@@ -221,7 +242,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     )
     expect(answers.map((a) => a.status)).toEqual([303, 303, 303, 303, 303])
     expect(answers.filter((a) => !(a.headers.get("location") ?? "").includes("replay=1")).length).toBe(1)
-    expect(t.sends.length).toBe(before + 1)
+    expect(faucet.sends.length).toBe(before + 1)
     const rows = await t.query<{ n: string }>(
       "SELECT count(*)::text AS n FROM onramp_sandbox_orders WHERE id = $1",
       [orderId],
@@ -230,7 +251,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
   })
 
   it("bad amounts answer the form again (422) with the message, and send nothing", async () => {
-    const before = t.sends.length
+    const before = faucet.sends.length
     const { action, orderId } = await open(
       widgetUrl("transak", "LTC", "ltc1qtestaddress0000000000000000000000000"),
     )
@@ -250,7 +271,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     const badOrder = await buy(action, { orderId: "not-a-uuid", amount: "50" })
     expect(badOrder.status).toBe(422)
     expect(await badOrder.text()).toContain("This purchase form has expired")
-    expect(t.sends.length).toBe(before)
+    expect(faucet.sends.length).toBe(before)
   })
 
   it("refuses forged or altered links, unknown widgets and orders", async () => {
@@ -282,7 +303,7 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     expect(await bad.text()).toContain("not valid for its currency")
   })
 
-  it("a currency without a faucet is not sold; a chain that is down fails the order without sending", async () => {
+  it("a currency without a price is not sold; a chain that is down fails the order without sending", async () => {
     const doge = await open(widgetUrl("banxa", "DOG", dogeAddress))
     expect(doge.res.status).toBe(200)
     expect(doge.html).toContain("Buying DOGE is not available in this sandbox right now.")
@@ -296,10 +317,10 @@ describeOnrampBackends("onramp sandbox", (backend) => {
     )
     expect(forced.status).toBe(503)
 
-    const before = t.sends.length
+    const before = faucet.sends.length
     const { action, orderId } = await open(widgetUrl("banxa", "BTC", btcAddress))
     if (action === undefined || orderId === undefined) throw new Error("no form")
-    t.faucetState.down = true
+    faucet.state.down = true
     try {
       const res = await buy(action, { orderId, amount: "40" })
       expect(res.status).toBe(303)
@@ -307,13 +328,13 @@ describeOnrampBackends("onramp sandbox", (backend) => {
       expect(page).toContain("The purchase failed")
       expect(page).toContain("nothing was sent")
     } finally {
-      t.faucetState.down = false
+      faucet.state.down = false
     }
-    expect(t.sends.length).toBe(before)
+    expect(faucet.sends.length).toBe(before)
     // Failed is final: the same order is not sent later.
     const replay = await buy(action, { orderId, amount: "40" })
     expect(replay.status).toBe(303)
-    expect(t.sends.length).toBe(before)
+    expect(faucet.sends.length).toBe(before)
   })
 
   it("quotes as JSON for the page's script", async () => {

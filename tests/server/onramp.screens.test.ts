@@ -1,6 +1,6 @@
 /**
  * The sandbox on-ramp's pages in Chromium at 390×700 (the width of the deposit modal's frame on a
- * phone), against the provider alone with a TEST faucet double: the purchase page, the quote the
+ * phone), against the provider alone with a TEST double of the chains' faucet: the purchase page, the quote the
  * script refreshes while typing, the verification step appearing above the tier's threshold, the
  * errors announced, the order page with its transaction hash. Screenshots go to
  * test-results/onramp/ (look at them); axe must find nothing serious or critical on each page.
@@ -9,8 +9,7 @@ import { mkdir } from "node:fs/promises"
 import AxeBuilder from "@axe-core/playwright"
 import { type Browser, chromium, type Page } from "@playwright/test"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { buyCryptoWidgets } from "../../server/crypto/widgets.ts"
-import { type OnrampTest, startOnramp } from "./onramp-harness.ts"
+import { type FaucetDouble, type OnrampTest, startFaucetDouble, startOnramp } from "./onramp-harness.ts"
 
 const shots = "test-results/onramp"
 const ethAddress = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
@@ -26,10 +25,12 @@ const serious = async (page: Page): Promise<ReadonlyArray<string>> => {
 
 describe("onramp sandbox pages in Chromium (390×700)", () => {
   let t: OnrampTest
+  let faucet: FaucetDouble
   let browser: Browser
   beforeAll(async () => {
     await mkdir(shots, { recursive: true })
-    t = await startOnramp("pglite")
+    faucet = await startFaucetDouble()
+    t = await startOnramp("pglite", { ONRAMP_SANDBOX_CHAINS_URL: faucet.url })
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-quic"],
@@ -38,6 +39,7 @@ describe("onramp sandbox pages in Chromium (390×700)", () => {
   afterAll(async () => {
     await browser?.close()
     await t?.close()
+    await faucet?.close()
   })
 
   it("buys below and above the threshold, with the verification step only when needed", async () => {
@@ -48,7 +50,7 @@ describe("onramp sandbox pages in Chromium (390×700)", () => {
       // The form answered 422 (the expected page with its errors) is logged by Chromium as a load error.
       if (m.type() === "error" && !m.text().includes("status of 422")) errors.push(m.text())
     })
-    const url = buyCryptoWidgets(t.config, "ETH", ethAddress).find((w) => w.id === "moonpay")?.url ?? ""
+    const url = t.widgetUrl("moonpay", "ETH", ethAddress)
     await page.goto(url)
     await expect.poll(() => page.locator("h1").textContent()).toBe("Buy ETH")
     // With script, the verification step stays hidden until an amount needs it.
@@ -79,7 +81,7 @@ describe("onramp sandbox pages in Chromium (390×700)", () => {
     await page.getByRole("button", { name: "Buy ETH" }).click()
     await expect.poll(() => page.locator("[data-status]").getAttribute("data-status")).toBe("sent")
     const tx = await page.locator("[data-tx]").textContent()
-    expect(tx).toBe(t.sends.at(-1)?.txHash)
+    expect(tx).toBe(faucet.sends.at(-1)?.txHash)
     await page.screenshot({ path: `${shots}/4-order.png`, fullPage: true })
     expect(await serious(page)).toEqual([])
     // Nothing wider than the frame.

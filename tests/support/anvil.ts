@@ -1,8 +1,9 @@
 /**
- * A real local EVM chain per test file: `startEvmSandbox()` runs the server's own sandbox (anvil
- * from `@foundry-rs/anvil-linux-amd64` on 127.0.0.1 with a kernel-chosen port, SandboxUSDT at the mainnet USDT
- * address, blocks only when the test mines) and adds what only tests need: snapshots and reverts
- * for reorgs, raw viem clients, and sending from any anvil dev account (PUBLIC TEST keys).
+ * A real local EVM chain per test file: `startEvmSandbox()` runs the sandbox chains' EVM chain
+ * (providers/chains/evm/: anvil from `@foundry-rs/anvil-linux-amd64` on 127.0.0.1 with a
+ * kernel-chosen port, SandboxUSDT at the mainnet USDT address, blocks only when the test mines)
+ * and adds what only tests need: snapshots and reverts for reorgs, raw viem clients, and sending
+ * from any anvil dev account (PUBLIC TEST keys).
  */
 import { Effect, Exit, Scope } from "effect"
 import {
@@ -16,20 +17,22 @@ import {
   type TestClient,
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { evmPublicClient } from "../../server/crypto/evm/rpc.ts"
 import {
   type EvmSandboxOptions,
   type EvmSandboxShape,
   makeEvmSandbox,
   sandboxChainId,
-} from "../../server/providers/evm-sandbox/index.ts"
+} from "../../providers/chains/evm/EvmChain.ts"
+import { anvilDevAccounts } from "../../providers/chains/testKeys.ts"
+import { evmPublicClient } from "../../server/crypto/evm/rpc.ts"
 
 /** anvil's dev accounts #2…#4 (PUBLIC TEST keys from the "test test … junk" mnemonic), free for tests. */
-export const anvilSpareKeys = [
-  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
-  "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
-  "0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
-] as const
+const devKey = (i: number): Hex => {
+  const key = anvilDevAccounts[i]?.privateKey
+  if (key === undefined) throw new Error(`no anvil dev account #${i}`)
+  return key
+}
+export const anvilSpareKeys = [devKey(2), devKey(3), devKey(4)] as const
 
 export interface TestChain extends EvmSandboxShape {
   readonly public: PublicClient

@@ -1,5 +1,5 @@
 /**
- * View of machines/wallet/cryptoDeposit.machine.ts (issue 11): the crypto form of the deposit modal
+ * View of machines/wallet/cryptoDeposit.machine.ts: the crypto form of the deposit modal
  * with its two tabs (radix Tabs). Deposit: the player's address as a QR code of the chain's payment
  * URI, in a monospace block with Copy (feedback 2 s, the machine's timer), the network, the
  * confirmations required, the minimum warning, and the transfers to the address as they happen.
@@ -193,8 +193,15 @@ const BuyPanel = ({ actor }: { actor: Actor }) => {
 
 export const CryptoDepositView = ({ actor, onBack }: { actor: Actor; onBack: () => void }) => {
   const step = useSelector(actor, (s) =>
-    s.matches("loading") ? "loading" : s.matches("failed") ? "failed" : "ready",
+    s.matches("loading")
+      ? "loading"
+      : s.matches("failed")
+        ? "failed"
+        : s.matches("unavailable")
+          ? "unavailable"
+          : "ready",
   )
+  const unavailable = useSelector(actor, (s) => s.context.unavailable)
   const tab = useSelector(actor, (s) => s.context.tab)
   const currency = useSelector(actor, (s) => s.context.currency)
   const back = (
@@ -203,6 +210,16 @@ export const CryptoDepositView = ({ actor, onBack }: { actor: Actor; onBack: () 
     </button>
   )
   if (step === "loading") return <Spinner label={`Loading your ${currencyDisplayName(currency)} address`} />
+  if (step === "unavailable") {
+    return (
+      <div className="deposit">
+        <div className="notice" role="alert">
+          {unavailable}
+        </div>
+        {back}
+      </div>
+    )
+  }
   if (step === "failed") {
     return (
       <div className="deposit">

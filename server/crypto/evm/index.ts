@@ -1,5 +1,5 @@
 /**
- * The EVM chain adapter (docs/chains-evm.md): reads Ethereum (or the local anvil sandbox) over
+ * The EVM chain adapter (docs/chains-evm.md): reads Ethereum (or a local sandbox chain) over
  * JSON-RPC for the chain watcher. It sees two kinds of deposit:
  *
  * - native ETH: transactions of each block whose `to` is a watched address with a value > 0 and a
@@ -18,14 +18,14 @@ import type { BlockRef, ChainAdapter, ObservedTransfer } from "../chain.ts"
 import { ChainUnavailable, normalizeAddress } from "../chain.ts"
 import { evmPublicClient, rpc } from "./rpc.ts"
 
-export { evmPublicClient, mainnetUsdtContract } from "./rpc.ts"
+export { evmPublicClient } from "./rpc.ts"
 
 export const erc20TransferEvent = parseAbiItem(
   "event Transfer(address indexed from, address indexed to, uint256 value)",
 )
 
 export interface EvmAdapterOptions {
-  /** JSON-RPC endpoint of an Ethereum node or provider (the sandbox's anvil locally). */
+  /** JSON-RPC endpoint of an Ethereum node or provider (EVM_RPC_URL). */
   readonly rpcUrl: string
   /** The USDT (ERC-20) contract whose Transfer logs are deposits. */
   readonly usdtContract: string

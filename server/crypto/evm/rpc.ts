@@ -1,14 +1,11 @@
 /**
- * The JSON-RPC client the EVM adapter, the hot wallet and the sandbox share: viem's public client
+ * The JSON-RPC client the EVM adapter and the hot wallet share: viem's public client
  * over HTTP with its response cache OFF (`cacheTime: 0`: a watcher asking "what is the tip now"
  * must not get a 4-second-old answer), and one way to turn a failed call into `ChainUnavailable`.
  */
 import { Effect } from "effect"
 import { createPublicClient, http, type PublicClient } from "viem"
 import { ChainUnavailable } from "../chain.ts"
-
-/** The mainnet Tether USD (ERC-20) contract; the sandbox installs its token at the same address. */
-export const mainnetUsdtContract = "0xdAC17F958D2ee523a2206206994597C13D831ec7" as const
 
 export const evmPublicClient = (rpcUrl: string): PublicClient =>
   createPublicClient({

@@ -1,8 +1,8 @@
 /** The casino's record of order-status callbacks (`onramp_callbacks`, migration 0042). */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import type { OrderEvent } from "../../../protocols/onramp/index.ts"
 import type { OnrampFamily } from "../../../services/onramp-rules.ts"
-import type { OrderEvent } from "./family.ts"
 
 export interface CallbacksRepoShape {
   /** Records the event unless (widget, eventId) is there already; whether it was new. */

@@ -7,10 +7,11 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { onrampAdapters } from "../../../protocols/onramp/index.ts"
 import { onrampWidget } from "../../../services/onramp-rules.ts"
 import { AppConfig } from "../../config.ts"
 import { CallbacksRepo } from "./CallbacksRepo.ts"
-import { onrampAdapters, widgetCredentials } from "./index.ts"
+import { widgetCredentials } from "./index.ts"
 
 export const ONRAMP_CALLBACK_PATH = "/api/crypto/onramp/:widget/callback"
 export const onrampCallbackPath = (widget: string): string => `/api/crypto/onramp/${widget}/callback`

@@ -1,38 +1,20 @@
 /**
  * The UTXO chain adapter (BTC, LTC, DOGE) over the Esplora REST API that public explorers expose
  * (docs/crypto.md: blockstream.info/api, litecoinspace.org/api, a self-hosted electrs for DOGE) and
- * the sandbox chains speak. Reads only: the tip, the hash at a height, and each block's
+ * the sandbox chains speak; the subset read is protocols/chains/esplora.ts. Reads only: the tip, the hash at a height, and each block's
  * transactions page by page (25 per page), keeping the outputs paying a watched address.
  */
 import { Effect } from "effect"
+import { ESPLORA_PAGE as PAGE, parseEsploraTxs } from "../../../protocols/chains/esplora.ts"
+import type { UtxoNetwork } from "../../../protocols/chains/networks.ts"
 import type { CryptoCurrency } from "../../../services/crypto-service.ts"
 import { type ChainAdapter, ChainUnavailable, normalizeAddress, type ObservedTransfer } from "../chain.ts"
-import type { UtxoNetwork } from "../networks.ts"
 
 const currencyOf: Readonly<Record<UtxoNetwork, CryptoCurrency>> = {
   bitcoin: "BTC",
   litecoin: "LTC",
   dogecoin: "DOG",
 }
-const PAGE = 25
-
-interface EsploraTx {
-  readonly txid: string
-  readonly vout: ReadonlyArray<{ readonly scriptpubkey_address?: string; readonly value: bigint | number }>
-}
-
-/**
- * Esplora prints output values as bare JSON integers in minor units. Above 2^53 (≈ 90 million DOGE
- * in koinu: Dogecoin's supply is far beyond it) a plain `JSON.parse` rounds them, so every `value`
- * is read from its source text as a bigint (the reviver's `context.source`, Node 22+): a whale's
- * deposit is credited exactly, never rounded nor skipped.
- */
-export const parseEsploraTxs = (text: string): ReadonlyArray<EsploraTx> =>
-  JSON.parse(text, (key, value: unknown, context?: { readonly source?: string }) =>
-    key === "value" && typeof value === "number" && /^\d+$/.test(context?.source ?? "")
-      ? BigInt(context?.source ?? "0")
-      : value,
-  ) as ReadonlyArray<EsploraTx>
 
 export const makeEsploraAdapter = (
   network: UtxoNetwork,

@@ -1,11 +1,11 @@
 /**
- * The e2e server's local EVM chain (anvil, started by the server with CHAIN_SANDBOX=on on the port
- * the global setup chose: `E2E_EVM_RPC_URL`), seen from the TEST, as the outside world a player pays
- * from and is paid to:
+ * The e2e stack's local EVM chain (the chains party's anvil, the casino's EVM_RPC_URL, handed to the
+ * tests as `E2E_EVM_RPC_URL`), seen from the TEST, as the outside world a player pays from and is
+ * paid to:
  * - `sendToken`: USDT from a throwaway wallet of the test's own (a fresh random key, given gas with
  *   `anvil_setBalance` and USDT minted by the token's owner, anvil's PUBLIC test account #0 whose key
  *   is printed by every anvil and in its docs), then the transfer, mined in one block;
- * - `mine`: blocks on demand (the e2e server mines none by itself: CHAIN_SANDBOX_BLOCK_SECONDS=0);
+ * - `mine`: blocks on demand (the e2e chains mine none by themselves: CHAIN_SANDBOX_BLOCK_SECONDS=0);
  * - `tokenBalance`: what an address holds (a payout arrived);
  * - `withChain`: one journey at a time on the chain, across Playwright's workers (a block mined by
  *   one journey would count confirmations of another's transfer: "pending" could never be seen).
@@ -54,8 +54,8 @@ const anvil = (rpcUrl: string) => {
 }
 
 /**
- * Account #0 is also the server's faucet (the Buy crypto sandbox): a transaction sent at the same
- * moment may take the same nonce. The node then refuses one of them; it is sent again.
+ * Account #0 is also the chains' faucet (the Buy crypto sandbox pays through it): a transaction sent
+ * at the same moment may take the same nonce. The node then refuses one of them; it is sent again.
  */
 const withNonceRetry = async <A>(send: () => Promise<A>): Promise<A> => {
   for (let attempt = 1; ; attempt++) {

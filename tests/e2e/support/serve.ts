@@ -9,6 +9,8 @@ const stack = await startLocal(process.env)
 for (const party of stack.parties.values()) {
   process.stdout.write(`E2E_PARTY ${party.name} ${party.publicUrl} ${party.url}\n`)
 }
+// The casino's EVM node (the chains party's anvil): the crypto journeys pay and mine on it.
+if (stack.config.evmRpcUrl !== undefined) process.stdout.write(`E2E_EVM_RPC_URL ${stack.config.evmRpcUrl}\n`)
 process.stdout.write(`E2E_SERVER_READY ${stack.casino.url}\n`)
 
 const stop = (): void => {

@@ -26,7 +26,7 @@ import {
   usdtAddress,
 } from "../../../machines/wallet/fixtures.ts"
 import type { CryptoDepositAddress, CryptoHistory } from "../../../services/crypto-service.ts"
-import { Unauthenticated } from "../../../services/errors.ts"
+import { CurrencyNotSupported, Unauthenticated } from "../../../services/errors.ts"
 import type { PlayerEvent } from "../../../services/wallet-service.ts"
 import { controlled, settle } from "../account/doubles.ts"
 
@@ -108,6 +108,26 @@ const ready = async () => {
 const COPY_FEEDBACK_MS_SPEC = 2_000
 
 describe("the crypto form", () => {
+  it("a currency the casino takes no deposits in shows the server's reason, and no Try again", async () => {
+    const form = start()
+    form.address
+      .last()
+      .reject(
+        new CurrencyNotSupported({ message: "USDT deposits are not available right now.", currency: "USDT" }),
+      )
+    await settle()
+    const snapshot = form.actor.getSnapshot()
+    expect(snapshot.matches("unavailable")).toBe(true)
+    expect(snapshot.context.unavailable).toBe("USDT deposits are not available right now.")
+    expect(snapshot.can({ type: "RETRY" })).toBe(false)
+    // Any other failure still offers Try again.
+    const other = start()
+    other.address.last().reject(new Error("offline"))
+    await settle()
+    expect(other.actor.getSnapshot().matches("failed")).toBe(true)
+    expect(other.actor.getSnapshot().can({ type: "RETRY" })).toBe(true)
+  })
+
   it("asks for the address with the bonus code, then loads the last 30 days' transfers", async () => {
     const { actor, history } = await ready()
     expect(actor.getSnapshot().context.address).toEqual(usdtAddress)

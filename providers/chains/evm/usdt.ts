@@ -1,5 +1,5 @@
 /**
- * The sandbox's ERC-20 (contracts/SandboxUSDT.sol) as compiled into contracts/SandboxUSDT.json by
+ * The sandbox's ERC-20 (../contracts/SandboxUSDT.sol) as compiled into ../contracts/SandboxUSDT.json by
  * `npm run contracts:build`. Only the runtime code and the storage layout are needed here: the
  * sandbox installs the code at the mainnet USDT address and writes the owner slot itself.
  */
@@ -17,7 +17,7 @@ const Artifact = Schema.Struct({
 })
 
 export const sandboxUsdtArtifactFile = fileURLToPath(
-  new URL("../../../contracts/SandboxUSDT.json", import.meta.url),
+  new URL("../contracts/SandboxUSDT.json", import.meta.url),
 )
 
 export interface SandboxUsdtCode {

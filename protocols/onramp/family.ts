@@ -3,13 +3,17 @@
  * hosted URL and query parameters, signed where the real protocol signs it) and how its
  * order-status callback is verified (HMAC with the shared secret and a timestamp). Each adapter
  * also holds the provider's side of the same protocol (`readLaunch`, `signCallback`): the sandbox
- * on-ramp plays the provider with it, so both sides of one protocol live in one file.
+ * on-ramp (providers/onramp-sandbox/) plays the provider with it, the casino (server/crypto/)
+ * opens widgets and checks callbacks with it, so both sides of one protocol live in one file.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
-import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import type { OnrampFamily } from "../../../services/onramp-rules.ts"
+import type { CryptoCurrency } from "../../services/crypto-service.ts"
+import type { OnrampFamily } from "../../services/onramp-rules.ts"
 
-/** A widget's credentials: the sandbox derives them (credentials.ts), production configures them. */
+/**
+ * A widget's credentials, what the provider issues a partner: the casino is given them
+ * (ONRAMP_WIDGETS), the sandbox derives its own from its secret (providers/onramp-sandbox/credentials.ts).
+ */
 export interface WidgetCredentials {
   /** Where the widget's hosted page lives (no trailing slash). */
   readonly baseUrl: string

@@ -10,22 +10,35 @@
  * (autofocus), the quote announced politely (aria-live), native controls in DOM order.
  */
 
-import { escapeHtml, framedPageCsp } from "../../../lib/html.ts"
-import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import { formatAmount } from "../../../services/money-rules.ts"
+import { escapeHtml } from "../../lib/html.ts"
+import type { CryptoCurrency } from "../../services/crypto-service.ts"
+import { formatAmount } from "../../services/money-rules.ts"
 import {
   type OnrampWidgetInfo,
   onrampBounds,
   rejectedTestDocument,
   type VerificationInput,
-} from "../../../services/onramp-rules.ts"
+} from "../../services/onramp-rules.ts"
 import type { FieldErrors, QuoteView } from "./Onramp.ts"
 import { tickerOf } from "./Onramp.ts"
 import type { OrderRow } from "./OrdersRepo.ts"
 
-/** The pages' own CSP: nothing outside this origin; framed only by the casino. */
-export const onrampCsp = (nonce: string, publicUrl: string): string =>
-  framedPageCsp(nonce, publicUrl, ["'self'"])
+/**
+ * The pages' own CSP: nothing outside this origin, the inline style and script allowed by the
+ * response's nonce, forms posted only here, framed only by itself and the casino's origins
+ * (ONRAMP_SANDBOX_FRAME_ANCESTORS).
+ */
+export const onrampCsp = (nonce: string, frameAncestors: ReadonlyArray<string>): string =>
+  [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${["'self'", ...frameAncestors].join(" ")}`,
+    "base-uri 'none'",
+  ].join("; ")
 
 const eur = (cents: bigint): string => `${formatAmount(cents, 100n)} EUR`
 /**
@@ -299,4 +312,5 @@ ${ordersTable(s.orders)}`,
 export const messagePage = (nonce: string, title: string, message: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,"><title>${escapeHtml(title)} · On-ramp sandbox</title><style nonce="${nonce}">${styles}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1><p class="status" role="alert">${escapeHtml(message)}</p></main></body></html>`
+<body><main><div class="top"><p class="brand">On-ramp<span class="badge">SANDBOX</span></p></div>
+<h1>${escapeHtml(title)}</h1><p class="status" role="alert">${escapeHtml(message)}</p></main></body></html>`

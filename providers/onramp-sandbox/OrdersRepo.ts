@@ -1,11 +1,11 @@
 /**
- * The sandbox on-ramp's SQL (table `onramp_sandbox_orders`, migration 0042). Every function fails
+ * The sandbox on-ramp's SQL (table `onramp_sandbox_orders`, its migration 0001). Every function fails
  * only with `SqlError`; times come from the database clock.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import type { OnrampFamily } from "../../../services/onramp-rules.ts"
+import type { CryptoCurrency } from "../../services/crypto-service.ts"
+import type { OnrampFamily } from "../../services/onramp-rules.ts"
 
 export type OrderStatus = "paid" | "sending" | "sent" | "failed"
 
@@ -75,9 +75,7 @@ const columns = `id::text AS "id", widget, currency, address, gross_eur_cents::t
   eur_rate::text AS "eurRate", verified_name AS "verifiedName", status, tx_hash AS "txHash", reason,
   created_at AS "createdAt", updated_at AS "updatedAt"`
 
-export class OrdersRepo extends Context.Service<OrdersRepo, OrdersRepoShape>()(
-  "casino/server/providers/onramp-sandbox/OrdersRepo",
-) {
+export class OrdersRepo extends Context.Service<OrdersRepo, OrdersRepoShape>()("onramp-sandbox/OrdersRepo") {
   static readonly layer = Layer.effect(
     OrdersRepo,
     Effect.gen(function* () {

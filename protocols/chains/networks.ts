@@ -1,5 +1,6 @@
 /**
- * The bitcoinjs-lib parameters of the UTXO chains (mainnet). Bitcoin's are built in; Litecoin's and
+ * The UTXO chains' address formats, as both sides of the chains' protocol read them (the casino
+ * derives deposit addresses, a chain checks and pays them): the bitcoinjs-lib parameters (mainnet). Bitcoin's are built in; Litecoin's and
  * Dogecoin's are not, so they are written here from the chains' own chainparams.cpp (address
  * version bytes, WIF, bech32 prefix). Extended keys are read with Bitcoin's `xpub` versions on every
  * chain (the account xpub of docs/crypto.md), so `bip32` is the same for all three.

@@ -6,47 +6,37 @@
  *   POST /sandbox-onramp/{widget}/buy?<launch query>            Buy: 303 to the order page, or the form again (422)
  *   GET  /sandbox-onramp/{widget}/orders/{id}[?<launch query>]  the order: status, transaction hash, the orders to that address
  *
- * The launch query is read and its signature checked by the family's adapter (server/crypto/onramp/):
+ * The launch query is read and its signature checked by the family's adapter (protocols/onramp/):
  * a forged or altered link is a 403 page, an unknown widget a 404 page, bad input a 4xx page with its
  * message — never a 500.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
-import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { cryptoCurrencies } from "../../../services/crypto-service.ts"
-import { type OnrampFamily, type OnrampWidgetInfo, onrampWidget } from "../../../services/onramp-rules.ts"
-import { AppConfig } from "../../config.ts"
-import type { Launch } from "../../crypto/onramp/family.ts"
-import { ONRAMP_SANDBOX_PREFIX, onrampAdapters, sandboxWidgetCredentials } from "../../crypto/onramp/index.ts"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type Launch, onrampAdapters } from "../../protocols/onramp/index.ts"
+import { cryptoCurrencies } from "../../services/crypto-service.ts"
+import { type OnrampFamily, type OnrampWidgetInfo, onrampWidget } from "../../services/onramp-rules.ts"
+import { ONRAMP_SANDBOX_PREFIX, sandboxWidgetCredentials } from "./credentials.ts"
 import { Onramp, type QuoteView } from "./Onramp.ts"
+import { OnrampConfig } from "./OnrampConfig.ts"
 import { messagePage, onrampCsp, orderPage, purchasePage, quoteJson } from "./pages.ts"
 
 const P = ONRAMP_SANDBOX_PREFIX
 
-/** Every (method, path) answered here, for the server's endpoint index (keep in step with the routes). */
-export const onrampSandboxEndpoints = [
-  { method: "GET", path: `${P}/:widget` },
-  { method: "GET", path: `${P}/:widget/quote` },
-  { method: "POST", path: `${P}/:widget/buy` },
-  { method: "GET", path: `${P}/:widget/orders/:id` },
-] as const
-
 const html = (status: number, render: (nonce: string) => string) =>
   Effect.gen(function* () {
-    const config = yield* AppConfig
+    const config = yield* OnrampConfig
     const nonce = randomBytes(16).toString("base64")
-    const csp = onrampCsp(nonce, config.publicUrl)
-    // Set after the server's edge headers, so the page's own CSP replaces theirs.
-    yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-      Effect.succeed(
-        HttpServerResponse.setHeaders(response, {
-          "content-security-policy": csp,
-          "cache-control": "no-store",
-          "referrer-policy": "same-origin",
-        }),
-      ),
-    )
-    return HttpServerResponse.text(render(nonce), { status, contentType: "text/html; charset=utf-8" })
+    return HttpServerResponse.text(render(nonce), {
+      status,
+      contentType: "text/html; charset=utf-8",
+      headers: {
+        "content-security-policy": onrampCsp(nonce, config.frameAncestors),
+        "cache-control": "no-store",
+        "referrer-policy": "same-origin",
+        "x-content-type-options": "nosniff",
+      },
+    })
   })
 
 const message = (status: number, title: string, text: string) =>
@@ -68,12 +58,12 @@ type Ctx =
   | { readonly ok: true; readonly widget: OnrampWidgetInfo; readonly launch: Launch; readonly query: string }
   | {
       readonly ok: false
-      readonly response: Effect.Effect<HttpServerResponse.HttpServerResponse, never, AppConfig>
+      readonly response: Effect.Effect<HttpServerResponse.HttpServerResponse, never, OnrampConfig>
     }
 
 /** The widget of the path and the launch of the query, checked by the family's adapter. */
 const launchContext = Effect.gen(function* () {
-  const config = yield* AppConfig
+  const config = yield* OnrampConfig
   const params = yield* HttpRouter.params
   const widget = onrampWidget(params.widget ?? "")
   if (widget === undefined)
@@ -82,7 +72,7 @@ const launchContext = Effect.gen(function* () {
       response: message(404, "Widget not found", "There is no such purchase widget."),
     } as Ctx
   const url = yield* requestUrl
-  const creds = sandboxWidgetCredentials(config.onrampSecret, widget.id, config.publicUrl)
+  const creds = sandboxWidgetCredentials(config.secret, widget.id, config.publicUrl)
   const read = onrampAdapters[widget.id].readLaunch(creds, url)
   if (!read.ok) {
     const status = read.reason === "forged" || read.reason === "unknown-key" ? 403 : 400
@@ -109,6 +99,7 @@ const purchaseRoute = Effect.gen(function* () {
   const amount = ctx.launch.fiatAmountEur ?? ""
   const q = amount === "" ? undefined : yield* onramp.quote(ctx.widget.id, ctx.launch.currency, amount)
   const orders = yield* onramp.ordersTo(ctx.launch.address)
+  const sells = yield* onramp.sells(ctx.launch.currency)
   return yield* html(200, (nonce) =>
     purchasePage(nonce, {
       widget: ctx.widget,
@@ -123,7 +114,7 @@ const purchaseRoute = Effect.gen(function* () {
       errors: {},
       message: undefined,
       orders,
-      sells: onramp.sells(ctx.launch.currency),
+      sells,
     }),
   )
 })
@@ -179,6 +170,7 @@ const buyRoute = Effect.gen(function* () {
       const q = yield* onramp.quote(ctx.widget.id, ctx.launch.currency, amount)
       const quote: QuoteView | undefined = q._tag === "Quote" ? q.quote : undefined
       const orders = yield* onramp.ordersTo(ctx.launch.address)
+      const sells = yield* onramp.sells(ctx.launch.currency)
       return yield* html(422, (nonce) =>
         purchasePage(nonce, {
           widget: ctx.widget,
@@ -194,7 +186,7 @@ const buyRoute = Effect.gen(function* () {
           errors: result.errors,
           message: result.message,
           orders,
-          sells: onramp.sells(ctx.launch.currency),
+          sells,
         }),
       )
     }
@@ -202,7 +194,7 @@ const buyRoute = Effect.gen(function* () {
 })
 
 const orderRoute = Effect.gen(function* () {
-  const config = yield* AppConfig
+  const config = yield* OnrampConfig
   const params = yield* HttpRouter.params
   const widget = onrampWidget(params.widget ?? "")
   const onramp = yield* Onramp
@@ -214,7 +206,7 @@ const orderRoute = Effect.gen(function* () {
   const replay = /[?&]replay=1$/.test(asked.search)
   const url = new URL(asked.href.replace(/[?&]replay=1$/, ""))
   // "Buy more" only when the page still carries the widget's valid launch link for the same address.
-  const creds = sandboxWidgetCredentials(config.onrampSecret, widget.id, config.publicUrl)
+  const creds = sandboxWidgetCredentials(config.secret, widget.id, config.publicUrl)
   const read = onrampAdapters[widget.id].readLaunch(creds, url)
   const buyAgain =
     read.ok && read.launch.address === order.address ? `${P}/${widget.id}${url.search}` : undefined

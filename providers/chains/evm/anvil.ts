@@ -1,5 +1,5 @@
 /**
- * Starts a local anvil node (Foundry's dev chain) as a child process, for the sandbox and the tests.
+ * Starts a local anvil node (Foundry's dev chain) as a child process: the sandbox's EVM chain.
  * The binary comes from Foundry's platform package `@foundry-rs/anvil-<os>-<arch>`, an optional
  * dependency of ours (only linux-x64 is listed: the wrapper `@foundry-rs/anvil` names every
  * platform's package, and the registry these machines use lacks the others, so `npm ci` refused its
@@ -14,8 +14,6 @@ import { Effect, Schema, type Scope } from "effect"
 
 /** Anvil's default chain id, the sandbox's EVM chain. */
 export const sandboxChainId = 31337
-
-export { anvilTestAccounts } from "./testKeys.ts"
 
 export class AnvilStartFailed extends Schema.TaggedError<AnvilStartFailed>()("AnvilStartFailed", {
   message: Schema.String,

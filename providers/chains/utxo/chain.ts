@@ -7,7 +7,7 @@
  * mainnet address formats so deposit addresses are the production ones, but nothing leaves this
  * process — except, given a `stateFile`, the chain's own state: the raw blocks, the mempool and the
  * faucet key, rewritten atomically after every change and re-verified block by block at the next
- * start, so a restarted server continues the same chain (the watcher's cursor stays valid).
+ * start, so a restarted sandbox continues the same chain (a watcher's cursor stays valid).
  */
 import { randomBytes, randomInt } from "node:crypto"
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
@@ -15,7 +15,7 @@ import { dirname } from "node:path"
 import { address as addressCodec, Block, crypto, Psbt, payments, script, Transaction } from "bitcoinjs-lib"
 import { ECPairFactory, type ECPairInterface } from "ecpair"
 import * as ecc from "tiny-secp256k1"
-import { networkParams, type UtxoNetwork } from "../../crypto/networks.ts"
+import { networkParams, type UtxoNetwork } from "../../../protocols/chains/networks.ts"
 
 const ECPair = ECPairFactory(ecc)
 /** Each block pays the faucet this much (in minor units): 50 coins. */
@@ -33,7 +33,7 @@ export interface SandboxBlock {
   readonly raw: string
 }
 
-/** `${DATA_DIR}/utxo-sandbox/<network>.json`: everything needed to rebuild the chain. */
+/** `${CHAINS_DATA_DIR}/utxo/<network>.json`: everything needed to rebuild the chain. */
 interface ChainState {
   readonly format: 1
   readonly network: UtxoNetwork

@@ -1,17 +1,17 @@
 /**
- * The EVM sandbox (docs/chains-evm.md): a real local Ethereum node (anvil) started with the server
- * when CHAIN_SANDBOX=on and stopped with it, with a real ERC-20 installed AT the mainnet USDT
- * address, so every line of the casino's EVM code (adapter, watcher, hot wallet) runs unchanged
- * against it. It also is the `SandboxFaucet` the Buy crypto sandbox and the tests pay players
- * from: ETH from anvil's funded dev account #0 (a PUBLIC TEST key), USDT minted by that account,
- * which the sandbox makes the token's owner.
+ * The EVM chain of the sandbox (docs/chains-evm.md): a real local Ethereum node (anvil) with a real
+ * ERC-20 installed AT the mainnet USDT address, so every line of the casino's EVM code (adapter,
+ * watcher, hot wallet) runs unchanged against it. Its faucet pays ETH from anvil's funded dev
+ * account #0 (a PUBLIC TEST key) and mints USDT as that account, which the sandbox makes the
+ * token's owner.
  *
- * Blocks: in tests none is mined until a test asks (`mine`); the server passes a block time (2 s by
- * default) so confirmations count up in front of a player.
+ * Blocks: none until asked (`mine`) with a block time of 0 (tests), else one every n seconds so
+ * confirmations count up in front of a player.
  */
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Effect, Semaphore } from "effect"
 import {
   type Address,
+  createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
@@ -19,17 +19,24 @@ import {
   getAddress,
   type Hex,
   http,
+  isAddress,
   numberToHex,
+  type PublicClient,
   pad,
+  parseEther,
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
+import { MAINNET_USDT_CONTRACT } from "../../../protocols/chains/evm.ts"
 import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import type { ChainUnavailable, SandboxFaucet } from "../../crypto/chain.ts"
-import { evmPublicClient, mainnetUsdtContract, rpc } from "../../crypto/evm/rpc.ts"
-import { type AnvilStartFailed, anvilTestAccounts, sandboxChainId, startAnvil } from "./anvil.ts"
+import { ChainDown, ChainRefused } from "../errors.ts"
+import { anvilTestAccounts } from "../testKeys.ts"
+import { sandboxChainId, startAnvil } from "./anvil.ts"
 import { loadSandboxUsdt, sandboxUsdtAbi } from "./usdt.ts"
 
-export { anvilBinary, anvilTestAccounts, sandboxChainId, startAnvil } from "./anvil.ts"
+export { anvilBinary, sandboxChainId, startAnvil } from "./anvil.ts"
+
+/** What each funded address is topped up to at every start: 100 ETH and 100,000 USDT. */
+export const fundedBalances = { eth: parseEther("100"), usdt: 100_000_000_000n } as const
 
 export interface EvmSandboxOptions {
   /** Seconds between blocks; 0 = blocks only on `mine` (tests). */
@@ -38,7 +45,7 @@ export interface EvmSandboxOptions {
   readonly stateFile?: string
   /** See `AnvilOptions.port`. */
   readonly port?: number
-  /** Addresses topped up at start to at least these balances (the hot wallet): wei and USDT units. */
+  /** Addresses topped up at start to at least these balances (a hot wallet): wei and USDT units. */
   readonly fund?: ReadonlyArray<{ readonly address: string; readonly eth: bigint; readonly usdt: bigint }>
 }
 
@@ -46,12 +53,34 @@ export interface EvmSandboxShape {
   readonly rpcUrl: string
   readonly chainId: number
   readonly usdtContract: Address
-  readonly faucet: SandboxFaucet
+  /** Pays ETH or USDT from the faucet account; answers the transaction hash (in the mempool). */
+  readonly send: (
+    currency: CryptoCurrency,
+    to: string,
+    amount: bigint,
+  ) => Effect.Effect<string, ChainDown | ChainRefused>
   /** Mines `blocks` blocks now (default 1), whatever the block time. */
-  readonly mine: (blocks?: number) => Effect.Effect<void, ChainUnavailable>
+  readonly mine: (blocks?: number) => Effect.Effect<void, ChainDown>
+  /** The current block number. */
+  readonly height: Effect.Effect<bigint, ChainDown>
 }
 
-export class EvmSandbox extends Context.Service<EvmSandbox, EvmSandboxShape>()("casino/EvmSandbox") {}
+const describe = (error: unknown): string => {
+  if (error instanceof Error) {
+    // viem's errors carry a short message and a long multi-line details block: keep the short one.
+    const short =
+      "shortMessage" in error && typeof error.shortMessage === "string" ? error.shortMessage : error.message
+    return short.split("\n")[0] ?? short
+  }
+  return String(error)
+}
+
+/** One RPC round trip; any failure is `ChainDown`. */
+const rpc = <A>(label: string, call: () => Promise<A>): Effect.Effect<A, ChainDown> =>
+  Effect.tryPromise({
+    try: call,
+    catch: (error) => new ChainDown({ network: "ethereum", message: `${label}: ${describe(error)}` }),
+  })
 
 /** Starts anvil, installs the token, funds the given addresses; everything stops with the scope. */
 export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
@@ -63,16 +92,16 @@ export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
     })
     const chain = defineChain({
       id: sandboxChainId,
-      name: "Casino sandbox (anvil)",
+      name: "Sandbox chain (anvil)",
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [node.rpcUrl] } },
     })
     const transport = http(node.rpcUrl, { retryCount: 1, timeout: 15_000 })
     const testClient = createTestClient({ chain, mode: "anvil", transport, cacheTime: 0 })
-    const publicClient = evmPublicClient(node.rpcUrl)
+    const publicClient: PublicClient = createPublicClient({ chain, transport, cacheTime: 0 })
     const faucetAccount = privateKeyToAccount(anvilTestAccounts.faucet.privateKey)
     const wallet = createWalletClient({ chain, account: faucetAccount, transport, cacheTime: 0 })
-    const usdtContract = getAddress(mainnetUsdtContract)
+    const usdtContract = getAddress(MAINNET_USDT_CONTRACT)
     const code = loadSandboxUsdt()
 
     const mine = (blocks = 1) => rpc("evm_mine", () => testClient.mine({ blocks }))
@@ -95,7 +124,9 @@ export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
       ).pipe(Semaphore.withPermit(lock))
 
     const send = (currency: CryptoCurrency, to: string, amount: bigint) =>
-      Effect.suspend(() => {
+      Effect.suspend((): Effect.Effect<string, ChainDown | ChainRefused> => {
+        if (!isAddress(to, { strict: false }))
+          return Effect.fail(new ChainRefused({ message: `${to} is not an Ethereum address` }))
         const receiver = getAddress(to)
         if (currency === "ETH") return sendTx(receiver, amount, undefined)
         if (currency === "USDT")
@@ -104,14 +135,14 @@ export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
             0n,
             encodeFunctionData({ abi: sandboxUsdtAbi, functionName: "mint", args: [receiver, amount] }),
           )
-        return Effect.die(new Error(`the EVM sandbox has no ${currency}`))
+        return Effect.fail(new ChainRefused({ message: `the EVM chain has no ${currency}` }))
       })
 
     // Top-ups, not gifts: a chain kept from the last run already holds the funds.
     for (const f of options.fund ?? []) {
       const address = getAddress(f.address)
       const eth = yield* rpc("eth_getBalance", () => publicClient.getBalance({ address }))
-      if (eth < f.eth) yield* send("ETH", address, f.eth - eth)
+      if (eth < f.eth) yield* Effect.orDie(send("ETH", address, f.eth - eth))
       const usdt = yield* rpc("balanceOf", () =>
         publicClient.readContract({
           address: usdtContract,
@@ -120,7 +151,7 @@ export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
           args: [address],
         }),
       )
-      if (usdt < f.usdt) yield* send("USDT", address, f.usdt - usdt)
+      if (usdt < f.usdt) yield* Effect.orDie(send("USDT", address, f.usdt - usdt))
     }
     if ((options.fund ?? []).length > 0) {
       yield* mine(1)
@@ -133,17 +164,12 @@ export const makeEvmSandbox = (options: EvmSandboxOptions = {}) =>
       }
     }
 
-    const faucet: SandboxFaucet = { currencies: ["ETH", "USDT"], send }
     return {
       rpcUrl: node.rpcUrl,
       chainId: node.chainId,
       usdtContract,
-      faucet,
+      send,
       mine,
+      height: rpc("eth_blockNumber", () => publicClient.getBlockNumber({ cacheTime: 0 })),
     } satisfies EvmSandboxShape
   })
-
-export type EvmSandboxError = AnvilStartFailed | ChainUnavailable
-
-export const evmSandboxLayer = (options: EvmSandboxOptions = {}): Layer.Layer<EvmSandbox, EvmSandboxError> =>
-  Layer.effect(EvmSandbox, makeEvmSandbox(options))

@@ -1,68 +1,22 @@
 /**
- * The UTXO sandbox chains (CHAIN_SANDBOX, docs/crypto.md): one in-process chain per UTXO network
- * (BTC, LTC, DOGE) answering the Esplora subset the watcher's adapter reads, under
- * `/sandbox-chain/<network>/api`, so the production adapter runs unchanged against it. A block is
- * mined every CHAIN_SANDBOX_BLOCK_SECONDS (0 = only on demand: tests call `mine`). The faucet
- * (`SandboxFaucet`) pays deposit addresses for the Buy crypto sandbox and the tests. Mining and
- * reorgs are in-process calls only: over HTTP the sandbox is as read-only as a public explorer,
- * plus `POST /tx` to broadcast a signed transaction. Each chain is kept in
- * `${DATA_DIR}/utxo-sandbox/<network>.json` (chain.ts), so `npm start` continues the same chains.
+ * The UTXO chains' Esplora API (protocols/chains/esplora.ts) under `/sandbox-chain/<network>/api`:
+ * the subset a watcher reads, so the casino's production adapter runs unchanged against the sandbox.
+ * Read-only like a public explorer, plus `POST /tx` to broadcast a signed transaction; mining and
+ * payments are the control API's (http.ts).
  */
-import { join } from "node:path"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { networkOf } from "../../../services/crypto-rules.ts"
-import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import { AppConfig } from "../../config.ts"
-import { ChainUnavailable, type SandboxFaucet } from "../../crypto/chain.ts"
-import { sandboxChainPath } from "../../crypto/config.ts"
-import { isUtxoNetwork, type UtxoNetwork, utxoNetworks } from "../../crypto/networks.ts"
-import { type SandboxBlock, SandboxChain, TxRefused } from "./chain.ts"
+import type { EsploraBlock, EsploraTx, EsploraUtxo } from "../../../protocols/chains/esplora.ts"
+import { ESPLORA_PAGE } from "../../../protocols/chains/esplora.ts"
+import { isUtxoNetwork, type UtxoNetwork } from "../../../protocols/chains/networks.ts"
+import { type SandboxBlock, type SandboxChain, TxRefused } from "./chain.ts"
 
-export interface UtxoSandboxShape extends SandboxFaucet {
-  readonly chain: (network: UtxoNetwork) => SandboxChain
-}
-
-export class UtxoSandbox extends Context.Service<UtxoSandbox, UtxoSandboxShape>()(
-  "casino/server/UtxoSandbox",
-) {}
-
-const utxoCurrencies: ReadonlyArray<CryptoCurrency> = ["BTC", "LTC", "DOG"]
-
-/** The state file of one chain: beside the EVM sandbox's `evm-sandbox/state.json`. */
-export const utxoSandboxStateFile = (dataDir: string, network: UtxoNetwork): string =>
-  join(dataDir, "utxo-sandbox", `${network}.json`)
-
-const makeSandbox = (dataDir: string): UtxoSandboxShape => {
-  const chains = new Map(
-    utxoNetworks.map(
-      (n) => [n, new SandboxChain(n, { stateFile: utxoSandboxStateFile(dataDir, n) })] as const,
-    ),
-  )
-  const chain = (network: UtxoNetwork) => {
-    const c = chains.get(network)
-    if (c === undefined) throw new Error(`no sandbox chain ${network}`)
-    return c
-  }
-  return {
-    chain,
-    currencies: utxoCurrencies,
-    send: (currency, to, amount) => {
-      const network = networkOf[currency]
-      return isUtxoNetwork(network)
-        ? Effect.try({
-            try: () => chain(network).send(to, amount),
-            catch: (e) =>
-              new ChainUnavailable({ network, message: e instanceof Error ? e.message : String(e) }),
-          })
-        : Effect.fail(new ChainUnavailable({ network, message: "not a UTXO sandbox chain" }))
-    },
-  }
-}
+/** Where a network's Esplora API is served, relative to the chains' base URL. */
+export const sandboxChainPath = (network: UtxoNetwork): string => `/sandbox-chain/${network}/api`
 
 const P = "/sandbox-chain/:network/api"
-/** Every (method, path) of the sandbox chains, for the server's endpoint index. */
-export const utxoSandboxEndpoints = [
+/** Every (method, path) of the Esplora API served here. */
+export const esploraEndpoints = [
   { method: "GET", path: `${P}/blocks/tip/height` },
   { method: "GET", path: `${P}/blocks/tip/hash` },
   { method: "GET", path: `${P}/block-height/:height` },
@@ -81,7 +35,7 @@ const json = (body: unknown) => HttpServerResponse.jsonUnsafe(body, { headers: n
 const notFound = (what: string) => text(`${what} not found`, 404)
 
 /** A transaction as Esplora prints it (the fields the adapter and wallets read). */
-const esploraTx = (c: SandboxChain, txid: string) => {
+const esploraTx = (c: SandboxChain, txid: string): EsploraTx | undefined => {
   const found = c.transaction(txid)
   if (found === undefined) return undefined
   const block = found.height === null ? undefined : c.blockAt(found.height)
@@ -104,7 +58,7 @@ const esploraTx = (c: SandboxChain, txid: string) => {
   }
 }
 
-const esploraBlock = (b: SandboxBlock) => ({
+const esploraBlock = (b: SandboxBlock): EsploraBlock => ({
   id: b.hash,
   height: b.height,
   previousblockhash: b.prevHash,
@@ -112,7 +66,8 @@ const esploraBlock = (b: SandboxBlock) => ({
   tx_count: b.txs.length,
 })
 
-const routes = (sandbox: UtxoSandboxShape) => {
+/** The routes over these chains. */
+export const esploraRoutes = (chainOf: (network: UtxoNetwork) => SandboxChain) => {
   const withChain = (
     f: (
       c: SandboxChain,
@@ -125,7 +80,7 @@ const routes = (sandbox: UtxoSandboxShape) => {
       const params = yield* HttpRouter.params
       const network = params.network ?? ""
       if (!isUtxoNetwork(network)) return notFound("network")
-      const answer = f(sandbox.chain(network), params)
+      const answer = f(chainOf(network), params)
       return Effect.isEffect(answer) ? yield* answer : answer
     })
   const blockOf = (c: SandboxChain, hash: string | undefined) =>
@@ -171,9 +126,9 @@ const routes = (sandbox: UtxoSandboxShape) => {
       withChain((c, p) => {
         const b = blockOf(c, p.hash)
         const start = Number(p.start)
-        if (b === undefined || !Number.isInteger(start) || start < 0 || start % 25 !== 0)
+        if (b === undefined || !Number.isInteger(start) || start < 0 || start % ESPLORA_PAGE !== 0)
           return notFound("Block")
-        return json(b.txs.slice(start, start + 25).map((t) => esploraTx(c, t.getId())))
+        return json(b.txs.slice(start, start + ESPLORA_PAGE).map((t) => esploraTx(c, t.getId())))
       }),
     ),
     HttpRouter.add(
@@ -197,12 +152,14 @@ const routes = (sandbox: UtxoSandboxShape) => {
       `${P}/address/:address/utxo`,
       withChain((c, p) =>
         json(
-          c.utxosOf(p.address ?? "").map((u) => ({
-            txid: u.txid,
-            vout: u.vout,
-            value: Number(u.value),
-            status: { confirmed: u.confirmed },
-          })),
+          c.utxosOf(p.address ?? "").map(
+            (u): EsploraUtxo => ({
+              txid: u.txid,
+              vout: u.vout,
+              value: Number(u.value),
+              status: { confirmed: u.confirmed },
+            }),
+          ),
         ),
       ),
     ),
@@ -227,46 +184,3 @@ const routes = (sandbox: UtxoSandboxShape) => {
     ),
   )
 }
-
-const off: UtxoSandboxShape = {
-  chain: () => {
-    throw new Error("CHAIN_SANDBOX=off: there are no sandbox chains")
-  },
-  currencies: [],
-  send: (currency) =>
-    Effect.fail(new ChainUnavailable({ network: networkOf[currency], message: "CHAIN_SANDBOX=off" })),
-}
-
-/**
- * The sandbox service (always present: with CHAIN_SANDBOX=off it has no chains and its faucet
- * refuses) and its block timer.
- */
-export const UtxoSandboxLive = Layer.effect(
-  UtxoSandbox,
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    if (!config.crypto.chainSandbox) return off
-    // A state file that does not verify stops the start with its reason (chain.ts), never a silent new chain.
-    const sandbox = makeSandbox(config.dataDir)
-    if (config.crypto.sandboxBlockSeconds > 0)
-      yield* Effect.forkScoped(
-        Effect.sync(() => {
-          for (const n of utxoNetworks) sandbox.chain(n).mine(1)
-        }).pipe(
-          Effect.repeat(Schedule.spaced(`${config.crypto.sandboxBlockSeconds} seconds`)),
-          Effect.delay("1 second"),
-        ),
-      )
-    return sandbox
-  }),
-)
-
-/** The sandbox chains' Esplora routes — or none at all with CHAIN_SANDBOX=off (then /sandbox-chain/* is 404). */
-export const utxoSandboxRoutes = Layer.unwrap(
-  Effect.gen(function* () {
-    const config = yield* AppConfig
-    return config.crypto.chainSandbox ? routes(yield* UtxoSandbox) : Layer.empty
-  }),
-)
-
-export { sandboxChainPath }

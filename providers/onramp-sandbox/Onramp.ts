@@ -1,12 +1,13 @@
 /**
- * The sandbox on-ramp's rules (docs/onramp.md): quotes at the casino's EUR rate with the widget's
- * tier, the verification step above the tier's threshold, and the purchase — recorded once under
- * its order id, then paid out on the local chain through the currency's `SandboxFaucet` to the
- * player's deposit address, so the chain watcher credits it like any other deposit.
+ * The sandbox on-ramp's rules (docs/onramp.md): quotes at its own EUR price with the widget's tier,
+ * the verification step above the tier's threshold, and the purchase — recorded once under its
+ * order id, then paid out on the chain by the sandbox chains' faucet (Faucet.ts, over HTTP) to the
+ * player's deposit address, so the casino's chain watcher credits it like any other deposit.
  */
 import { Context, Effect, Layer } from "effect"
-import type { CryptoCurrency } from "../../../services/crypto-service.ts"
-import { formatDecimal } from "../../../services/money-rules.ts"
+import { type Launch, onrampAdapters } from "../../protocols/onramp/index.ts"
+import type { CryptoCurrency } from "../../services/crypto-service.ts"
+import { formatDecimal } from "../../services/money-rules.ts"
 import {
   checkOnrampAmount,
   checkVerification,
@@ -18,14 +19,12 @@ import {
   plausibleAddress,
   type VerificationErrors,
   type VerificationInput,
-} from "../../../services/onramp-rules.ts"
-import { AppConfig } from "../../config.ts"
-import { onrampCallbackPath } from "../../crypto/onramp/callbacksHttp.ts"
-import type { Launch } from "../../crypto/onramp/family.ts"
-import { onrampAdapters, sandboxWidgetCredentials } from "../../crypto/onramp/index.ts"
-import { Rates } from "../../wallet/Rates.ts"
-import { OnrampFaucets } from "./OnrampFaucets.ts"
+} from "../../services/onramp-rules.ts"
+import { sandboxWidgetCredentials } from "./credentials.ts"
+import { Faucet } from "./Faucet.ts"
+import { OnrampConfig } from "./OnrampConfig.ts"
 import { type OrderRow, OrdersRepo } from "./OrdersRepo.ts"
+import { PricesRepo } from "./PricesRepo.ts"
 
 export interface QuoteView extends OnrampQuote {
   readonly currency: CryptoCurrency
@@ -58,11 +57,13 @@ export interface Purchase {
 
 export const OnrampPageMessages = {
   unavailable: (ticker: string) => `Buying ${ticker} is not available in this sandbox right now.`,
-  noRate: (ticker: string) => `There is no EUR rate for ${ticker} right now.`,
+  noRate: (ticker: string) => `There is no EUR price for ${ticker} right now.`,
   badAddress: "This purchase link carries an address that is not valid for its currency.",
   badOrder: "This purchase form has expired. Reload the page and try again.",
   conflict: "This order was already placed with other details; reload the page to buy again.",
   chainDown: "The chain could not be reached: nothing was sent and you were not charged.",
+  chainRefused: (why: string) =>
+    `The chain refused the transfer (${why}): nothing was sent and you were not charged.`,
 } as const
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -78,25 +79,28 @@ export interface OnrampShape {
   readonly purchase: (p: Purchase, today: Date) => Effect.Effect<PurchaseResult>
   readonly order: (id: string) => Effect.Effect<OrderRow | undefined>
   readonly ordersTo: (address: string) => Effect.Effect<ReadonlyArray<OrderRow>>
-  /** Whether a faucet pays this currency (the page says so before the player types anything). */
-  readonly sells: (currency: CryptoCurrency) => boolean
+  /** Whether it sells this currency: it has a price (the page says so before the player types). */
+  readonly sells: (currency: CryptoCurrency) => Effect.Effect<boolean>
 }
 
 const make = Effect.gen(function* () {
-  const rates = yield* Rates
+  const prices = yield* PricesRepo
   const repo = yield* OrdersRepo
-  const faucets = yield* OnrampFaucets
-  const config = yield* AppConfig
+  const faucet = yield* Faucet
+  const config = yield* OnrampConfig
+  const priceOf = (currency: CryptoCurrency) => prices.get(currency).pipe(Effect.orDie)
 
   /**
-   * The provider's order-status callback to the casino, signed by the widget's family. One attempt
-   * (5 s), its failure only logged: the callback informs, the chain watcher credits the crypto.
+   * The provider's order-status callback to the casino (ONRAMP_SANDBOX_CALLBACK_URL), signed by the
+   * widget's family over the URL's path. One attempt (5 s), its failure only logged: the callback
+   * informs, the casino's chain watcher credits the crypto.
    */
   const notify = (order: OrderRow) =>
     Effect.gen(function* () {
-      if (order.status !== "sent" && order.status !== "failed") return
-      const path = onrampCallbackPath(order.widget)
-      const creds = sandboxWidgetCredentials(config.onrampSecret, order.widget, config.publicUrl)
+      if ((order.status !== "sent" && order.status !== "failed") || config.callbackUrl === undefined) return
+      const url = new URL(config.callbackUrl.replace("{widget}", order.widget))
+      const path = url.pathname
+      const creds = sandboxWidgetCredentials(config.secret, order.widget, config.publicUrl)
       const signed = onrampAdapters[order.widget].signCallback(
         creds,
         {
@@ -112,7 +116,7 @@ const make = Effect.gen(function* () {
         path,
       )
       const res = yield* Effect.tryPromise(() =>
-        fetch(`${config.internalUrl}${path}`, {
+        fetch(url, {
           method: "POST",
           headers: { ...signed.headers, "content-type": "application/json" },
           body: signed.body,
@@ -128,7 +132,7 @@ const make = Effect.gen(function* () {
       if (info === undefined) return { _tag: "Invalid", message: "Unknown widget" } as const
       const checked = checkOnrampAmount(amount)
       if (!checked.ok) return { _tag: "Invalid", message: checked.message } as const
-      const rate = yield* rates.get(currency)
+      const rate = yield* priceOf(currency)
       const q =
         rate === undefined
           ? null
@@ -155,27 +159,27 @@ const make = Effect.gen(function* () {
     row.address === p.launch.address &&
     row.grossEurCents === gross
 
-  /** Pays the order out once: only the caller that moves it to 'sending' calls the faucet. */
+  /** Pays the order out once: only the caller that moves it to 'sending' asks the faucet. */
   const send = (order: OrderRow) =>
     Effect.gen(function* () {
-      const faucet = faucets.forCurrency(order.currency)
       if (!(yield* repo.claimSend(order.id))) return (yield* repo.byId(order.id)) ?? order
-      if (faucet === undefined)
-        return (
-          (yield* repo.markFailed(order.id, OnrampPageMessages.unavailable(tickerOf(order.currency)))) ??
-          order
-        )
       const sent = yield* faucet.send(order.currency, order.address, order.cryptoAmount).pipe(
         Effect.map((txHash) => ({ ok: true as const, txHash })),
-        Effect.catchTag("ChainUnavailable", (e) =>
-          Effect.logWarning("onramp sandbox: faucet send failed", e.network, e.message).pipe(
-            Effect.as({ ok: false as const, txHash: "" }),
+        Effect.catchTag("FaucetFailed", (e) =>
+          Effect.logWarning("onramp sandbox: the chains' faucet did not pay", e.reason, e.message).pipe(
+            Effect.as({
+              ok: false as const,
+              reason:
+                e.reason === "refused"
+                  ? OnrampPageMessages.chainRefused(e.message)
+                  : OnrampPageMessages.chainDown,
+            }),
           ),
         ),
       )
       const row = sent.ok
         ? yield* repo.markSent(order.id, sent.txHash)
-        : yield* repo.markFailed(order.id, OnrampPageMessages.chainDown)
+        : yield* repo.markFailed(order.id, sent.reason)
       if (row !== undefined) yield* notify(row)
       return row ?? order
     })
@@ -187,7 +191,7 @@ const make = Effect.gen(function* () {
         return { _tag: "Invalid", errors: {}, message: OnrampPageMessages.badOrder } as const
       if (!plausibleAddress(p.launch.currency, p.launch.address))
         return { _tag: "Invalid", errors: {}, message: OnrampPageMessages.badAddress } as const
-      if (faucets.forCurrency(p.launch.currency) === undefined)
+      if ((yield* priceOf(p.launch.currency)) === undefined)
         return { _tag: "Unavailable", message: OnrampPageMessages.unavailable(ticker) } as const
       const q = yield* quote(p.widget, p.launch.currency, p.amount)
       if (q._tag === "Unavailable") return q
@@ -233,13 +237,11 @@ const make = Effect.gen(function* () {
     purchase,
     order: (id) => (uuidPattern.test(id) ? repo.byId(id).pipe(Effect.orDie) : Effect.succeed(undefined)),
     ordersTo: (address) => repo.byAddress(address, 20).pipe(Effect.orDie),
-    sells: (currency) => faucets.forCurrency(currency) !== undefined,
+    sells: (currency) => priceOf(currency).pipe(Effect.map((p) => p !== undefined)),
   })
 })
 
-export class Onramp extends Context.Service<Onramp, OnrampShape>()(
-  "casino/server/providers/onramp-sandbox/Onramp",
-) {
-  /** Needs AppConfig, Rates, OrdersRepo and OnrampFaucets. */
+export class Onramp extends Context.Service<Onramp, OnrampShape>()("onramp-sandbox/Onramp") {
+  /** Needs OnrampConfig, PricesRepo, OrdersRepo and Faucet. */
   static readonly layerNoDeps = Layer.effect(Onramp, make)
 }
