@@ -1,6 +1,6 @@
 /**
  * Keys the whole world knows, refused with NODE_ENV=production. Only their PUBLIC halves are here:
- * the casino never holds a test private key or mnemonic (the sandbox chains do, providers/chains/).
+ * the casino never holds a test private key or mnemonic (the local test chains do, beside it).
  *
  * - The account xpubs of BIP39's first test vector, "abandon abandon … abandon about" (the local
  *   composition's CRYPTO_XPUB_*): anyone can derive the private keys and spend every deposit.
