@@ -1,5 +1,5 @@
 /**
- * Lobby search against the one-frame budget (issue 10: "lobby search over the full catalogue within
+ * Lobby search against the one-frame budget ("lobby search over the full catalogue within
  * one frame"): the lobby's own rule (`filterGames` of services/lobby-rules.ts, what the lobby machine
  * runs on every debounced keystroke) over the whole catalogue, and over the catalogue repeated to
  * 1,000 and 10,000 titles for headroom. Every prefix of a few search terms is timed, as a player

@@ -4,7 +4,7 @@
  * after 5 minutes (spec section 9) and are fetched again. Sign-out keeps the spec's order: navigate
  * to /, call sign-out, then clear the user.
  *
- * While authenticated (issue 8): when the tab becomes visible again the session is verified, so a
+ * While authenticated: when the tab becomes visible again the session is verified, so a
  * device signed out from another one notices at once; and the reality check runs beside the account
  * (its own machine, downloaded on sign-in), whose "sign out" ends the session like the header's.
  */
@@ -74,7 +74,7 @@ export const authMachine = setup({
     signOut: fromLazyEffect(() => loadSessionCalls().then((m) => m.signOut)),
     loadRealityCheck: fromPromise(() => realityCheck.load()),
     realityCheck: realityCheck.logic,
-    /** A wallet's balance or a deposit changed on the server: the fund is read again (issue 9). */
+    /** A wallet's balance or a deposit changed on the server: the fund is read again. */
     pushEvents: fromCallback<AuthEvent>(({ sendBack }) => {
       // No push this session when the module fails to load: the fund still refreshes when stale.
       const stop = loadPlayerEvents().then(

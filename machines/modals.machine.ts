@@ -55,7 +55,7 @@ export const accountFlows = {
 } as const
 
 /**
- * The money flows (issue 9): the currency, deposit and iframe modals, one chunk (machines/wallet/flows.ts)
+ * The money flows: the currency, deposit and iframe modals, one chunk (machines/wallet/flows.ts)
  * that also brings the profile form (the deposit's completion step); prefetched like the account flows.
  */
 const loadWalletFlows = lazyModule(() => import("./wallet/flows.ts"))
@@ -68,7 +68,7 @@ export const walletFlows = {
     loadWalletFlows().then((m) => m.depositMachine),
   ),
   iframeFlow: lazyLogic<typeof iframeMachine>("iframe", () => loadWalletFlows().then((m) => m.iframeMachine)),
-  // Money out (issue 12): in the same chunk, it shares the wallet client.
+  // Money out: in the same chunk, it shares the wallet client.
   cashoutFlow: lazyLogic<typeof cashoutMachine>("cashout", () =>
     loadWalletFlows().then((m) => m.cashoutMachine),
   ),
@@ -496,7 +496,7 @@ export const modalsMachine = setup({
       },
     },
     /**
-     * The cashout (issue 12). Once its flow runs, CLOSE is the flow's own: it hides at once, clears its
+     * The cashout. Once its flow runs, CLOSE is the flow's own: it hides at once, clears its
      * content and resets its form after 500 ms (spec section 9), then ends — and the host closes.
      */
     cashout: {

@@ -4,8 +4,8 @@
  * through the error logger and the 500 page appears. When ready, the shell hosts the long-lived
  * session (auth) and modal-host actors and routes what they ask for: navigation, sign-in, re-checks.
  *
- * The shell owns the address bar. While the path is under /profile it runs the profile area (issue 8;
- * its code is downloaded on first need, like the modal flows) and hands it every new path there, so
+ * The shell owns the address bar. While the path is under /profile it runs the profile area (its
+ * code is downloaded on first need, like the modal flows) and hands it every new path there, so
  * switching tabs does not restart the area; it routes what the area asks for (the login modal, a
  * refresh of the session's profile, a re-check, going home).
  */
@@ -37,7 +37,7 @@ export const profileArea = lazyLogic<typeof profileAreaMachine>("profile", () =>
   import("./profile/profileArea.machine.ts").then((m) => m.profileAreaMachine),
 )
 
-/** The lobby, the game pages and the verifier (issue 10): downloaded when one of their paths opens. */
+/** The lobby, the game pages and the verifier: downloaded when one of their paths opens. */
 export const gamesArea = lazyLogic<typeof gamesAreaMachine>("games", () =>
   import("./games/gamesArea.machine.ts").then((m) => m.gamesAreaMachine),
 )

@@ -105,7 +105,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   // The account services (users, sessions, profile, kyc, responsible gaming) on top of Infra; kept
   // in the server's context so `RunningServer.run` (tests, tools) reaches the same instances.
   const Account = AccountServicesLive.pipe(Layer.provideMerge(Infra))
-  // Money in (issue 9): the ledger, wallets and rates, gateways and deposits.
+  // Money in: the ledger, wallets and rates, gateways and deposits.
   const MoneyBase = Layer.mergeAll(
     Ledger.layer,
     Rates.layer,
@@ -113,7 +113,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Gateways.layer,
     DepositsRepo.layer,
   ).pipe(Layer.provideMerge(Account))
-  // Games (issue 10): the catalogue and lobby, launch, and the seamless wallet providers call.
+  // Games: the catalogue and lobby, launch, and the seamless wallet providers call.
   const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(MoneyBase))
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
   const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))

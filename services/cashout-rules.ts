@@ -1,5 +1,5 @@
 /**
- * The cashout rules both sides apply (spec sections 2, 5, 6, 8, 9; issue 12): the four checks of the
+ * The cashout rules both sides apply (spec sections 2, 5, 6, 8, 9): the four checks of the
  * cashout click IN THE SPEC'S ORDER as one function, the amount as typed in minor units (never a
  * float), and the cashout messages. Pure: the cashout machine names these as guards, the server
  * re-checks the same conditions, tests/property drives them with fast-check.

@@ -1,5 +1,5 @@
 /**
- * Money out (issue 12): the schemas of the withdrawable, withdraw and withdrawals calls. The group
+ * Money out: the schemas of the withdrawable, withdraw and withdrawals calls. The group
  * is `api/cashout-service.ts`; the rules both sides apply (the cashout click's four checks in
  * order, amount parsing) are `cashout-rules.ts`. Amounts are integer minor units as strings.
  *

@@ -1,5 +1,5 @@
 /**
- * The crypto rules both sides apply (issue 11, spec sections 2, 5 and 9): which chain a currency
+ * The crypto rules both sides apply (spec sections 2, 5 and 9): which chain a currency
  * lives on, whether an address is one of that chain's MAINNET addresses (the deposit form, the
  * cashout form and the server all call `isValidAddress`), the standard payment URIs the QR code
  * carries (BIP21 for UTXO coins, EIP-681 for ETH and ERC-20), and exact conversion between a decimal in

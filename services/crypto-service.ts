@@ -1,5 +1,5 @@
 /**
- * Crypto deposits (issue 11): the schemas of the crypto deposit and crypto history calls. The group
+ * Crypto deposits: the schemas of the crypto deposit and crypto history calls. The group
  * is `api/crypto-service.ts`; the rules both sides apply (payment URIs, unit conversion, widget fee
  * tiers) are `crypto-rules.ts`. Amounts are integers in the currency's own minor unit (satoshi, wei,
  * USDT's 6 decimals) as decimal strings, like every amount of the contract.

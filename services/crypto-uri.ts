@@ -1,5 +1,5 @@
 /**
- * What the deposit form shows of an address (issue 11): the URI its QR code carries — the payment URI
+ * What the deposit form shows of an address: the URI its QR code carries — the payment URI
  * of `crypto-rules.ts` (BIP21 for the UTXO chains, EIP-681 for ETH and ERC-20 tokens) with no amount,
  * since the player chooses how much to send — and shortened hashes for table cells. Shared by views
  * and tests.

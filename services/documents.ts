@@ -1,5 +1,5 @@
 /**
- * Verification documents in the browser (issue 8): which files the upload accepts before sending
+ * Verification documents in the browser: which files the upload accepts before sending
  * (the server decides again, by content), whether a document may be uploaded again, and when the
  * player counts as verified. Pure; the `verificationDocument` machine names them as guards.
  */

@@ -152,7 +152,7 @@ export class UnsubscribeLinkInvalid extends Schema.TaggedError<UnsubscribeLinkIn
   { httpApiStatus: 404 },
 ) {}
 
-// ── money in (issue 9) ──────────────────────────────────────────────────────────────────────────
+// ── money in ──────────────────────────────────────────────────────────────────────────
 
 /** A currency the casino does not offer (or not for this call: a crypto code on a fiat method). */
 export class CurrencyNotSupported extends Schema.TaggedError<CurrencyNotSupported>()(
@@ -213,7 +213,7 @@ export class PaymentsBlocked extends Schema.TaggedError<PaymentsBlocked>()(
   { httpApiStatus: 403 },
 ) {}
 
-// ── games (issue 10) ─────────────────────────────────────────────────────────────────────────────
+// ── games ─────────────────────────────────────────────────────────────────────────────
 
 /** A game id (or favorite) the catalogue does not have, or a launch whose fields do not match it. */
 export class GameNotFound extends Schema.TaggedError<GameNotFound>()(
@@ -236,7 +236,7 @@ export class GameUnavailable extends Schema.TaggedError<GameUnavailable>()(
   { httpApiStatus: 503 },
 ) {}
 
-// ── crypto deposits (issue 11) and money out (issue 12) ──────────────────────────────────────────
+// ── crypto deposits and money out ──────────────────────────────────────────
 
 /** A withdrawal before the player's identity and address documents are both verified (spec section 6). */
 export class VerificationRequired extends Schema.TaggedError<VerificationRequired>()(

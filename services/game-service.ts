@@ -1,5 +1,5 @@
 /**
- * Games (issue 10): the schemas of the game-aggregator-service calls of spec section 7, and of the
+ * Games: the schemas of the game-aggregator-service calls of spec section 7, and of the
  * profile-service's favorites and bet history. The groups are `api/game-service.ts`. Amounts are
  * integer minor units of their currency as decimal strings (never floats); RTP is an exact decimal.
  */

@@ -1,5 +1,5 @@
 /**
- * The lobby's pure rules (issue 10; spec sections 3 and 8): which games a section, a segment and a
+ * The lobby's pure rules (spec sections 3 and 8): which games a section, a segment and a
  * search show, how far the "more" list reaches, the catalogue's currency, the favorite body, and the
  * lobby's failure messages. Browser-safe and pure, shared by the lobby machine, its view and the
  * property tests (tests/property/lobby-rules.property.test.ts).

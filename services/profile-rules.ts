@@ -1,5 +1,5 @@
 /**
- * Profile and responsible-gaming rules (spec sections 3, 4, 5 and 9; issue 8): which fields a
+ * Profile and responsible-gaming rules (spec sections 3, 4, 5 and 9): which fields a
  * player may still fill, the date of birth, postal code and phone rules, the profile data each
  * deposit method needs, self-exclusion periods and deposit limits. Pure: the profile form and the
  * responsible-gaming views use them as named guards, the server re-checks with the same functions,
@@ -282,7 +282,7 @@ export const missingFields = (
   needed: ReadonlyArray<ProfileField>,
 ): ReadonlyArray<ProfileField> => needed.filter((field) => !hasValue(profile, field))
 
-// ── Self-exclusion (issue 8: what a regulated operator offers) ─────────────────────────────
+// ── Self-exclusion (what a regulated operator offers) ─────────────────────────────
 /**
  * Time-outs (a short break) and self-exclusion (long), as UKGC and MGA licensees offer them.
  * `null` days: permanent. The server computes the end from its own clock.
@@ -307,7 +307,7 @@ export const exclusionEnd = (period: SelfExclusionPeriod, nowMs: number): number
 }
 
 /**
- * A new exclusion may only extend the current one (issue 8: never shorten it). `currentUntilMs`:
+ * A new exclusion may only extend the current one (never shorten it). `currentUntilMs`:
  * undefined = no active exclusion, null = permanent.
  */
 export const extendsExclusion = (
@@ -319,7 +319,7 @@ export const extendsExclusion = (
   return newUntilMs === null || newUntilMs > currentUntilMs
 }
 
-// ── Deposit limits and the reality check (issue 8, beyond the spec: UKGC / MGA duties) ─────
+// ── Deposit limits and the reality check (beyond the spec: UKGC / MGA duties) ─────
 export const limitPeriods = ["daily", "weekly", "monthly"] as const
 export type LimitPeriod = (typeof limitPeriods)[number]
 

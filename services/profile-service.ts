@@ -51,7 +51,7 @@ export const Profile = Schema.Struct({
   }),
   /**
    * The sign-in before the current session (registration counts as the first), so a player
-   * notices a stranger (issue 8): when, from which IP, and that IP's country as an ISO 3166-1
+   * notices a stranger: when, from which IP, and that IP's country as an ISO 3166-1
    * alpha-2 code (DEFAULT_COUNTRY for private addresses). null: no earlier sign-in.
    */
   lastLogin: Schema.NullOr(Schema.Struct({ at: Instant, ip: Schema.String, country: Schema.String })),

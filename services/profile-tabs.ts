@@ -1,5 +1,5 @@
 /**
- * The profile area's tabs and their addresses (issue 8, the deposits tab issue 9, the bets tab issue 10; docs/decisions.md). The verification tab's
+ * The profile area's tabs and their addresses (docs/decisions.md). The verification tab's
  * address is the spec's (`/profile/verification`, linked from cashout); the others follow it.
  */
 export const profileTabs = [

@@ -1,5 +1,5 @@
 /**
- * Responsible gaming in the browser (issue 8, beyond the spec): deposit limits typed in euros, which
+ * Responsible gaming in the browser (beyond the spec): deposit limits typed in euros, which
  * self-exclusion periods may be offered, and the reality check's schedule. On top of the shared
  * rules of `profile-rules.ts` (the server applies those); pure, named by the machines, and exercised
  * by tests/property.
@@ -97,7 +97,7 @@ export const isEmptyPayload = (payload: UpdateResponsibleGamingPayload): boolean
 // ── Self-exclusion ──────────────────────────────────────────────────────────────────────────
 /**
  * The periods the player may choose now: all of them without an active exclusion, otherwise only
- * those that end later than the current one (issue 8: never offer to shorten an exclusion).
+ * those that end later than the current one (never offer to shorten an exclusion).
  */
 export const offeredExclusionPeriods = (
   current: ResponsibleGaming["selfExclusion"],
@@ -120,7 +120,7 @@ export const nextReminderAt = (signedInAtMs: number, intervalMs: number, nowMs: 
 }
 
 /**
- * The reminder the session owes an answer to (issue 10: a reload or a second tab must not skip one).
+ * The reminder the session owes an answer to (a reload or a second tab must not skip one).
  * Reminders come due at `signedInAt + k × interval` (k ≥ 1); "Continue playing" at moment `a`
  * answers every reminder due at or before `a`. So the first unanswered one is the first such moment
  * strictly after max(signedInAt, acknowledgedAt) — acknowledgedAt null: none answered yet. When it

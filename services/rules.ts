@@ -47,7 +47,7 @@ export const Constants = {
   fullNameMinLength: 3,
   fullNameMaxLength: 50,
   emailMaxLength: 254,
-  /** A reset or change may not reuse one of the last N passwords (issue 2). */
+  /** A reset or change may not reuse one of the last N passwords. */
   passwordHistoryDepth: 5,
 } as const
 
@@ -57,7 +57,7 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u
 /**
  * PostgreSQL text cannot hold NUL (U+0000), and a lone UTF-16 surrogate has no UTF-8 form (it would
  * arrive as U+FFFD, silently changing the value — two different passwords would hash the same).
- * The contract refuses both in every string field it stores or hashes (issue 7: a NUL in the e-mail
+ * The contract refuses both in every string field it stores or hashes (a NUL in the e-mail
  * made sign-in answer 500). With the `u` flag a surrogate PAIR is one code point and does not match.
  */
 export const isStorableText = (text: string): boolean =>
@@ -84,7 +84,7 @@ export const isCurrencyCode = (code: string): boolean => /^[A-Z]{3,5}$/.test(cod
 /** The profile area: `/profile` and its tabs (services/profile-tabs.ts). */
 export const isProfilePath = (path: string): boolean => path === "/profile" || path.startsWith("/profile/")
 
-/** The games area (issue 10): the lobby at `/`, `/game/{id}`, `/fairness`. */
+/** The games area: the lobby at `/`, `/game/{id}`, `/fairness`. */
 export const isGamesPath = (path: string): boolean => path === "/" || /^\/(game\/|fairness\/?$)/.test(path)
 
 /** `/unsubscribe/{id}`, the link of every promotional e-mail: its id, or null. */

@@ -1,5 +1,5 @@
 /**
- * Money in (issue 9): the schemas of the wallet, rate, deposit and analytics calls. The groups are
+ * Money in: the schemas of the wallet, rate, deposit and analytics calls. The groups are
  * `api/wallet-service.ts`; the rules both sides apply are `money-rules.ts` (amounts, minimums, the
  * gateway gate, profile data per method) and `bonus-rules.ts` (the promotion tiers of section 9).
  *
@@ -233,7 +233,7 @@ export const PlayerEvent = Schema.Union([
     amount: Amount,
     currency: CurrencyCode,
   }),
-  // Crypto deposits (issue 11): a transfer to the player's address, seen, confirming, credited.
+  // Crypto deposits: a transfer to the player's address, seen, confirming, credited.
   Schema.Struct({
     type: Schema.Literal("cryptoDeposit"),
     id: Schema.String,
@@ -244,7 +244,7 @@ export const PlayerEvent = Schema.Union([
     requiredConfirmations: Schema.Int,
     status: Schema.String,
   }),
-  // Money out (issue 12): a withdrawal moved to a new status.
+  // Money out: a withdrawal moved to a new status.
   Schema.Struct({
     type: Schema.Literal("withdrawal"),
     id: Schema.String,
@@ -252,7 +252,7 @@ export const PlayerEvent = Schema.Union([
     amount: Amount,
     status: Schema.String,
   }),
-  // The reality check (issue 10): a page of this player answered a reminder. The answer is kept per
+  // The reality check: a page of this player answered a reminder. The answer is kept per
   // sign-in, so the player's other pages read their own session's state again rather than trust this.
   Schema.Struct({ type: Schema.Literal("realityCheck"), acknowledgedAt: Schema.String }),
 ])

@@ -25,7 +25,7 @@ const RealityCheckDialog = lazy(() =>
 const GamesPage = lazy(() => import("./games/GamesPage.tsx").then((m) => ({ default: m.GamesPage })))
 const staticPages = () => import("./pages/static.ts")
 const NotFoundPage = lazy(() => staticPages().then((m) => ({ default: m.NotFoundPage })))
-// Issue 9 made room in the first download this way: a blocked visitor waits for one more small
+// Kept out of the first download: a blocked visitor waits for one more small
 // chunk (the spinner shows meanwhile); every other visitor never downloads this page.
 const BlockedPage = lazy(() => import("./pages/BlockedPage.tsx").then((m) => ({ default: m.BlockedPage })))
 const TermsPage = lazy(() => staticPages().then((m) => ({ default: m.TermsPage })))

@@ -1,5 +1,5 @@
 /**
- * The bets tab of the profile area (`/profile/bets`; issue 10): the player's real-money rounds —
+ * The bets tab of the profile area (`/profile/bets`): the player's real-money rounds —
  * `GET …/history/bet?from&to&size&page&provider`, days in UTC, both inclusive, 20 a page, newest
  * first — with a date range (the last 30 days first), a provider filter (the brands the player has
  * rounds with, `GET …/history/bet/provider`) and paging. Each round shows its game, brand, bet, win,

@@ -1,5 +1,5 @@
 /**
- * The game page (`/game/{id}`; issue 10): finds the game in the catalogue (its name, brand, category,
+ * The game page (`/game/{id}`): finds the game in the catalogue (its name, brand, category,
  * RTP, volatility and bet limits for the info panel, and the launch fields), then launches it in demo
  * or for real money (`POST …/game` → the URL the frame opens).
  *
@@ -11,7 +11,7 @@
  * - While playing, the frame's messages: after each round (`studio:balance`) the session reads the
  *   balance again (the server also pushes it); a refused bet for lack of money
  *   (`studio:error` INSUFFICIENT_FUNDS) shows a clear message with Deposit.
- * - The reality check interrupts play (issue 10): while its reminder shows, the page is `paused` —
+ * - The reality check interrupts play: while its reminder shows, the page is `paused` —
  *   the view unmounts the frame, so nothing in it keeps playing and no bet can be sent from it — and
  *   "Continue playing" resumes with the frame loaded again (the round state lives on the server).
  *   The page follows the session actor's `realityCheck` child through an invoked watcher (PAUSE /

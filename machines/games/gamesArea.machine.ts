@@ -1,5 +1,5 @@
 /**
- * The games area (issue 10): the lobby (`/`, the home page), a game's page (`/game/{id}`) and the
+ * The games area: the lobby (`/`, the home page), a game's page (`/game/{id}`) and the
  * fairness verifier (`/fairness`). The shell runs it while its path is one of these (its code is
  * downloaded then, like the profile area's) and sends it every new path there as ROUTE; the area
  * runs the page's machine and routes what the pages ask for: the login modal (to the shell), the

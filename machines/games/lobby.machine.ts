@@ -1,5 +1,5 @@
 /**
- * The lobby (issue 10; the home page): one statechart owns all of it. On start it loads, in
+ * The lobby (the home page): one statechart owns all of it. On start it loads, in
  * parallel, the catalogue in the session's currency (or EUR), the top, featured and new games, the
  * jackpots, the latest winners, the skin configuration and the CDN's recommended list, and the
  * favorites once the player is signed in. Each call that fails says so with its spec message

@@ -1,5 +1,5 @@
 /**
- * The fairness verifier (`/fairness`; issue 10): recomputes any round from its seeds with the
+ * The fairness verifier (`/fairness`): recomputes any round from its seeds with the
  * studio's own math, in the browser. The player picks the game, enters its bet options (JSON, as the
  * round's record shows them), the revealed server seed, the client seed and the nonce; the page
  * answers the outcome and payout multiplier, whether the jackpot draw hit, and sha256 of the server

@@ -1,6 +1,6 @@
 /**
- * The security tab: change password (spec section 7: POST /user-service/api/v1/change-password;
- * issue 8). Old, new and confirmation, with the reset form's rules and messages (spec section 5:
+ * The security tab: change password (spec section 7: POST /user-service/api/v1/change-password).
+ * Old, new and confirmation, with the reset form's rules and messages (spec section 5:
  * no edits, under 3, under 8, mismatch — `services/account-rules.ts`) and the current password
  * required. The server keeps the history rule and ends the player's other sessions; success is a
  * toast that says so, and the form empties.

@@ -1,5 +1,5 @@
 /**
- * The profile area (issue 8): `/profile` and its tabs — general (the profile form), deposits (issue 9), verification,
+ * The profile area: `/profile` and its tabs — general (the profile form), deposits, verification,
  * sessions, security, responsible gaming, promo e-mail. The shell runs it while its path is under
  * `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the area runs the
  * open tab's machine and routes what the tabs report to the shell: a changed account (the session's
@@ -42,17 +42,17 @@ export const depositHistory = lazyLogic<typeof depositHistoryMachine>("deposits"
   import("../wallet/depositHistory.machine.ts").then((m) => m.depositHistoryMachine),
 )
 
-/** The withdrawals tab (issue 12) comes with the cashout client: downloaded when the tab opens. */
+/** The withdrawals tab comes with the cashout client: downloaded when the tab opens. */
 export const withdrawalHistory = lazyLogic<typeof withdrawalsMachine>("withdrawals", () =>
   import("../wallet/withdrawals.machine.ts").then((m) => m.withdrawalsMachine),
 )
 
-/** The crypto deposits tab (issue 11) comes with the money flows' chunk too (the crypto client). */
+/** The crypto deposits tab comes with the money flows' chunk too (the crypto client). */
 export const cryptoHistory = lazyLogic<typeof cryptoHistoryMachine>("cryptoDeposits", () =>
   import("../wallet/cryptoHistory.machine.ts").then((m) => m.cryptoHistoryMachine),
 )
 
-/** The bets tab (issue 10) comes with the game calls' client: downloaded when the tab opens. */
+/** The bets tab comes with the game calls' client: downloaded when the tab opens. */
 export const betHistory = lazyLogic<typeof betHistoryMachine>("bets", () =>
   import("../games/betHistory.machine.ts").then((m) => m.betHistoryMachine),
 )

@@ -1,5 +1,5 @@
 /**
- * The promo e-mail switch (spec sections 4 and 8; issue 8), in the general tab's form and on the
+ * The promo e-mail switch (spec sections 4 and 8), in the general tab's form and on the
  * promo tab: the local flag flips only after the server answered ("You are subscribed" / "You are
  * unsubscribed"); a failure leaves it as it was. The server's answer is what the switch shows.
  * Without a known flag (the promo tab) it reads the profile first.

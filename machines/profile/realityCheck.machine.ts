@@ -1,11 +1,11 @@
 /**
- * The reality check (issue 8, beyond the spec: a UKGC/MGA duty): while signed in with an interval
+ * The reality check (beyond the spec: a UKGC/MGA duty): while signed in with an interval
  * set, every N minutes of the session a reminder says how long the player has been signed in, to
  * continue or to sign out. The session machine (auth) runs it while authenticated; it reads the
  * interval, the session's start and the session's last answer (and again on REFRESH, after the
  * settings changed) and keeps the rhythm from the sign-in.
  *
- * A reminder is owed until it is answered, and the answer is kept on the server (issue 10): "Continue
+ * A reminder is owed until it is answered, and the answer is kept on the server: "Continue
  * playing" records the server's clock on the session (`acknowledgeRealityCheck`). On load, a
  * reminder that came due after the last answer (and after the sign-in) shows at once — a reload or
  * a second tab cannot skip it (`owedReminderAt`, services/responsible-gaming.ts).

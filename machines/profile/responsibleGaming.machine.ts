@@ -1,5 +1,5 @@
 /**
- * The responsible-gaming tab (issue 8, beyond the spec: what UKGC/MGA licensees must offer): deposit
+ * The responsible-gaming tab (beyond the spec: what UKGC/MGA licensees must offer): deposit
  * limits per day, week and month in euros — shown with what is left now and with a pending raise and
  * when it applies (a decrease applies at once, a raise after 24 hours: the server decides) — and the
  * reality-check interval (or off). Only what changed is sent. Self-exclusion is its own machine,
@@ -64,7 +64,7 @@ const failureMessage = (failure: LimitsFailure): string =>
     )
     .exhaustive()
 
-/** A save that left a raise waiting says when it applies (issue 8: a raise waits 24 hours). */
+/** A save that left a raise waiting says when it applies (a raise waits 24 hours). */
 export const hasPendingChange = (settings: ResponsibleGaming): boolean =>
   settings.depositLimits.daily.pending !== null ||
   settings.depositLimits.weekly.pending !== null ||

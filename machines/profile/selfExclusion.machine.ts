@@ -1,5 +1,5 @@
 /**
- * Self-exclusion (spec section 7: PUT …/profile/self-exclude; issue 8): the player picks a period —
+ * Self-exclusion (spec section 7: PUT …/profile/self-exclude): the player picks a period —
  * a short time-out or a long exclusion, as regulated operators offer them — reads what happens
  * (`ProfileMessages.exclusionConfirm`) and confirms. The account is then signed out everywhere
  * (the machine ends with `selfExcluded`; the area sends the shell home and re-checks the session).

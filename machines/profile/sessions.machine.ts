@@ -1,5 +1,5 @@
 /**
- * The sessions tab (spec section 7: GET/DELETE …/profile/session; issue 8): every signed-in device
+ * The sessions tab (spec section 7: GET/DELETE …/profile/session): every signed-in device
  * with its browser, IP, country, start and last activity, the current one marked. Revoking another
  * device asks for a confirmation first; the list is read again afterwards. The current session is
  * not revoked from here (sign out is in the header): the guard refuses it.

@@ -1,6 +1,6 @@
 /**
  * The unsubscribe page (`/unsubscribe/{id}`, the link in every promotional e-mail; spec section 7:
- * DELETE …/profile/unsubscribe/{id}; issue 8). No sign-in needed: the link's unguessable id is
+ * DELETE …/profile/unsubscribe/{id}). No sign-in needed: the link's unguessable id is
  * sent once when the page opens; the page says it worked (and for which address), or that the link
  * is not valid; a failure to reach the casino can be retried.
  */

@@ -1,5 +1,5 @@
 /**
- * One verification document (issue 8; spec: /profile/verification, linked from cashout): its status
+ * One verification document (spec: /profile/verification, linked from cashout): its status
  * (none, waiting for review, approved, rejected with the reason) and history, and its upload — a
  * JPEG, PNG or PDF within `DOCUMENT_MAX_BYTES`, checked here before sending (clear messages) and by
  * its content on the server. A document waiting for review or approved cannot be replaced. The

@@ -1,5 +1,5 @@
 /**
- * The cashout modal (spec sections 2, 4, 5, 6, 8, 9; issue 12): ONE statechart from the amount to
+ * The cashout modal (spec sections 2, 4, 5, 6, 8, 9): ONE statechart from the amount to
  * the withdraw request.
  *
  * - `form`: the amount step. It loads (again on every currency change) the currency's minWithdraw

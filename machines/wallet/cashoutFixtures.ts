@@ -1,5 +1,5 @@
 /**
- * Realistic data for the cashout and withdrawals machines' models and actor tests (issue 12): wallets,
+ * Realistic data for the cashout and withdrawals machines' models and actor tests: wallets,
  * what the amount step loads, withdrawals as the contract describes them.
  */
 import type { Withdrawal, Withdrawals } from "../../services/cashout-service.ts"

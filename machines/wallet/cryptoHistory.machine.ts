@@ -1,5 +1,5 @@
 /**
- * The crypto deposits tab of the profile area (`/profile/crypto-deposits`; issue 11): the player's
+ * The crypto deposits tab of the profile area (`/profile/crypto-deposits`): the player's
  * on-chain deposits in a date range — `GET …/profile/crypto/deposit?from&to`, calendar days in UTC,
  * both inclusive — by default the last 30 days, with each transfer's hash and confirmations. The same
  * shape as the fiat deposits tab (depositHistory.machine.ts: its range rules are reused), plus a copy

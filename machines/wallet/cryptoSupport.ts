@@ -1,5 +1,5 @@
 /**
- * What the crypto deposit form and the crypto history share (issue 11): the messages, the pure
+ * What the crypto deposit form and the crypto history share: the messages, the pure
  * projections of a transfer (its confirmations, its status label, the list kept live by push events)
  * and the minimum warning. Pure: no fetch, no DOM, no clock.
  */

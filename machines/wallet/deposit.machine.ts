@@ -1,5 +1,5 @@
 /**
- * The deposit modal (spec sections 2, 4, 5, 8, 9; issue 9): ONE statechart from the amount to the
+ * The deposit modal (spec sections 2, 4, 5, 8, 9): ONE statechart from the amount to the
  * payment page.
  *
  * - `restoring`: the `payment_config` cookie (20 minutes) is read, so a reload resumes with the amount,
@@ -10,7 +10,7 @@
  *   every currency change). "Play with" passes only once all have loaded and the amount meets
  *   minDeposit.
  * - `wallet`: no wallet in the currency → one is added first (`POST …/profile/currency`).
- * - `crypto` (issue 11): choosing a crypto currency in the amount step's list (CRYPTO, once the wallets
+ * - `crypto`: choosing a crypto currency in the amount step's list (CRYPTO, once the wallets
  *   have loaded) adds its wallet if missing (`cryptoWallet`, `addingCryptoWallet`), then invokes the
  *   crypto form (`cryptoDeposit.machine.ts`: address, QR, copy, live transfers, purchase widgets).
  *   No amount is asked: the player sends what they like; BACK returns to the amount step.
@@ -115,7 +115,7 @@ export interface DepositContext extends AmountState {
   /** The message shown above the step's buttons (role=alert). */
   readonly message: string | null
   readonly outcome: WalletOutput
-  /** The crypto currency chosen for the crypto form (issue 11); the amount step keeps its fiat one. */
+  /** The crypto currency chosen for the crypto form; the amount step keeps its fiat one. */
   readonly cryptoCurrency: string | null
 }
 

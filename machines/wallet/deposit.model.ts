@@ -93,7 +93,7 @@ export const model = defineModel({
             ...(c.currency === "EUR" ? [{ type: "CURRENCY", currency: "USD" }] : []),
             // Crypto is not offered in the fiat flow: refused by the guard.
             { type: "CURRENCY", currency: "BTC" },
-            // The crypto form (issue 11): BTC is a crypto entry; EUR is not one.
+            // The crypto form: BTC is a crypto entry; EUR is not one.
             { type: "CRYPTO", currency: "BTC" },
             { type: "CRYPTO", currency: "EUR" },
             { type: "TOGGLE_COUPON" },

@@ -1,5 +1,5 @@
 /**
- * The deposits tab of the profile area (`/profile/deposits`; issue 9): the player's deposits in a
+ * The deposits tab of the profile area (`/profile/deposits`): the player's deposits in a
  * date range — `GET …/profile/fiat/deposit?from&to`, calendar days in UTC, both inclusive, as the
  * server reads them — by default the last 30 days (today and the 29 before it, the server's own
  * default). Each deposit shows its status, amount, method and provider, and time (the view).

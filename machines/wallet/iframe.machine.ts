@@ -1,5 +1,5 @@
 /**
- * The iframe modal (spec sections 2 and 4; issue 9): the payment page inside a frame. It closes,
+ * The iframe modal (spec sections 2 and 4): the payment page inside a frame. It closes,
  * whichever comes first:
  * - when the balance of the deposit's wallet changes — the fund is polled every 15 s (`after`), and
  *   the server's push (`GET /api/events`: a `balance` or `deposit` event) closes it at once;

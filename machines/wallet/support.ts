@@ -46,7 +46,7 @@ export type WalletOutput =
 export const fiatCurrencies = (currencies: Currencies): Currencies =>
   currencies.filter((c) => c.type === "FIAT")
 
-/** The crypto currencies of the list (issue 11): choosing one opens the crypto form. */
+/** The crypto currencies of the list: choosing one opens the crypto form. */
 export const cryptoCurrencies = (currencies: Currencies): Currencies =>
   currencies.filter((c) => c.type === "CRYPTO")
 

@@ -1,5 +1,5 @@
 /**
- * The withdrawals tab of the profile area (`/profile/withdrawals`; issue 12): the player's
+ * The withdrawals tab of the profile area (`/profile/withdrawals`): the player's
  * withdrawals (`GET …/profile/withdrawals`, newest first) with their status and timeline
  * (requested → approved → sent → paid, or rejected / failed with the reason), live: a `withdrawal`
  * push event reads the list again, so a status an operator or the payout changed shows at once

@@ -1,5 +1,5 @@
 /**
- * Responsible-gaming tools (issue 8; what UKGC- and MGA-licensed casinos must offer):
+ * Responsible-gaming tools (what UKGC- and MGA-licensed casinos must offer):
  *
  * - Deposit limits per rolling 24 h / 7 days / 30 days in EUR cents (DepositTotals.ts). A first
  *   limit or a decrease applies at once; a raise or a removal waits 24 hours (`deposit_limit_changes`

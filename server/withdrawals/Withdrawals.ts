@@ -1,5 +1,5 @@
 /**
- * Money out (issue 12, docs/withdrawals.md): what a player may withdraw, the withdraw requests with
+ * Money out (docs/withdrawals.md): what a player may withdraw, the withdraw requests with
  * every check re-done on the server, and the lifecycle every withdrawal then follows:
  *
  *   requested ─▶ approved (operator) ─▶ sent ─▶ paid

@@ -1,5 +1,5 @@
 /**
- * Money out (issue 12), in the profile-service of spec section 7: withdrawable, the withdraw calls
+ * Money out, in the profile-service of spec section 7: withdrawable, the withdraw calls
  * of the cashout modal, and the player's withdrawals with their timeline. The spec's paths verbatim;
  * the fiat form's withdraw (path not shown by the spec) is `POST /profile/bank/withdraw`, and the
  * withdrawals list is `GET /profile/withdrawals` (docs/withdrawals.md). The minimum is the existing

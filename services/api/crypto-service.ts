@@ -1,5 +1,5 @@
 /**
- * Crypto deposits (issue 11), in the profile-service of spec section 7: the player's deposit
+ * Crypto deposits, in the profile-service of spec section 7: the player's deposit
  * address per crypto currency (with the Buy crypto widgets) and the on-chain history. Paths are the
  * spec's, verbatim. Credits are never asked for by the browser: the chain watcher books a transfer
  * once it has its confirmations, and pushes `cryptoDeposit` events on `GET /api/events`.

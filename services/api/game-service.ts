@@ -1,5 +1,5 @@
 /**
- * Games (issue 10): the game-aggregator-service of spec section 7, verbatim, and the
+ * Games: the game-aggregator-service of spec section 7, verbatim, and the
  * profile-service's favorites and bet history. The server implements them (server/games/); the
  * browser's clients are generated from them.
  *

@@ -1,8 +1,8 @@
 /**
  * profile-service (spec section 7): the player's account — profile, wallets, verification
- * documents, sessions, promo e-mail, self-exclusion — and the responsible-gaming limits (issue 8,
- * beyond the spec: `/profile/responsible-gaming`) with each session's answer to the reality check
- * (issue 10: `/profile/reality-check`). Paths are the spec's, verbatim. The server
+ * documents, sessions, promo e-mail, self-exclusion — and the responsible-gaming limits (beyond
+ * the spec: `/profile/responsible-gaming`) with each session's answer to the reality check
+ * (`/profile/reality-check`). Paths are the spec's, verbatim. The server
  * implements this group; the browser's client (`services/clients/profile.ts`) is generated from it.
  */
 import { Schema } from "effect"

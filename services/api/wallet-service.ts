@@ -1,5 +1,5 @@
 /**
- * Money in (issue 9), in the profile-service of spec section 7: wallets, rates and minimums, the
+ * Money in, in the profile-service of spec section 7: wallets, rates and minimums, the
  * player's deposits, and the deposit calls of every method; plus the casino's own analytics
  * endpoint. Paths are the spec's, verbatim; the deposit minimums call (whose path the spec does not
  * show) is `GET /rate/deposit/{currency}`, beside the spec's `/rate/limit/{currency}`.

@@ -40,7 +40,7 @@ const FORBIDDEN: ReadonlyArray<{ readonly pattern: RegExp; readonly what: string
   // Loaded when first needed (docs/performance.md): the account flows, their views, radix, toasts.
   { pattern: /^machines\/account\//, what: "an account flow" },
   { pattern: /^ui\/account\//, what: "an account flow's view" },
-  // The profile area (issue 8) is a lazy route; the reality check loads on sign-in.
+  // The profile area is a lazy route; the reality check loads on sign-in.
   { pattern: /^machines\/profile\//, what: "a profile-area machine (or the reality check)" },
   { pattern: /^ui\/profile\//, what: "a profile-area view" },
   { pattern: /(^|\/)node_modules\/libphonenumber-js\//, what: "libphonenumber-js (the profile form)" },

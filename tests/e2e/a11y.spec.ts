@@ -1,5 +1,5 @@
 /**
- * Accessibility, measured (issue 7): axe-core (WCAG 2.0/2.1/2.2 A and AA) on every screen and modal
+ * Accessibility, measured: axe-core (WCAG 2.0/2.1/2.2 A and AA) on every screen and modal
  * state of the app, at desktop (1280×800) and mobile (390×844) widths, against the real server — a
  * serious or critical violation fails the test; moderate and minor ones are printed. Then the
  * keyboard-only journeys: logging in and registering with Tab, Shift+Tab, Enter, Space, arrows and
@@ -172,7 +172,7 @@ for (const viewport of VIEWPORTS) {
       await expectAccessible(page, testInfo, "confirm email invalid link")
     })
 
-    test("profile area (issue 8): general, verification and sessions tabs, their errors and dialog", async ({
+    test("profile area: general, verification and sessions tabs, their errors and dialog", async ({
       page,
       browser,
       world,
@@ -215,7 +215,7 @@ for (const viewport of VIEWPORTS) {
       await expectAccessible(page, testInfo, "profile sessions revoke dialog")
     })
 
-    test("profile area (issue 8): security, responsible gaming and promo tabs, errors and dialog", async ({
+    test("profile area: security, responsible gaming and promo tabs, errors and dialog", async ({
       page,
       world,
     }, testInfo) => {

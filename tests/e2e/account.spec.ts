@@ -1,5 +1,5 @@
 /**
- * The player's account (issue 8) in Chromium against the real server, as a new player uses it:
+ * The player's account in Chromium against the real server, as a new player uses it:
  * completing the profile (read-only afterwards), uploading both verification documents and seeing
  * "verified" once an operator approved them with the operator command; revoking another device's
  * session (that browser notices when it is looked at again); self-exclusion (signed out, sign-in
@@ -375,7 +375,7 @@ test("the reality check reminds the player how long they have been signed in, to
   await expect(reminder).toContainText("You have been signed in for 15 min")
   await world.screenshot(page, "account-13-reality-check")
 
-  // A reload while it shows does not skip it (issue 10): the server still owes it. The page's clock
+  // A reload while it shows does not skip it: the server still owes it. The page's clock
   // is driven, the server's is real: the sign-in moves 15 minutes back so both agree on the time.
   await world.sql(
     `UPDATE sessions SET created_at = created_at - interval '15 minutes'

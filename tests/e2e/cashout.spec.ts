@@ -1,5 +1,5 @@
 /**
- * Money out (issue 12) in Chromium against the real server, as a player does it:
+ * Money out in Chromium against the real server, as a player does it:
  * - an unverified player opens Cash out from the header, the amount is prefilled with minWithdraw,
  *   and the click shows 'Your identification and address has to be verified before cashout'; clicking
  *   it closes the modal and opens /profile/verification;

@@ -1,5 +1,5 @@
 /**
- * Crypto deposits (issue 11) in Chromium against the real server, as a new player does it.
+ * Crypto deposits in Chromium against the real server, as a new player does it.
  *
  * 1. The crypto form itself, every state at will: register, open Deposit, choose USDT (its wallet is
  *    added by the real server), see the address and the QR code, copy the address (the clipboard

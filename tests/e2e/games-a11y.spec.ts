@@ -1,5 +1,5 @@
 /**
- * Accessibility of the games screens (issue 10), measured like tests/e2e/a11y.spec.ts does for the
+ * Accessibility of the games screens, measured like tests/e2e/a11y.spec.ts does for the
  * account screens: axe-core (WCAG 2.0/2.1/2.2 A and AA; the studio's page in the game frame
  * included) at desktop (1280×800) and mobile (390×844) widths against the real server — a serious
  * or critical violation fails; moderate and minor ones are printed (support/a11y.ts).

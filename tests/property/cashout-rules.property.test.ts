@@ -1,5 +1,5 @@
 /**
- * Properties of the cashout rules (services/cashout-rules.ts; issue 12, spec section 5): for ANY
+ * Properties of the cashout rules (services/cashout-rules.ts, spec section 5): for ANY
  * combination of failing conditions — amount below minWithdraw, not verified, not enough withdrawable,
  * address / e-mail empty — the first failing one in the spec's order is the one shown. Driven on the
  * pure rule (against a restatement of the spec as nested ifs) AND on the cashout machine, for a

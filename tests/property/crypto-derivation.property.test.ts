@@ -1,5 +1,5 @@
 /**
- * Properties of deposit-address derivation (server/crypto/derive.ts; issue 11), checked against a
+ * Properties of deposit-address derivation (server/crypto/derive.ts), checked against a
  * SECOND implementation written here from the standards with node:crypto only: BIP39 seed (PBKDF2),
  * BIP32 private child derivation down the full path (HMAC-SHA512, arithmetic mod n, the point from
  * node's own secp256k1), hash160 (SHA-256 + RIPEMD-160), BIP173 bech32, base58check, Keccak-256 and

@@ -1,5 +1,5 @@
 /**
- * Outcome derivation of the non-slot kinds (issue 10), against reference evaluators written from
+ * Outcome derivation of the non-slot kinds, against reference evaluators written from
  * docs/fairness.md (tests/property/games-reference.ts): dice, crash, mines, plinko and roulette
  * from random 32-bit floats agree exactly with the reference (the derived value, the win and the
  * multiplier) and stay in range; and from seeds, a round is a pure function of

@@ -1,5 +1,5 @@
 /**
- * Slot pay-table evaluation (issue 10: "fast-check for outcome derivation, pay-table evaluation and
+ * Slot pay-table evaluation ("fast-check for outcome derivation, pay-table evaluation and
  * settlement invariants"). The product's spin (services/games/slot.ts) against a reference evaluator
  * written from the rules (tests/property/games-reference.ts), for every catalogue title and for
  * random slots (random strips dense in wilds and scatters, random pay tables, 10/20/25 lines):

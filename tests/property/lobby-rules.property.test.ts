@@ -1,5 +1,5 @@
 /**
- * Properties of the lobby's rules (services/lobby-rules.ts; issue 10): search matches by every word
+ * Properties of the lobby's rules (services/lobby-rules.ts): search matches by every word
  * in name, brand or tags, case and accents ignored, and never invents a game; the list starts at 12
  * and grows by 12 without skipping or repeating a game until the end; sections resolve ids against
  * the catalogue in order, dropping unknown and repeated ones; the catalogue currency is 3 letters or EUR.

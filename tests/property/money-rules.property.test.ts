@@ -1,5 +1,5 @@
 /**
- * Properties of the money rules both sides apply (services/money-rules.ts; issue 9): amounts typed
+ * Properties of the money rules both sides apply (services/money-rules.ts): amounts typed
  * and formatted round-trip, conversions at an exact rate stay within one minor unit of the truth and
  * never below a quick amount, the 10 EUR gateway gate at its boundary, the cascade's next gateway
  * and the 'Failed to process' mark, and the payment cookie read back from garbage.

@@ -1,5 +1,5 @@
 /**
- * Properties of the profile rules (issue 8): the shared `services/profile-rules.ts` (phone split,
+ * Properties of the profile rules: the shared `services/profile-rules.ts` (phone split,
  * dates of birth and the placeholder, postal code, read-only fields, the fields each deposit method
  * needs, self-exclusion never shortened, when a limit change applies, what may still be deposited)
  * and the browser's rules built on them (`profile-form.ts`, `responsible-gaming.ts`,
@@ -300,7 +300,7 @@ describe("profile data per deposit method (spec section 5)", () => {
 })
 
 // ── Self-exclusion and limits ───────────────────────────────────────────────────────────────
-describe("self-exclusion (issue 8: never shortened)", () => {
+describe("self-exclusion (never shortened)", () => {
   const current = fc.oneof(
     fc.constant(undefined),
     fc.constant(null),
@@ -345,7 +345,7 @@ describe("self-exclusion (issue 8: never shortened)", () => {
   })
 })
 
-describe("deposit limits (issue 8: a decrease at once, a raise after 24 hours)", () => {
+describe("deposit limits (a decrease at once, a raise after 24 hours)", () => {
   const cents = fc.option(fc.bigInt({ min: 0n, max: 10n ** 12n }), { nil: null })
 
   it("lowering or setting a first limit applies now; raising or removing one waits 24 hours", () => {

@@ -1,5 +1,5 @@
 /**
- * Properties of the reality check's rule (issue 10: an unanswered reminder survives a reload), over
+ * Properties of the reality check's rule (an unanswered reminder survives a reload), over
  * generated sign-ins, intervals, answers and moments:
  *
  *   Reminders come due at signedInAt + k × interval (k ≥ 1). An answer ("Continue playing") at `a`

@@ -323,7 +323,6 @@ describeBackends("server core", ({ start }) => {
       ["GET", "/profile-service/api/v1/profile/session"],
       ["PUT", "/profile-service/api/v1/profile/self-exclude"],
       ["GET", "/profile-service/api/v1/profile/id-verification"],
-      // Games are served since issue 10.
       ["GET", "/profile-service/api/v1/profile/favoriteGame"],
       ["GET", "/profile-service/api/v1/history/bet"],
       ["POST", "/game-aggregator-service/api/v1/game"],

@@ -1,5 +1,5 @@
 /**
- * Two casino server processes' worth of watchers on ONE PostgreSQL database (issue 11: multi-instance
+ * Two casino server processes' worth of watchers on ONE PostgreSQL database (multi-instance
  * safe): both run their watcher loop (started with the server) and are also stepped at the same
  * time by hand, over the same chain (the chains party started beside A; B configured with it). Every transfer is
  * credited exactly once. PostgreSQL only: PGlite is one process by construction.

@@ -47,7 +47,7 @@ describe("the endpoint index", () => {
     const isStatic = (path: string) => !path.includes(":") && !path.includes("*")
     for (const row of notBuiltEndpoints) {
       // A static row beside a parameterised endpoint is not a duplicate: the router prefers the
-      // static route (POST …/profile/crypto/deposit is issue 11's, not a `{gateway}` of issue 9).
+      // static route (POST …/profile/crypto/deposit is the crypto deposit, not a `{gateway}` deposit).
       const clash = implemented.find(
         (e) =>
           e.method === row.method &&

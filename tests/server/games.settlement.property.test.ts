@@ -1,5 +1,5 @@
 /**
- * Settlement invariants of the seamless wallet (issue 10; docs/game-wallet-protocol.md), model-based
+ * Settlement invariants of the seamless wallet (docs/game-wallet-protocol.md), model-based
  * with fast-check against the real server on both backends. Each run makes three funded players with
  * live game sessions and sends a random sequence of signed wallet calls: bets (in, below and above
  * the limits, beyond the balance, on another player's round), wins (on known and unknown rounds,

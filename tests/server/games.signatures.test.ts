@@ -1,5 +1,5 @@
 /**
- * Signatures of the seamless wallet (issue 10; docs/game-wallet-protocol.md, "Signatures") on both
+ * Signatures of the seamless wallet (docs/game-wallet-protocol.md, "Signatures") on both
  * backends: a forged, a stale and an exactly replayed signature are refused with 401 — replays of
  * every operation, of a refused call too, and concurrent ones, with nothing booked twice — while a
  * retry of the same transaction under a fresh signature answers the first answer. The studio's own

@@ -1,5 +1,5 @@
 /**
- * kill -9 during deposit settlement (issue 9, "Scale and safety"; docs/robustness.md): the real
+ * kill -9 during deposit settlement ("Scale and safety"; docs/robustness.md): the real
  * server PROCESS receives signed `payment.completed` webhooks from 16 parallel senders and is
  * SIGKILLed mid-stream, after a random number of acknowledgements (seeded; MONEY_CRASH_SEED replays
  * it), with requests in flight. Then, with the server down, the database itself is inspected:

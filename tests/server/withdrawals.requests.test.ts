@@ -1,5 +1,5 @@
 /**
- * Money out, the requests (issue 12) against the real server on PGlite and PostgreSQL: withdrawable,
+ * Money out, the requests against the real server on PGlite and PostgreSQL: withdrawable,
  * every check of the withdraw calls with its status and message (the statechart's own messages,
  * services/cashout-rules.ts), the order the server checks them in (the spec's four, then the
  * server's limits), the per-request maximum in a second fiat and in crypto currencies at their

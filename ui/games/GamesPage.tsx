@@ -1,8 +1,7 @@
 /**
  * The games area's pages: a projection of the shell's `gamesArea` actor — the home page (its hero,
  * the wallets, the lobby), a game's page, the fairness verifier. Loaded on first need (App.tsx
- * imports it lazily, with the area's machines): issue 10 moved the home page out of the first
- * download to make room for the games routes.
+ * imports it lazily, with the area's machines), so the first download stays within its budget.
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"

@@ -1,6 +1,6 @@
 /**
  * "Your wallets" on the home page (signed in): every wallet with its balance. Part of the games
- * area's download since issue 10 (it made room in the first download for the lobby's route).
+ * area's download, not the first one.
  */
 import { useSelector } from "@xstate/react"
 import { currencyDisplayName } from "../../services/rules.ts"

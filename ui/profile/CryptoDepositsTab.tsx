@@ -1,5 +1,5 @@
 /**
- * The crypto deposits tab (`/profile/crypto-deposits`; `cryptoHistory` machine, issue 11): a date
+ * The crypto deposits tab (`/profile/crypto-deposits`; `cryptoHistory` machine): a date
  * range (the last 30 days first) and every on-chain deposit in it — date, currency, amount (in the
  * currency's own unit, from integer minor units), transaction hash (shortened, the full one in its
  * title, with Copy), confirmations k/N and status. Thin: the range's checks and the copy feedback

@@ -1,5 +1,5 @@
 /**
- * The withdrawals tab (`/profile/withdrawals`; `withdrawals` machine, issue 12): every withdrawal with
+ * The withdrawals tab (`/profile/withdrawals`; `withdrawals` machine): every withdrawal with
  * its status, amount, destination, the transaction hash of a crypto payout, and its timeline
  * (requested → approved → sent → paid, or rejected / failed with the reason). Live: the machine reads
  * the list again on every `withdrawal` push event. Thin: it only shows the machine's context.

@@ -1,4 +1,4 @@
--- 0003_account: the player's account (issue 8) — sign-in history, promo e-mail unsubscribe links,
+-- 0003_account: the player's account — sign-in history, promo e-mail unsubscribe links,
 -- verification documents (stored in the database with their SHA-256), self-exclusion history,
 -- deposit limits with their pending raises, the reality-check setting, and the operator audit.
 -- Portable PostgreSQL (15 … 18 / PGlite).

@@ -1,4 +1,4 @@
--- 0031_games: the casino's games module (issue 10): the catalogue (seeded at start from the
+-- 0031_games: the casino's games module: the catalogue (seeded at start from the
 -- studio's catalogue), launch sessions, the seamless wallet's transactions (idempotency by
 -- provider and transaction id), rounds, favorites and jackpots. Portable PostgreSQL / PGlite.
 -- Amounts are integer minor units (numeric(38,0)); bet limits of the catalogue in EUR cents.

@@ -1,4 +1,4 @@
--- 0040_crypto: crypto deposits (issue 11, server/crypto/, docs/crypto.md): per-player deposit
+-- 0040_crypto: crypto deposits (server/crypto/, docs/crypto.md): per-player deposit
 -- addresses derived from the chains' account xpubs, the transfers the chain watcher saw, its
 -- per-network cursor and recent block hashes (reorg detection), and operator alerts.
 

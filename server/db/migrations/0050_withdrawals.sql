@@ -1,4 +1,4 @@
--- 0050_withdrawals: money out (issue 12, server/withdrawals/, docs/withdrawals.md): the withdrawals
+-- 0050_withdrawals: money out (server/withdrawals/, docs/withdrawals.md): the withdrawals
 -- with their timeline, the pending-withdrawal ledger accounts and the payout callbacks received.
 -- Portable PostgreSQL (15 … 18 / PGlite).
 

@@ -1,5 +1,5 @@
 /**
- * The lobby and the game page on real actors with doubles (issue 10): one failed section leaves the
+ * The lobby and the game page on real actors with doubles: one failed section leaves the
  * others and says its spec message; the catalogue's currency; a visitor's favorite asks to log in; a
  * player's favorite is POSTed with the spec's body and DELETEd by id, each refusal its message; the
  * search waits for typing to pause (simulated clock); the pools are read again every 30 s; the game

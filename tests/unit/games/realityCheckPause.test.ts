@@ -1,5 +1,5 @@
 /**
- * The reality check interrupts play (issue 10), on real actors: the session machine (auth, with its
+ * The reality check interrupts play, on real actors: the session machine (auth, with its
  * reality check child) and the game page run side by side in one system, as the app runs them; the
  * calls are doubles and the reality check's timer runs on a simulated clock. While the reminder
  * shows, the page is paused (the view shows no frame); "Continue playing" brings the same game back

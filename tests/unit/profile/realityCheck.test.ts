@@ -1,5 +1,5 @@
 /**
- * The reality check on real actors (issues 8 and 10): its timing on the simulated clock, the
+ * The reality check on real actors: its timing on the simulated clock, the
  * reminder owed at load shown at once (a reload or a second tab cannot skip it), "Continue playing"
  * saved on the server — the next reminder from the server's moment, or from the local one when the
  * call fails — an answer pushed from another tab closing the reminder only when this session's state

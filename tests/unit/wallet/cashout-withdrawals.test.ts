@@ -1,5 +1,5 @@
 /**
- * The withdrawals tab on a real actor (issue 12): the list loads; a `withdrawal` push event reads it
+ * The withdrawals tab on a real actor: the list loads; a `withdrawal` push event reads it
  * again (a rejection shows with its reason), any other event does not; the stream (re)opening reads it
  * again (a change it never sent); a failed refresh keeps the list; a 401 ends the tab.
  */

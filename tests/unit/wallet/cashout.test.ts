@@ -1,5 +1,5 @@
 /**
- * The cashout on a real actor with controlled doubles (issue 12): the amount prefilled with
+ * The cashout on a real actor with controlled doubles: the amount prefilled with
  * minWithdraw once loaded; the click's checks in the spec's order; the requests each path makes
  * (crypto, Skrill, bank e-mail) in minor units; the toasts; the refusals' messages; the verification
  * message leading to /profile/verification; closing clears the content at once and resets the form

@@ -1,5 +1,5 @@
 /**
- * The chain watcher's pushes reach the page (services/player-events.ts, issue 11): the server names
+ * The chain watcher's pushes reach the page (services/player-events.ts): the server names
  * each SSE event by its `type` (server/events/http.ts), so a `cryptoDeposit` event must be listened
  * to by that name and decode to the contract's PlayerEvent. A stand-in EventSource records the
  * listeners and dispatches what a server would send. Each time the stream (re)opens, the subscribers

@@ -1,5 +1,5 @@
 /**
- * The crypto form on a real actor with doubles (issue 11): the address and history calls settled by
+ * The crypto form on a real actor with doubles: the address and history calls settled by
  * hand, the clipboard a double, the push channel driven by the test, the simulated clock for the 2 s
  * copy feedback. What path coverage cannot show: what is copied, that "Copied" lasts exactly the
  * spec's 2 s (and restarts on a second copy), that pushes update the list in place (pending with its

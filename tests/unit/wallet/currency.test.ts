@@ -1,5 +1,5 @@
 /**
- * The wallets (currency) modal on a real actor with doubles (issue 9): the spec's messages, which
+ * The wallets (currency) modal on a real actor with doubles: the spec's messages, which
  * currencies may be added, the call's input, the output the modal host reads, a gone session.
  */
 import { describe, expect, it } from "vitest"

@@ -1,5 +1,5 @@
 /**
- * The deposit on a real actor with controlled doubles (issue 9): the card cascade over the gateways
+ * The deposit on a real actor with controlled doubles: the card cascade over the gateways
  * the server lists, skipping those the payment_config cookie marks failed, marking each
  * GatewayUnavailable 'Failed to process' and writing the cookie each time, and the message when none
  * is left; the cookie read on start resumes with the amount.

@@ -1,5 +1,5 @@
 /**
- * The deposits tab on a real actor with doubles (issue 9): the default range (the last 30 UTC days,
+ * The deposits tab on a real actor with doubles: the default range (the last 30 UTC days,
  * today included, as the server's own default), the query it sends, a refused range that asks
  * nothing, a new range shown, Try again with the same range, a gone session; and the view's labels.
  */

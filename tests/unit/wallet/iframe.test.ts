@@ -1,5 +1,5 @@
 /**
- * The payment frame on a real actor with doubles (issue 9): the fund read by hand, the push channel
+ * The payment frame on a real actor with doubles: the fund read by hand, the push channel
  * driven by the test, the simulated clock for the 15 s poll, the settle window and the 10 minutes.
  * What path coverage cannot show: which push closes which frame, the baseline taken from the first
  * read, the toasts, the output the modal host reads, and that leaving stops the push subscription.
