@@ -1,16 +1,17 @@
 /**
- * Crypto deposits in Chromium against the real server, as a new player does it.
+ * Crypto deposits in Chromium, in two parts that say what they are.
  *
- * 1. The crypto form itself, every state at will: register, open Deposit, choose USDT (its wallet is
- *    added by the real server), see the address and the QR code, copy the address (the clipboard
- *    holds it; the "Copied" feedback goes away after 2 s), watch a transfer go pending → credited from
- *    push events, open a Buy crypto widget in its frame, and read the crypto deposits tab, at both
- *    sizes with axe. Here the crypto calls (`POST`/`GET …/profile/crypto/deposit`), the push stream
- *    and the widget page are answered IN THE BROWSER with the contract's shapes (page.route), so each
- *    state is shown on cue; part 2 runs the same through the real server and chain. Screenshots at
- *    1280×800 and 390×844 go to test-results/screenshots/crypto-*.png.
- * 2. The journeys on the real chain (the e2e server's anvil, docs/chains-evm.md; the global setup
- *    gives it blocks only on demand and 2 confirmations for USDT): a new player signs up in the
+ * 1. NOT against the real server's crypto: the form's states on cue. The player registers and
+ *    opens Deposit on the real server (which adds the USDT wallet), but the crypto calls
+ *    (`POST`/`GET …/profile/crypto/deposit`), the push stream and the widget page are STUBBED in the
+ *    browser with the contract's shapes (page.route), so each state of the form shows when the
+ *    test wants it: the address and the QR code, the copy (the clipboard holds it; "Copied" goes
+ *    away after 2 s), a transfer going pending → credited from push events, a Buy crypto widget in
+ *    its frame, the crypto deposits tab — at both sizes with axe. Screenshots at 1280×800 and
+ *    390×844 go to test-results/screenshots/crypto-*.png.
+ * 2. Against the real server and the real local chains: the journeys (the e2e stack's anvil,
+ *    docs/chains-evm.md; the global setup gives it blocks only on demand and 2 confirmations for
+ *    USDT): a new player signs up in the
  *    page, the TEST sends USDT on the local chain to the address the page shows, mines the blocks,
  *    and the page shows pending → credited without a reload; the wallets list the USDT balance and,
  *    once USDT is made the default wallet, the header shows it. Then the same through the Buy crypto
@@ -28,7 +29,7 @@ import { signUpInPage } from "./support/ui.ts"
 
 const satoshi = (world: World, tag: string) => newPlayer(world, tag, "Satoshi Player")
 
-// ── 1. The form, with the crypto calls answered in the browser ─────────────────────────────────
+// ── 1. The form, with the crypto calls STUBBED in the browser (not the real server's crypto) ──────
 
 const address = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
 const txHash = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
@@ -125,7 +126,7 @@ for (const viewport of [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const) {
-  test(`crypto form (${viewport.name}): USDT address, QR, copy 2 s, live transfer, Buy crypto widgets, history`, async ({
+  test(`crypto form, its calls stubbed (${viewport.name}): USDT address, QR, copy 2 s, live transfer, Buy crypto widgets, history`, async ({
     page,
     context,
     world,
