@@ -131,6 +131,9 @@ for (const viewport of [
     context,
     world,
   }, testInfo) => {
+    // A long walk through every state with axe at each: on a busy two-core machine it needs more
+    // than the default minute (its waits are for states, the bound is only for a hung test).
+    test.setTimeout(180_000)
     await page.setViewportSize({ width: viewport.width, height: viewport.height })
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: world.baseUrl })
     const calls = await answerCryptoCalls(page)
