@@ -85,6 +85,12 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
   const chosen = parties.filter((p) =>
     options.only === undefined ? sandboxOn(env, p) : options.only.includes(p.name),
   )
+  // SANDBOX_PORTS=auto (tests, several stacks on one machine): every party on a kernel-chosen port;
+  // else the casino's + 1…5, or kernel-chosen too when the casino's is (PORT=0).
+  const portsRaw = value(env, "SANDBOX_PORTS") ?? "next"
+  if (portsRaw !== "auto" && portsRaw !== "next")
+    throw new ConfigError(`SANDBOX_PORTS=${JSON.stringify(portsRaw)} is invalid: expected "auto" or "next"`)
+  const kernelPorts = base.port === 0 || portsRaw === "auto"
   // A kernel-chosen casino port is chosen NOW: every party is told the casino's address.
   const casinoPort = base.port === 0 && chosen.length > 0 ? await freePort() : base.port
   const publicUrl = value(env, "PUBLIC_URL") ?? `http://localhost:${casinoPort}`
@@ -102,6 +108,7 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     casino: { publicUrl: config.publicUrl, origins: config.allowedOrigins, internalUrl: config.internalUrl },
+    kernelPorts,
     env,
   }
   const started = new Map<PartyName, StartedParty>()
@@ -110,7 +117,7 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
   }
   try {
     for (const party of chosen) {
-      const fallback = casinoPort === 0 ? 0 : party.defaultPort(casinoPort)
+      const fallback = kernelPorts ? 0 : party.defaultPort(casinoPort)
       const asked = portOf(env, `${party.switch}_PORT`, fallback)
       // A party's public URL names its port: a kernel-chosen one is chosen now.
       const port = asked === 0 ? await freePort() : asked

@@ -30,6 +30,8 @@ export interface LocalContext {
     /** How a party's server calls the casino (webhooks, wallet calls, callbacks). */
     readonly internalUrl: string
   }
+  /** Every port is the kernel's choice (PORT=0: tests): a party's second port too (anvil's). */
+  readonly kernelPorts: boolean
   /** The process environment: a party's own overrides (its secret, its port). */
   readonly env: Readonly<Record<string, string | undefined>>
 }

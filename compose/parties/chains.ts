@@ -32,7 +32,7 @@ export const chainsParty: Party<RunningChains> = {
       CHAINS_HOST: context.host,
       CHAINS_PUBLIC_URL: publicUrlOf(context, port),
       // anvil next to the chains' port (casino + 5), or a kernel-chosen one when everything is.
-      CHAINS_EVM_PORT: set(env.CHAINS_EVM_PORT) ?? String(port === 0 ? 0 : port + 1),
+      CHAINS_EVM_PORT: set(env.CHAINS_EVM_PORT) ?? String(context.kernelPorts ? 0 : port + 1),
       CHAINS_BLOCK_SECONDS: set(env.CHAIN_SANDBOX_BLOCK_SECONDS) ?? "2",
       CHAINS_DATA_DIR: join(context.dataDir, "chains"),
       CHAINS_FUND: [hotWallet, set(env.CHAINS_FUND)].filter((a) => a !== undefined).join(","),
@@ -40,14 +40,13 @@ export const chainsParty: Party<RunningChains> = {
       CHAINS_NODE_ENV: context.nodeEnv,
     })
     const chains = await startChains(config)
-    const realPort = Number(new URL(chains.url).port)
     const confirmations = Object.entries(sandboxConfirmations)
       .map(([currency, n]) => `${currency}=${n}`)
       .join(",")
     return {
       name: "chains",
       url: chains.url,
-      publicUrl: port === 0 ? publicUrlOf(context, realPort) : config.publicUrl,
+      publicUrl: config.publicUrl,
       casinoEnv: {
         EVM_RPC_URL: chains.rpcUrl,
         EVM_CHAIN_ID: String(sandboxChainId),

@@ -111,6 +111,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ),
     NODE_ENV: "test",
     PORT: String(port),
+    // The sandbox parties on kernel-chosen ports (a server test run may be using casino + 1…5).
+    SANDBOX_PORTS: "auto",
     HOST: "127.0.0.1",
     PUBLIC_URL: publicUrl,
     DATA_DIR: dataDir,

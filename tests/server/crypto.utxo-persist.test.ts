@@ -48,6 +48,7 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
     const stack = await startLocal(
       {
         PORT: String(port),
+        SANDBOX_PORTS: "auto",
         HOST: "127.0.0.1",
         DATA_DIR: dir,
         PUBLIC_URL: `http://127.0.0.1:${port}`,

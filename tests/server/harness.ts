@@ -202,6 +202,8 @@ export const startTestServer = async (
   }
   const envFor = (port: number): Record<string, string> => ({
     PORT: String(port),
+    // The parties on kernel-chosen ports: several test servers run at once.
+    SANDBOX_PORTS: "auto",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
