@@ -269,10 +269,16 @@ describe("buyCryptoWidgets", () => {
       // MoonPay's and Transak's public keys look like those providers' own test keys.
       expect(k.apiKey).toMatch(id === "moonpay" || id === "transak" ? /^pk_test_/ : /^test_/)
     }
-    const production = { NODE_ENV: "production", PUBLIC_URL: "https://casino.example" }
-    expect(() => config({ ...production, ...testWidgetsEnv(sandbox) })).toThrow(/ONRAMP_WIDGETS.*https/)
+    const production = {
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://casino.example",
+      OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+    }
+    expect(() => config({ ...production, ...testWidgetsEnv(sandbox) })).toThrow(
+      /ONRAMP_WIDGETS: widget banxa is served over plain http/,
+    )
     expect(() => config({ ...production, ...testWidgetsEnv("https://onramp.example") })).toThrow(
-      /ONRAMP_WIDGETS.*live keys/,
+      /ONRAMP_WIDGETS: widget banxa has a sandbox's test key/,
     )
     const live = JSON.stringify([
       {
