@@ -102,24 +102,21 @@ it("the sandbox chain outlives a restart through its state file", async () => {
 it("configuration has no hot wallet by default and refuses a public anvil key in production", () => {
   // The casino's denylist is the dev accounts' addresses: every one of the chains' keys is on it.
   expect(publicTestAddresses).toEqual(anvilDevAccounts.map((a) => a.address.toLowerCase()))
-  for (const account of anvilDevAccounts)
-    expect(() =>
-      loadConfig({
-        NODE_ENV: "production",
-        CRYPTO_HOT_WALLET_KEY_ETH: account.privateKey,
-        PUBLIC_URL: "https://casino.example",
-      }),
-    ).toThrow(/PUBLIC anvil test key/)
-  const own = "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
-  const production = loadConfig({
+  // What production needs besides (tests/server/production.test.ts refuses each one missing).
+  const productionBasics = {
     NODE_ENV: "production",
     PUBLIC_URL: "https://casino.example",
-    CRYPTO_HOT_WALLET_KEY_ETH: own,
-  })
+    CAPTCHA_SECRET: "c".repeat(32),
+    OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+  }
+  for (const account of anvilDevAccounts)
+    expect(() => loadConfig({ ...productionBasics, CRYPTO_HOT_WALLET_KEY_ETH: account.privateKey })).toThrow(
+      /CRYPTO_HOT_WALLET_KEY_ETH is a PUBLIC anvil dev account's key/,
+    )
+  const own = "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+  const production = loadConfig({ ...productionBasics, CRYPTO_HOT_WALLET_KEY_ETH: own })
   expect(production.cryptoHotWalletKeyEth).toBe(own)
-  expect(
-    loadConfig({ NODE_ENV: "production", PUBLIC_URL: "https://casino.example" }).cryptoHotWalletKeyEth,
-  ).toBeUndefined()
+  expect(loadConfig(productionBasics).cryptoHotWalletKeyEth).toBeUndefined()
   const development = loadConfig({ NODE_ENV: "development" })
   expect(development.cryptoHotWalletKeyEth).toBeUndefined()
   expect(development.evmRpcUrl).toBeUndefined()
