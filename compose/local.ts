@@ -8,7 +8,7 @@
  * points the casino at the real providers and runs `node server/main.ts`, or this with every
  * sandbox off.
  */
-import { createServer } from "node:net"
+import { freePort } from "../lib/serve.ts"
 import { makeServer, type RunningServer } from "../server/app.ts"
 import { type AppConfigShape, ConfigError, loadConfig } from "../server/config.ts"
 import { chainsParty } from "./parties/chains.ts"
@@ -49,18 +49,6 @@ export const sandboxOn = (env: Env, party: Pick<Party, "switch">): boolean => {
     )
   return on
 }
-
-export const freePort = (host = "127.0.0.1"): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.unref()
-    probe.once("error", reject)
-    probe.listen(0, host, () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 
 const portOf = (env: Env, name: string, fallback: number): number => {
   const raw = value(env, name)

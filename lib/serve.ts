@@ -5,6 +5,7 @@
  * (tests seed and inspect through it) and an idempotent close.
  */
 import { createServer } from "node:http"
+import { createServer as createTcpServer } from "node:net"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Duration, Effect, Exit, Layer, Logger, type LogLevel, References, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -78,3 +79,16 @@ export const startService = async <R, E>(
     },
   }
 }
+
+/** A port free on `host` now (a service that must name its port before listening, in its public URL). */
+export const freePort = (host = "127.0.0.1"): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createTcpServer()
+    probe.unref()
+    probe.once("error", reject)
+    probe.listen(0, host, () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })

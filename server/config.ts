@@ -3,16 +3,18 @@
  * `loadConfig` is plain and synchronous so tests and `main.ts` can call it directly; it throws a
  * `ConfigError` naming the variable when a value is wrong. Handlers read it through `AppConfig`.
  */
-import { randomBytes } from "node:crypto"
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret, text } from "../lib/env.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { productionProblems } from "./security/production.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 import { isPublicTestKey } from "./security/publicTestKeys.ts"
+
+/** The error a bad variable throws (lib/env.ts), named here for the casino's callers. */
+export { ConfigError }
 
 export interface RateLimit {
   readonly max: number
@@ -255,10 +257,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("cas
   }
 }
 
-export class ConfigError extends Error {
-  override readonly name = "ConfigError"
-}
-
 export const defaultRateLimits: RateLimits = {
   signinPerIp: { max: 20, windowSeconds: 900 },
   signinPerEmail: { max: 5, windowSeconds: 900 },
@@ -278,38 +276,10 @@ export const defaultBlockedEmailDomains: ReadonlyArray<string> = [
 /** Default captcha cost: PBKDF2/SHA-256 iterations per attempt (altcha-lib's documented example value). */
 export const defaultCaptchaCost = 5_000
 
-const logLevels: ReadonlyArray<LogLevel.LogLevel> = [
-  "All",
-  "Trace",
-  "Debug",
-  "Info",
-  "Warn",
-  "Error",
-  "Fatal",
-  "None",
-]
-
 type Env = Record<string, string | undefined>
 
-const fail = (name: string, value: string, expected: string): never => {
-  throw new ConfigError(`${name}=${JSON.stringify(value)} is invalid: expected ${expected}`)
-}
-
-const str = (env: Env, name: string): string | undefined => {
-  const v = env[name]
-  if (v === undefined) return undefined
-  const t = v.trim()
-  return t === "" ? undefined : t
-}
-
-const int = (env: Env, name: string, def: number, min: number, max: number): number => {
-  const v = str(env, name)
-  if (v === undefined) return def
-  if (!/^\d+$/.test(v)) return fail(name, v, `an integer between ${min} and ${max}`)
-  const n = Number(v)
-  if (n < min || n > max) return fail(name, v, `an integer between ${min} and ${max}`)
-  return n
-}
+const fail = invalid
+const str = text
 
 const positiveNumber = (env: Env, name: string, def: number): number => {
   const v = str(env, name)
@@ -319,31 +289,11 @@ const positiveNumber = (env: Env, name: string, def: number): number => {
   return n
 }
 
-const bool = (env: Env, name: string, def: boolean): boolean => {
-  const v = str(env, name)
-  if (v === undefined) return def
-  const l = v.toLowerCase()
-  if (["1", "true", "yes", "on"].includes(l)) return true
-  if (["0", "false", "no", "off"].includes(l)) return false
-  return fail(name, v, "true or false")
-}
-
 const list = (v: string): Array<string> =>
   v
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "")
-
-const originOf = (name: string, value: string): string => {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return fail(name, value, "an absolute http(s) URL")
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return fail(name, value, "an http(s) URL")
-  return url.origin
-}
 
 const Limit = Schema.Struct({
   max: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
@@ -415,21 +365,6 @@ export const operatorSecretFile = (dataDir: string): string => join(dataDir, "op
 /** Reads `${dataDir}/operator-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */
 export const persistentOperatorSecret = (dataDir: string): string =>
   persistentSecret(dataDir, "operator-secret")
-
-const persistentSecret = (dataDir: string, name: string): string => {
-  const file = join(dataDir, name)
-  try {
-    const existing = readFileSync(file, "utf8").trim()
-    if (existing.length >= 32) return existing
-  } catch {
-    // not there yet
-  }
-  mkdirSync(dataDir, { recursive: true })
-  const secret = randomBytes(32).toString("hex")
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
-  chmodSync(file, 0o600)
-  return secret
-}
 
 /**
  * The address the server reaches itself at when INTERNAL_URL is unset: loopback when it listens on

@@ -1,6 +1,6 @@
 /**
  * The sandbox chains' own settings (docs/chains-evm.md, docs/crypto.md "Sandbox chains"), from their
- * own variables, all prefixed CHAINS_. A bad value throws an Error naming the variable.
+ * own variables, all prefixed CHAINS_. A bad value throws a ConfigError naming the variable (lib/env.ts).
  *
  * | variable               | default                 |                                                  |
  * |------------------------|-------------------------|--------------------------------------------------|
@@ -15,8 +15,15 @@
  * | CHAINS_NODE_ENV        | development             |                                                  |
  */
 import type { LogLevel } from "effect"
-
-type Env = Readonly<Record<string, string | undefined>>
+import {
+  type Env,
+  httpUrl,
+  int,
+  invalid,
+  logLevel as logLevelOf,
+  port as portOf,
+  text,
+} from "../../lib/env.ts"
 
 export interface ChainsConfig {
   readonly port: number
@@ -33,42 +40,9 @@ export interface ChainsConfig {
   readonly nodeEnv: string
 }
 
-const logLevels: ReadonlyArray<LogLevel.LogLevel> = [
-  "All",
-  "Trace",
-  "Debug",
-  "Info",
-  "Warn",
-  "Error",
-  "Fatal",
-  "None",
-]
-
-const value = (env: Env, name: string): string | undefined => {
-  const v = env[name]?.trim()
-  return v === undefined || v === "" ? undefined : v
-}
-
-const invalid = (name: string, raw: string, expected: string): never => {
-  throw new Error(`${name}=${JSON.stringify(raw)} is invalid: expected ${expected}`)
-}
-
-const int = (env: Env, name: string, fallback: number, min: number, max: number): number => {
-  const raw = value(env, name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  return Number.isInteger(n) && n >= min && n <= max ? n : invalid(name, raw, `an integer ${min}…${max}`)
-}
-
 export const loadChainsConfig = (env: Env): ChainsConfig => {
-  const port = int(env, "CHAINS_PORT", 8084, 0, 65_535)
-  const publicUrl = (value(env, "CHAINS_PUBLIC_URL") ?? `http://localhost:${port}`).replace(/\/+$/, "")
-  try {
-    new URL(publicUrl)
-  } catch {
-    invalid("CHAINS_PUBLIC_URL", publicUrl, "an http(s) URL")
-  }
-  const fundRaw = value(env, "CHAINS_FUND")
+  const port = portOf(env, "CHAINS_PORT", 8084)
+  const fundRaw = text(env, "CHAINS_FUND")
   const fund = (fundRaw ?? "")
     .split(",")
     .map((a) => a.trim())
@@ -76,19 +50,15 @@ export const loadChainsConfig = (env: Env): ChainsConfig => {
   for (const address of fund)
     if (!/^0x[0-9a-fA-F]{40}$/.test(address))
       invalid("CHAINS_FUND", fundRaw ?? "", "0x… EVM addresses, comma-separated")
-  const logLevelRaw = value(env, "CHAINS_LOG_LEVEL") ?? "Info"
-  const logLevel =
-    logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase()) ??
-    invalid("CHAINS_LOG_LEVEL", logLevelRaw, logLevels.join(", "))
   return {
     port,
-    host: value(env, "CHAINS_HOST") ?? "127.0.0.1",
-    publicUrl,
-    evmPort: int(env, "CHAINS_EVM_PORT", 0, 0, 65_535),
+    host: text(env, "CHAINS_HOST") ?? "127.0.0.1",
+    publicUrl: httpUrl(env, "CHAINS_PUBLIC_URL", `http://localhost:${port}`),
+    evmPort: portOf(env, "CHAINS_EVM_PORT", 0),
     blockSeconds: int(env, "CHAINS_BLOCK_SECONDS", 2, 0, 3600),
-    dataDir: value(env, "CHAINS_DATA_DIR") ?? ".data/chains",
+    dataDir: text(env, "CHAINS_DATA_DIR") ?? ".data/chains",
     fund,
-    logLevel,
-    nodeEnv: value(env, "CHAINS_NODE_ENV") ?? "development",
+    logLevel: logLevelOf(env, "CHAINS_LOG_LEVEL"),
+    nodeEnv: text(env, "CHAINS_NODE_ENV") ?? "development",
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The sandbox on-ramp's own settings (docs/onramp.md), from its own variables, all prefixed
- * ONRAMP_SANDBOX_. A bad value throws an Error naming the variable.
+ * ONRAMP_SANDBOX_. A bad value throws a ConfigError naming the variable (lib/env.ts).
  *
  * | variable                       | default                 |                                               |
  * |--------------------------------|-------------------------|-----------------------------------------------|
@@ -17,14 +17,20 @@
  * | ONRAMP_SANDBOX_LOG_LEVEL       | Info                    |                                               |
  * | ONRAMP_SANDBOX_NODE_ENV        | development             |                                               |
  */
-import { randomBytes } from "node:crypto"
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import type { LogLevel } from "effect"
+import {
+  type Env,
+  invalid,
+  logLevel as logLevelOf,
+  origins,
+  persistentSecret,
+  port as portOf,
+  postgresUrl,
+  secret,
+  text,
+} from "../../lib/env.ts"
 import type { CryptoCurrency } from "../../services/crypto-service.ts"
 import { parseDecimal } from "../../services/money-rules.ts"
-
-type Env = Readonly<Record<string, string | undefined>>
 
 export interface OnrampSandboxConfig {
   readonly port: number
@@ -50,29 +56,11 @@ export interface OnrampSandboxConfig {
 
 export const ONRAMP_SANDBOX_SCHEMA = "onramp_sandbox"
 
-const logLevels: ReadonlyArray<LogLevel.LogLevel> = [
-  "All",
-  "Trace",
-  "Debug",
-  "Info",
-  "Warn",
-  "Error",
-  "Fatal",
-  "None",
-]
 const currencies: ReadonlyArray<CryptoCurrency> = ["BTC", "LTC", "DOG", "ETH", "USDT"]
 
-const value = (env: Env, name: string): string | undefined => {
-  const v = env[name]?.trim()
-  return v === undefined || v === "" ? undefined : v
-}
-
-const invalid = (name: string, raw: string, expected: string): never => {
-  throw new Error(`${name}=${JSON.stringify(raw)} is invalid: expected ${expected}`)
-}
-
+/** An http(s) URL (the callback URL's `{widget}` placeholder allowed), no trailing slash. */
 const url = (env: Env, name: string): string | undefined => {
-  const raw = value(env, name)
+  const raw = text(env, name)
   if (raw === undefined) return undefined
   if (!/^https?:\/\/\S+$/.test(raw)) return invalid(name, raw, "an http(s) URL")
   try {
@@ -81,22 +69,6 @@ const url = (env: Env, name: string): string | undefined => {
     return invalid(name, raw, "an http(s) URL")
   }
   return raw.replace(/\/+$/, "")
-}
-
-/** `<dataDir>/secret`, created (32 random bytes, hex, mode 0600) on first use. */
-export const persistentSecret = (dataDir: string): string => {
-  const file = join(dataDir, "secret")
-  try {
-    const existing = readFileSync(file, "utf8").trim()
-    if (existing.length >= 32) return existing
-  } catch {
-    // not there yet
-  }
-  mkdirSync(dataDir, { recursive: true })
-  const secret = randomBytes(32).toString("hex")
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
-  chmodSync(file, 0o600)
-  return secret
 }
 
 export const parsePrices = (raw: string): ReadonlyMap<CryptoCurrency, bigint> | undefined => {
@@ -115,54 +87,31 @@ export const parsePrices = (raw: string): ReadonlyMap<CryptoCurrency, bigint> | 
 
 export const loadOnrampSandboxConfig = (env: Env): OnrampSandboxConfig => {
   const p = "ONRAMP_SANDBOX_"
-  const portRaw = value(env, `${p}PORT`)
-  const port = portRaw === undefined ? 8082 : Number(portRaw)
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    invalid(`${p}PORT`, portRaw ?? "", "a port 0…65535")
-  const databaseUrl = value(env, `${p}DATABASE_URL`)
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl))
-    invalid(`${p}DATABASE_URL`, databaseUrl, "a postgres:// URL")
-  const dataDir = value(env, `${p}DATA_DIR`) ?? ".data/onramp"
-  const secretRaw = value(env, `${p}SECRET`)
-  if (secretRaw !== undefined && secretRaw.length < 32)
-    invalid(`${p}SECRET`, "(hidden)", "at least 32 characters")
+  const port = portOf(env, `${p}PORT`, 8082)
+  const dataDir = text(env, `${p}DATA_DIR`) ?? ".data/onramp"
+  const configuredSecret = secret(env, `${p}SECRET`, 32)
   const callbackUrl = url(env, `${p}CALLBACK_URL`)
   if (callbackUrl !== undefined && !callbackUrl.includes("{widget}"))
     invalid(`${p}CALLBACK_URL`, callbackUrl, "a URL with {widget} where the widget id goes")
-  const frameRaw = value(env, `${p}FRAME_ANCESTORS`) ?? ""
-  const frameAncestors = frameRaw
-    .split(",")
-    .map((o) => o.trim())
-    .filter((o) => o !== "")
-    .map((o) => {
-      try {
-        return new URL(o).origin
-      } catch {
-        return invalid(`${p}FRAME_ANCESTORS`, frameRaw, "comma-separated origins")
-      }
-    })
-  const pricesRaw = value(env, `${p}PRICES`)
+  const pricesRaw = text(env, `${p}PRICES`)
   const prices =
     pricesRaw === undefined
       ? new Map<CryptoCurrency, bigint>()
       : (parsePrices(pricesRaw) ?? invalid(`${p}PRICES`, pricesRaw, "e.g. BTC=60000,ETH=3000,DOG=0.12"))
-  const logLevelRaw = value(env, `${p}LOG_LEVEL`) ?? "Info"
-  const logLevel =
-    logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase()) ??
-    invalid(`${p}LOG_LEVEL`, logLevelRaw, logLevels.join(", "))
-  return {
+  const config = {
     port,
-    host: value(env, `${p}HOST`) ?? "127.0.0.1",
+    host: text(env, `${p}HOST`) ?? "127.0.0.1",
     publicUrl: url(env, `${p}PUBLIC_URL`) ?? `http://localhost:${port}`,
-    databaseUrl,
+    databaseUrl: postgresUrl(env, `${p}DATABASE_URL`),
     schema: ONRAMP_SANDBOX_SCHEMA,
     dataDir,
-    secret: secretRaw ?? persistentSecret(dataDir),
-    frameAncestors,
+    frameAncestors: origins(env, `${p}FRAME_ANCESTORS`, []),
     callbackUrl,
     chainsUrl: url(env, `${p}CHAINS_URL`),
     prices,
-    logLevel,
-    nodeEnv: value(env, `${p}NODE_ENV`) ?? "development",
+    logLevel: logLevelOf(env, `${p}LOG_LEVEL`),
+    nodeEnv: text(env, `${p}NODE_ENV`) ?? "development",
   }
+  // Generated last: a configuration with a bad value writes nothing.
+  return { ...config, secret: configuredSecret ?? persistentSecret(dataDir) }
 }
