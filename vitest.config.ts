@@ -22,7 +22,8 @@ export default defineConfig({
           name: "server",
           include: ["tests/server/**/*.test.ts"],
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Bounds for a hung test or set-up, not speed checks: a busy two-core machine is slow to start servers.
+          hookTimeout: 300_000,
         },
       },
     ],

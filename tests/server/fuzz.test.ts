@@ -338,7 +338,7 @@ describeBackends("contract fuzzer", ({ backend }) => {
 
   beforeAll(async () => {
     await Promise.all([startOne("open"), startOne("captcha")])
-  }, 180_000)
+  }, 400_000)
 
   afterAll(async () => {
     for (const fixture of fixtures.values()) {

@@ -134,7 +134,8 @@ export const startServerProcess = async (options: StartOptions): Promise<ServerP
     })
   })
 
-  const timeoutMs = options.startTimeoutMs ?? 60_000
+  // A bound for a hung start, not a speed check: a busy two-core machine starts it in seconds to a minute.
+  const timeoutMs = options.startTimeoutMs ?? 180_000
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
