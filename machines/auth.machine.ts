@@ -4,6 +4,11 @@
  * after 5 minutes (spec section 9) and are fetched again. Sign-out keeps the spec's order: navigate
  * to /, call sign-out, then clear the user.
  *
+ * A balance the server pushes (a bet, a win, a deposit credited) is written into the fund as it
+ * comes: a round costs no profile or fund request. The fund alone is read again only when the push
+ * names a wallet not known here, or when the stream (re)opens — what happened while it was closed
+ * was not pushed.
+ *
  * While authenticated: when the tab becomes visible again the session is verified, so a
  * device signed out from another one notices at once; and the reality check runs beside the account
  * (its own machine, downloaded on sign-in), whose "sign out" ends the session like the header's.
@@ -34,7 +39,11 @@ export type AuthEvent =
   | { readonly type: "SIGN_OUT" }
   /** The page became visible again (the entry point's visibilitychange, through the shell). */
   | { readonly type: "PAGE_VISIBLE" }
-  /** The server pushed a balance or deposit change (services/player-events.ts). */
+  /** The server pushed a wallet's new balance (services/player-events.ts). */
+  | { readonly type: "BALANCE"; readonly currency: string; readonly balance: string }
+  /** The push stream (re)opened: what changed while it was closed was not pushed. */
+  | { readonly type: "STREAM_OPENED" }
+  /** The wallets changed (one was added or made the default): the fund is read again. */
   | { readonly type: "FUND_CHANGED" }
   /** The server pushed that a page of this player answered the reality check's reminder. */
   | { readonly type: "REALITY_CHECK_ANSWERED" }
@@ -71,16 +80,25 @@ export const authMachine = setup({
   actors: {
     checkSession: fromLazyEffect(() => loadSessionCalls().then((m) => m.checkSession)),
     loadAccount: fromLazyEffect(() => loadSessionCalls().then((m) => m.loadAccount)),
+    loadFund: fromLazyEffect(() => loadSessionCalls().then((m) => m.loadFund)),
     signOut: fromLazyEffect(() => loadSessionCalls().then((m) => m.signOut)),
     loadRealityCheck: fromPromise(() => realityCheck.load()),
     realityCheck: realityCheck.logic,
-    /** A wallet's balance or a deposit changed on the server: the fund is read again. */
+    /**
+     * A wallet's new balance, a reality check answered elsewhere, and each (re)opening of the stream.
+     * A deposit's or a withdrawal's own event needs nothing here: its balance comes as a balance event.
+     */
     pushEvents: fromCallback<AuthEvent>(({ sendBack }) => {
       // No push this session when the module fails to load: the fund still refreshes when stale.
       const stop = loadPlayerEvents().then(
         (m) =>
-          m.subscribePlayerEvents((event) =>
-            sendBack({ type: event.type === "realityCheck" ? "REALITY_CHECK_ANSWERED" : "FUND_CHANGED" }),
+          m.subscribePlayerEvents(
+            (event) => {
+              if (event.type === "balance")
+                sendBack({ type: "BALANCE", currency: event.currency, balance: event.balance })
+              else if (event.type === "realityCheck") sendBack({ type: "REALITY_CHECK_ANSWERED" })
+            },
+            () => sendBack({ type: "STREAM_OPENED" }),
           ),
         () => undefined,
       )
@@ -96,9 +114,17 @@ export const authMachine = setup({
     isSessionGone: (_, params: { error: unknown }) => isSessionGone(params.error),
     isSameUser: ({ context }, params: { status: AuthStatus }) =>
       params.status.isAuthenticated && params.status.user?.id === context.user?.id,
+    /** The pushed balance is of a wallet this session knows: it is written in, nothing is read. */
+    isKnownWallet: ({ context }, params: { currency: string }) =>
+      context.fund?.some((w) => w.currency === params.currency) === true,
   },
   actions: {
     notifyError: (_, params: { message: string }) => notify("error", params.message),
+    setBalance: assign({
+      fund: ({ context }, params: { currency: string; balance: string }) =>
+        context.fund?.map((w) => (w.currency === params.currency ? { ...w, balance: params.balance } : w)) ??
+        null,
+    }),
     rememberUser: (_, params: { user: SessionUser }) =>
       rememberLocalUser({ name: params.user.fullName, userId: params.user.id }),
     forgetUser: () => forgetLocalUser(),
@@ -170,7 +196,11 @@ export const authMachine = setup({
           states: {
             loadingAccount: {
               // A change pushed while loading: read again, so the answer is not older than the push.
-              on: { FUND_CHANGED: { target: "loadingAccount", reenter: true } },
+              on: {
+                BALANCE: { target: "loadingAccount", reenter: true },
+                FUND_CHANGED: { target: "loadingAccount", reenter: true },
+                STREAM_OPENED: { target: "loadingAccount", reenter: true },
+              },
               invoke: {
                 id: "loadAccount",
                 src: "loadAccount",
@@ -196,7 +226,44 @@ export const authMachine = setup({
             },
             ready: {
               after: { queryStale: "loadingAccount" },
-              on: { REFRESH: "loadingAccount", FUND_CHANGED: "loadingAccount", PAGE_VISIBLE: "verifying" },
+              on: {
+                REFRESH: "loadingAccount",
+                BALANCE: [
+                  {
+                    guard: { type: "isKnownWallet", params: ({ event }) => ({ currency: event.currency }) },
+                    actions: { type: "setBalance", params: ({ event }) => event },
+                  },
+                  { target: "loadingFund" },
+                ],
+                FUND_CHANGED: "loadingFund",
+                STREAM_OPENED: "loadingFund",
+                PAGE_VISIBLE: "verifying",
+              },
+            },
+            /** The wallets alone are read again (the profile is not: nothing of it changed). */
+            loadingFund: {
+              on: {
+                BALANCE: { target: "loadingFund", reenter: true },
+                FUND_CHANGED: { target: "loadingFund", reenter: true },
+                STREAM_OPENED: { target: "loadingFund", reenter: true },
+                REFRESH: "loadingAccount",
+              },
+              invoke: {
+                id: "loadFund",
+                src: "loadFund",
+                onDone: { target: "ready", actions: assign({ fund: ({ event }) => event.output }) },
+                onError: [
+                  {
+                    guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                    target: "#auth.anonymous",
+                    actions: [assign(signedOut), "forgetUser"],
+                  },
+                  {
+                    target: "ready",
+                    actions: { type: "notifyError", params: { message: Messages.fundFailed } },
+                  },
+                ],
+              },
             },
             /** Back on the page: still signed in here? (The session may have been revoked elsewhere.) */
             verifying: {

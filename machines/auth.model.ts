@@ -25,6 +25,13 @@ export const model = defineModel({
     { type: "xstate.error.actor.loadAccount", error: new Unauthenticated({ message: "Session expired" }) },
     { type: "xstate.error.actor.loadAccount", error: new Error("Get fund failed") },
     { type: "xstate.after.queryStale.auth.authenticated.account.ready" },
+    // A bet in the known EUR wallet, then a first win in a wallet the session does not know yet.
+    { type: "BALANCE", currency: "EUR", balance: "1150" },
+    { type: "BALANCE", currency: "USDT", balance: "25000000" },
+    { type: "STREAM_OPENED" },
+    { type: "xstate.done.actor.loadFund", output: fund },
+    { type: "xstate.error.actor.loadFund", error: new Unauthenticated({ message: "Session expired" }) },
+    { type: "xstate.error.actor.loadFund", error: new Error("Get fund failed") },
     { type: "FUND_CHANGED" },
     { type: "REALITY_CHECK_ANSWERED" },
     { type: "xstate.error.actor.pushEvents", error: new Error("no EventSource") },
@@ -52,5 +59,6 @@ export const model = defineModel({
   projectContext: (snapshot) => ({
     user: snapshot.context.user?.id ?? null,
     loaded: snapshot.context.profile !== null,
+    balances: snapshot.context.fund?.map((w) => `${w.currency}=${w.balance}`).join(",") ?? null,
   }),
 })

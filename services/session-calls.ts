@@ -26,6 +26,11 @@ export const loadAccount = Effect.gen(function* () {
   return account
 })
 
+/** The wallets alone (`GET …/profile/currency`): what a pushed change of wallets needs. */
+export const loadFund = Effect.gen(function* () {
+  return yield* profileClient.getFund()
+})
+
 export const signOut = Effect.gen(function* () {
   yield* userClient.signout()
 })

@@ -8,9 +8,9 @@
  *   money, a visitor in demo (a game without demo opens in real money, so asks a visitor to log in).
  * - The launch's refusals: GameNotFound, PlayBlocked (self-excluded: "You cannot play for real money
  *   while your account is excluded"; no wallet in the game's currency), GameUnavailable (Try again).
- * - While playing, the frame's messages: after each round (`studio:balance`) the session reads the
- *   balance again (the server also pushes it); a refused bet for lack of money
- *   (`studio:error` INSUFFICIENT_FUNDS) shows a clear message with Deposit.
+ * - While playing, the frame's messages: a refused bet for lack of money (`studio:error`
+ *   INSUFFICIENT_FUNDS) shows a clear message with Deposit. A round's balance needs nothing here:
+ *   the server pushes it to the session (auth.machine.ts), so a round costs the page no request.
  * - The reality check interrupts play: while its reminder shows, the page is `paused` —
  *   the view unmounts the frame, so nothing in it keeps playing and no bet can be sent from it — and
  *   "Continue playing" resumes with the frame loaded again (the round state lives on the server).
@@ -174,7 +174,6 @@ export const gamePageMachine = setup({
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     isUnavailable: (_, params: { error: unknown }) => params.error instanceof GameUnavailable,
     isLowBalance: (_, params: { message: FrameMessage }) => params.message.type === "insufficientFunds",
-    isBalance: (_, params: { message: FrameMessage }) => params.message.type === "balance",
     isPaused: ({ context }) => context.paused,
   },
   actions: {
@@ -202,7 +201,6 @@ export const gamePageMachine = setup({
         params.error instanceof PlayBlocked ? blockedMessage(params.error) : GamePageMessages.unavailable,
     })),
     askForLogin: sendParent({ type: "OPEN_LOGIN" } satisfies GamesRequest),
-    refreshFund: sendParent({ type: "FUND_CHANGED" } satisfies GamesRequest),
     recheckSession: sendParent({ type: "AUTH_RECHECK" } satisfies GamesRequest),
   },
 }).createMachine({
@@ -305,11 +303,6 @@ export const gamePageMachine = setup({
     playing: {
       initial: "frame",
       on: {
-        // A round's balance (also one settled just before a pause): the session reads its fund.
-        FRAME: {
-          guard: { type: "isBalance", params: ({ event }) => ({ message: event.message }) },
-          actions: "refreshFund",
-        },
         PAUSE: { target: ".paused", actions: "pause" },
         PLAY: {
           guard: { type: "canPlay", params: ({ event }) => ({ mode: event.mode }) },

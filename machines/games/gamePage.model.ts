@@ -18,7 +18,7 @@ export const model = defineModel({
   name: "gamePage",
   // What the page asks of the area needs a parent; traversal runs it alone.
   machine: gamePageMachine.provide({
-    actions: { askForLogin: () => {}, refreshFund: () => {}, recheckSession: () => {} },
+    actions: { askForLogin: () => {}, recheckSession: () => {} },
   }),
   input: { gameId: "game-0", session: "anonymous", currency: null, platform: "desktop", lang: "en" },
   events: [

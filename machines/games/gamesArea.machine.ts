@@ -143,8 +143,6 @@ export const gamesAreaMachine = setup({
     })),
     askForLogin: sendParent({ type: "OPEN_LOGIN" }),
     recheckSession: sendParent({ type: "AUTH_RECHECK" }),
-    /** The balance changed in a game: the session reads its fund again (like a pushed balance). */
-    refreshFund: sendTo(({ system }) => system.get("auth"), { type: "FUND_CHANGED" }),
     tellLobby: sendTo("lobby", ({ context }) => ({ type: "SESSION" as const, status: context.session })),
     tellGame: sendTo("game", ({ context }) => ({ type: "SESSION" as const, status: context.session })),
     reportCrash: sendParent((_, params: { error: unknown }) => ({
@@ -167,7 +165,6 @@ export const gamesAreaMachine = setup({
     SESSION: { actions: { type: "useSession", params: ({ event }) => event } },
     OPEN_LOGIN: { actions: "askForLogin" },
     AUTH_RECHECK: { actions: "recheckSession" },
-    FUND_CHANGED: { actions: "refreshFund" },
   },
   initial: "waiting",
   states: {

@@ -17,7 +17,6 @@ export const model = defineModel({
     actions: {
       askForLogin: () => {},
       recheckSession: () => {},
-      refreshFund: () => {},
       tellLobby: () => {},
       tellGame: () => {},
       reportCrash: () => {},
@@ -33,7 +32,6 @@ export const model = defineModel({
     { type: "ROUTE", path: "/fairness" },
     { type: "ROUTE", path: "/game/NOT_AN_ID" },
     { type: "OPEN_LOGIN" },
-    { type: "FUND_CHANGED" },
     { type: "AUTH_RECHECK" },
     { type: "xstate.done.actor.loadVerifier" },
     {

@@ -15,13 +15,10 @@ export interface SessionEvent {
 
 /**
  * What a games page asks of its area (which routes it to the shell or the session):
- * the login modal (a visitor toggled a favorite or asked for real money), the wallet balance read
- * again (a round ended in the frame), the session re-checked (a call answered 401).
+ * the login modal (a visitor toggled a favorite or asked for real money), the session re-checked
+ * (a call answered 401). A round's new balance is not asked for: the server pushes it to the session.
  */
-export type GamesRequest =
-  | { readonly type: "OPEN_LOGIN" }
-  | { readonly type: "FUND_CHANGED" }
-  | { readonly type: "AUTH_RECHECK" }
+export type GamesRequest = { readonly type: "OPEN_LOGIN" } | { readonly type: "AUTH_RECHECK" }
 
 /** What the game frame may tell the page (window.postMessage from the studio's page). */
 export type FrameMessage =

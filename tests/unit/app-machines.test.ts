@@ -51,13 +51,19 @@ describe("auth machine", () => {
     const log: string[] = []
     const check = controlled<AuthStatus>()
     const load = controlled<Account>()
+    const loadFund = controlled<Account["fund"]>()
     const signOut = controlled<void>()
     const parent = createMachine({
       invoke: {
         id: "auth",
         systemId: "auth",
         src: authMachine.provide({
-          actors: { checkSession: check.logic, loadAccount: load.logic, signOut: signOut.logic },
+          actors: {
+            checkSession: check.logic,
+            loadAccount: load.logic,
+            loadFund: loadFund.logic,
+            signOut: signOut.logic,
+          },
           actions: {
             navigateHome: () => log.push("navigate /"),
             notifyError: (_, params) => log.push(`toast ${params.message}`),
@@ -70,7 +76,7 @@ describe("auth machine", () => {
     const root = createActor(parent).start()
     const auth = root.system.get("auth") as ActorRefFrom<typeof authMachine> | undefined
     if (!auth) throw new Error("auth not started")
-    return { auth, check, load, signOut, log }
+    return { auth, check, load, loadFund, signOut, log }
   }
 
   it("never queries profile or fund while anonymous", async () => {
@@ -90,6 +96,42 @@ describe("auth machine", () => {
     await flush()
     expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
     expect(auth.getSnapshot().context.fund?.[0]?.balance).toBe("1250")
+  })
+
+  it("a pushed balance is written into the fund: a round costs no profile or fund request", async () => {
+    const { auth, check, load, loadFund } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.resolve(account)
+    await flush()
+    // A bet, then its win, in the EUR wallet the session knows.
+    auth.send({ type: "BALANCE", currency: "EUR", balance: "1150" })
+    auth.send({ type: "BALANCE", currency: "EUR", balance: "1400" })
+    expect(auth.getSnapshot().context.fund?.find((w) => w.currency === "EUR")?.balance).toBe("1400")
+    expect(load.calls).toHaveLength(1)
+    expect(loadFund.calls).toHaveLength(0)
+    expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
+  })
+
+  it("reads the fund alone for a wallet it does not know, and when the stream (re)opens", async () => {
+    const { auth, check, load, loadFund } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.resolve(account)
+    await flush()
+    auth.send({ type: "BALANCE", currency: "USDT", balance: "25000000" })
+    expect(loadFund.calls).toHaveLength(1)
+    const withUsdt = [
+      ...account.fund,
+      { currency: "USDT", default: false, balance: "25000000", freeSpinWallet: null },
+    ]
+    loadFund.calls[0]?.resolve(withUsdt)
+    await flush()
+    expect(auth.getSnapshot().context.fund?.map((w) => w.currency)).toEqual(["EUR", "USDT"])
+    // Pushes missed while the stream was down: the fund is read again; the profile never is.
+    auth.send({ type: "STREAM_OPENED" })
+    expect(loadFund.calls).toHaveLength(2)
+    expect(load.calls).toHaveLength(1)
   })
 
   it("signs out in the spec's order: navigate to /, call sign-out, then clear the user", async () => {

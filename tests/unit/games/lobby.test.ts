@@ -169,9 +169,6 @@ const startGame = (session: "anonymous" | "signedIn") => {
         askForLogin: () => {
           asked.push("OPEN_LOGIN")
         },
-        refreshFund: () => {
-          asked.push("FUND_CHANGED")
-        },
         recheckSession: () => {
           asked.push("AUTH_RECHECK")
         },
@@ -208,7 +205,7 @@ describe("the game page", () => {
     expect(launch.last().input.demo).toBe(false)
   })
 
-  it("the frame's messages: a round's balance refreshes the fund, too little money shows the message", async () => {
+  it("the frame's messages: a round's balance asks for nothing (it is pushed), too little money shows the message", async () => {
     const { actor, catalogue, launch, asked } = startGame("signedIn")
     catalogue.last().resolve(fixtureCatalogue)
     await settle()
@@ -219,7 +216,8 @@ describe("the game page", () => {
     const low = parseFrameMessage({ type: "studio:error", code: "INSUFFICIENT_FUNDS" })
     if (balance === null || low === null) throw new Error("the frame's messages did not parse")
     actor.send({ type: "FRAME", message: balance })
-    expect(asked).toEqual(["FUND_CHANGED"])
+    expect(asked).toEqual([])
+    expect(actor.getSnapshot().matches({ playing: "frame" })).toBe(true)
     actor.send({ type: "FRAME", message: low })
     expect(actor.getSnapshot().matches({ playing: "lowBalance" })).toBe(true)
     actor.send({ type: "DISMISS" })

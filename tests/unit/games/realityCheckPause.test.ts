@@ -61,7 +61,7 @@ const start = async () => {
   })
   const game = gamePageMachine.provide({
     actors: { catalogue: catalogue.logic, launch: launch.logic },
-    actions: { askForLogin: () => {}, refreshFund: () => {}, recheckSession: () => {} },
+    actions: { askForLogin: () => {}, recheckSession: () => {} },
   })
   // The session actor first (systemId "auth", as the shell starts it), then the page.
   const host = createMachine({
