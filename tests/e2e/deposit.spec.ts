@@ -41,6 +41,8 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   context,
   world,
 }) => {
+  // A whole journey (sign-up, profile, cascade, payment page, webhook): minutes on a busy machine.
+  test.setTimeout(180_000)
   expect(await setGatewayRule(FIRST_GATEWAY, "down")).toBe("down")
 
   // ── Register through the header, as a new player ──

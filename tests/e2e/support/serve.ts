@@ -6,6 +6,19 @@
 import { startLocal } from "../../../compose/local.ts"
 
 const stack = await startLocal(process.env)
+
+// Ready means ready for a player: with the studio on, its games are in the lobby (the casino reads
+// the provider's signed games list in the background; the first test must not race it).
+if (stack.parties.has("studio")) {
+  const lobby = `${stack.casino.url}/game-aggregator-service/api/v1/games-and-categories/EUR`
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const games = await fetch(lobby)
+      .then((r) => (r.ok ? (r.json() as Promise<{ games?: ReadonlyArray<unknown> }>) : undefined))
+      .catch(() => undefined)
+    if ((games?.games?.length ?? 0) > 0) break
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
 for (const party of stack.parties.values()) {
   process.stdout.write(`E2E_PARTY ${party.name} ${party.publicUrl} ${party.url}\n`)
 }
