@@ -75,7 +75,7 @@ export const httpUrl = (env: Env, name: string, def: string): string => {
   return v.replace(/\/+$/, "")
 }
 
-/** A comma list of http(s) origins (scheme://host[:port], nothing after), else `def`. */
+/** A comma list of http(s) URLs, kept as their origins (a pasted page address means its site), else `def`. */
 export const origins = (env: Env, name: string, def: ReadonlyArray<string>): ReadonlyArray<string> => {
   const v = text(env, name)
   if (v === undefined) return def
@@ -83,11 +83,7 @@ export const origins = (env: Env, name: string, def: ReadonlyArray<string>): Rea
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "")
-    .map((s) =>
-      originOf(name, s) === s.replace(/\/+$/, "")
-        ? originOf(name, s)
-        : invalid(name, s, "http(s) origins (scheme://host[:port]), separated by commas"),
-    )
+    .map((s) => originOf(name, s))
 }
 
 export const postgresUrl = (env: Env, name: string): string | undefined => {

@@ -83,7 +83,7 @@ describe("game studio configuration", () => {
     bad({ STUDIO_PORT: "70000" }, "STUDIO_PORT")
     bad({ STUDIO_PUBLIC_URL: "ftp://x" }, "STUDIO_PUBLIC_URL")
     bad({ STUDIO_DATABASE_URL: "mysql://x" }, "STUDIO_DATABASE_URL")
-    bad({ STUDIO_FRAME_ANCESTORS: "https://casino.example/lobby" }, "STUDIO_FRAME_ANCESTORS")
+    bad({ STUDIO_FRAME_ANCESTORS: "casino.example" }, "STUDIO_FRAME_ANCESTORS")
     bad({ STUDIO_SANDBOX: "maybe" }, "STUDIO_SANDBOX")
     bad({ STUDIO_LOG_LEVEL: "loud" }, "STUDIO_LOG_LEVEL")
     await expect(readFile(join(dir, "secret"), "utf8")).rejects.toThrow()
