@@ -24,6 +24,10 @@ const decodeEnvelope = Schema.decodeUnknownOption(Schema.fromJsonString(Envelope
 
 export interface PlayerEventsShape {
   readonly publish: (userId: string, event: PlayerEvent) => Effect.Effect<void>
+  /** Many events at once: on PostgreSQL one statement for all their NOTIFYs. */
+  readonly publishMany: (
+    events: ReadonlyArray<{ readonly userId: string; readonly event: PlayerEvent }>,
+  ) => Effect.Effect<void>
   /** The events of one player, from the moment the stream starts. */
   readonly stream: (userId: string) => Stream.Stream<PlayerEvent>
   /** Whether delivery crosses processes (PostgreSQL LISTEN/NOTIFY) or stays in this one (PGlite). */
@@ -71,13 +75,31 @@ export class PlayerEvents extends Context.Service<PlayerEvents, PlayerEventsShap
           : PubSub.publish(hub, envelope).pipe(Effect.asVoid)
       }
 
+      const publishMany: PlayerEventsShape["publishMany"] = (events) => {
+        if (events.length === 1 && events[0] !== undefined) return publish(events[0].userId, events[0].event)
+        const envelopes: ReadonlyArray<Envelope> = events
+        return crossProcess
+          ? pg`SELECT pg_notify(${CHANNEL}, value) FROM jsonb_array_elements_text(${JSON.stringify(
+              envelopes.map((e) => JSON.stringify(e)),
+            )}::jsonb)`.pipe(
+              Effect.asVoid,
+              Effect.catchCause((cause) => Effect.logWarning("player events NOTIFY failed", cause)),
+            )
+          : PubSub.publishAll(hub, envelopes).pipe(Effect.asVoid)
+      }
+
       const stream = (userId: string) =>
         Stream.fromPubSub(hub).pipe(
           Stream.filter((e) => e.userId === userId),
           Stream.map((e) => e.event),
         )
 
-      return { publish, stream, mode: crossProcess ? "notify" : "in-process" } satisfies PlayerEventsShape
+      return {
+        publish,
+        publishMany,
+        stream,
+        mode: crossProcess ? "notify" : "in-process",
+      } satisfies PlayerEventsShape
     }),
   )
 }

@@ -36,26 +36,29 @@ import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger, type PostingEntry } from "../ledger/Ledger.ts"
 import { casinoId } from "./catalogue.ts"
 import { Integrations } from "./Integrations.ts"
-import { betLimitsIn, callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
+import { callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
+import { type BatchJob, makeSettlementBatcher } from "./settlementBatch.ts"
+import { WalletBatchRepo } from "./WalletBatchRepo.ts"
 import { type StoredCall, type WalletOp, WalletRepo } from "./WalletRepo.ts"
-
-export interface WalletAnswer {
-  readonly status: number
-  readonly body: Readonly<Record<string, unknown>>
-}
-
-const answer = (status: number, body: Readonly<Record<string, unknown>>): WalletAnswer => ({ status, body })
+import {
+  answer,
+  badRequest,
+  decideBet,
+  decideWin,
+  insufficientFunds,
+  invalidSignature,
+  mismatch,
+  REPLAYED_SIGNATURE,
+  rateOf,
+  replayedSignature,
+  rolledBack,
+  sessionExpired,
+  settledBody,
+  unknownPlayer,
+  type WalletAnswer,
+} from "./walletDecisions.ts"
 
 const E = GameWalletErrors
-const badRequest = (message: string) => answer(400, { error: E.badRequest, message })
-const sessionExpired = answer(401, { error: E.sessionExpired })
-const unknownPlayer = answer(404, { error: E.unknownPlayer })
-const unknownRound = answer(404, { error: E.unknownRound })
-const mismatch = answer(409, { error: E.duplicateMismatch })
-const rolledBack = answer(409, { error: E.rolledBack })
-const invalidSignature = answer(401, { error: E.invalidSignature })
-export const REPLAYED_SIGNATURE = E.replayedSignature
-const replayedSignature = answer(401, { error: REPLAYED_SIGNATURE })
 
 /** How often the accepted signatures past the tolerance are forgotten. */
 const PRUNE_EVERY = Duration.minutes(1)
@@ -84,6 +87,7 @@ const make = Effect.gen(function* () {
   const events = yield* PlayerEvents
   const integrations = yield* Integrations
   const config = yield* AppConfig
+  const batchRepo = yield* WalletBatchRepo
 
   /** The answer to an id seen before: the first answer, or why not. */
   const replayOf = (existing: StoredCall, op: WalletOp, fingerprint: string): WalletAnswer => {
@@ -186,14 +190,7 @@ const make = Effect.gen(function* () {
   const bet = (integration: string, call: BetCall, signature: AcceptedSignature) => {
     const amount = BigInt(call.amount)
     const share = BigInt(call.jackpotContribution ?? "0")
-    const fingerprint = callFingerprint("bet", {
-      playerId: call.playerId,
-      currency: call.currency,
-      roundId: call.roundId,
-      gameId: call.gameId,
-      amount: call.amount,
-      jackpotContribution: share.toString(),
-    })
+    const fingerprint = betFingerprint(call)
     return settle(
       integration,
       "bet",
@@ -223,47 +220,19 @@ const make = Effect.gen(function* () {
         )
         if (!freshSignature) return yield* refuse(replayedSignature)
         if (claimId === undefined) return yield* replayed(integration, call.transactionId, "bet", fingerprint)
-        if (ctx === undefined || !ctx.live || ctx.userId !== call.playerId)
-          return yield* refuse(sessionExpired)
-        if (ctx.currency !== call.currency) return yield* refuse(badRequest("currency is not the session's"))
-        if (ctx.excluded) return yield* refuse(answer(403, { error: E.playerBlocked }))
-        if (ctx.gameId === null || ctx.minBetEur === null || ctx.maxBetEur === null)
-          return yield* refuse(answer(404, { error: E.unknownGame }))
-        if (ctx.accountId === null) return yield* refuse(unknownPlayer)
-        const limits =
-          ctx.eurRate === null || ctx.subunits === null
-            ? undefined
-            : betLimitsIn(
-                BigInt(ctx.minBetEur),
-                BigInt(ctx.maxBetEur),
-                rateOf(ctx.eurRate),
-                BigInt(ctx.subunits),
-              )
-        if (limits === undefined) return yield* refuse(answer(422, { error: E.betLimit, min: "0", max: "0" }))
-        if (amount < limits.min || amount > limits.max)
-          return yield* refuse(
-            answer(422, { error: E.betLimit, min: limits.min.toString(), max: limits.max.toString() }),
-          )
-        if (share > amount || (share > 0n && ctx.jackpotId === null))
-          return yield* refuse(
-            badRequest("jackpotContribution is more than the bet, or the game has no jackpot"),
-          )
-        const playerAccount = ctx.accountId
-        const gameId = ctx.gameId
+        const decided = decideBet(call, amount, share, ctx)
+        if ("refused" in decided) return yield* refuse(decided.refused)
+        const { accountId: playerAccount, gameId, jackpotId: gameJackpot } = decided.accepted
         const house = yield* houseOf(call.currency)
         const pool =
-          ctx.jackpotId === null || share === 0n ? undefined : yield* poolOf(ctx.jackpotId, call.currency)
+          gameJackpot === null || share === 0n ? undefined : yield* poolOf(gameJackpot, call.currency)
         const entries: Array<PostingEntry> = [
           { accountId: playerAccount, currency: call.currency, amount: -amount },
         ]
         if (amount - share > 0n)
           entries.push({ accountId: house, currency: call.currency, amount: amount - share })
         if (pool !== undefined) entries.push({ accountId: pool, currency: call.currency, amount: share })
-        const bodyOf = (balance: bigint) => ({
-          balance: balance.toString(),
-          currency: call.currency,
-          transactionId: call.transactionId,
-        })
+        const bodyOf = (balance: bigint) => settledBody(balance, call.currency, call.transactionId)
         const posted = yield* ledger
           .post(
             {
@@ -297,10 +266,7 @@ const make = Effect.gen(function* () {
             Effect.catchTag("InsufficientFunds", () =>
               Effect.gen(function* () {
                 const now = yield* currentBalance(call.playerId, call.currency)
-                return yield* new Refused({
-                  status: 402,
-                  body: { error: E.insufficientFunds, balance: now.toString() },
-                })
+                return yield* refuse(insufficientFunds(now))
               }),
             ),
             Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
@@ -318,17 +284,8 @@ const make = Effect.gen(function* () {
   const win = (integration: string, call: WinCall, signature: AcceptedSignature) => {
     const amount = BigInt(call.amount)
     // The provider names its own jackpot; the casino keeps that provider's pool under its own id.
-    const jackpotId =
-      call.jackpotId === undefined || call.jackpotId === null ? null : casinoId(integration, call.jackpotId)
-    const fingerprint = callFingerprint("win", {
-      playerId: call.playerId,
-      currency: call.currency,
-      roundId: call.roundId,
-      gameId: call.gameId,
-      amount: call.amount,
-      roundClosed: call.roundClosed,
-      jackpotId,
-    })
+    const jackpotId = winJackpot(integration, call)
+    const fingerprint = winFingerprint(integration, call)
     return settle(
       integration,
       "win",
@@ -354,11 +311,11 @@ const make = Effect.gen(function* () {
         if (claimed.claimId === undefined)
           return yield* replayed(integration, call.transactionId, "win", fingerprint)
         const id = claimed.claimId
-        const playerAccount = claimed.accountId
-        if (playerAccount === undefined) return yield* refuse(unknownPlayer)
+        const decided = decideWin(call, claimed.accountId, claimed.round)
+        if ("refused" in decided) return yield* refuse(decided.refused)
+        const playerAccount = decided.accountId
         const round = claimed.round
-        if (round === undefined || round.userId !== call.playerId) return yield* refuse(unknownRound)
-        if (round.currency !== call.currency) return yield* refuse(badRequest("currency is not the round's"))
+        if (round === undefined) return yield* Effect.die(new Error("a decided win has no round"))
         if (round.status === "rolled-back")
           yield* Effect.logWarning(
             `games: win ${call.transactionId} on rolled-back round ${call.roundId} (paid)`,
@@ -554,6 +511,45 @@ const make = Effect.gen(function* () {
       return value
     })
 
+  /** The one-call path of a call a batch hands back; a database failure is a 500, as in `handle`. */
+  const single = (job: BatchJob): Effect.Effect<WalletAnswer> =>
+    (job.op === "bet"
+      ? bet(job.integration, job.call, job.signature)
+      : win(job.integration, job.call, job.signature)
+    ).pipe(
+      Effect.catchTag("SqlError", (e) =>
+        Effect.logError("games: wallet call failed", e).pipe(Effect.as(answer(500, { error: E.internal }))),
+      ),
+    )
+
+  const batcher = config.gameWalletBatching
+    ? yield* makeSettlementBatcher({
+        repo: batchRepo,
+        ledger,
+        transaction: repo.transaction,
+        houseOf,
+        poolOf,
+        replay: (job) =>
+          repo
+            .findCall(job.integration, job.call.transactionId)
+            .pipe(
+              Effect.flatMap((existing) =>
+                existing === undefined
+                  ? single(job)
+                  : Effect.succeed(replayOf(existing, job.op, job.fingerprint)),
+              ),
+            ),
+        single,
+        publish: (pushes) =>
+          events.publishMany(
+            pushes.map((p) => ({
+              userId: p.userId,
+              event: { type: "balance", currency: p.currency, balance: p.balance.toString() },
+            })),
+          ),
+      })
+    : undefined
+
   const dispatch = (
     integration: GameProviderConfig,
     op: WalletCallOp,
@@ -568,15 +564,32 @@ const make = Effect.gen(function* () {
         }
         case "bet": {
           const d = decodeWalletCall.bet(rawBody)
-          return d._tag === "Success"
-            ? yield* bet(integration.code, d.value, signature)
-            : badRequest("not a bet call")
+          if (d._tag !== "Success") return badRequest("not a bet call")
+          const call = d.value
+          return batcher === undefined
+            ? yield* bet(integration.code, call, signature)
+            : yield* batcher.submit({
+                op: "bet",
+                integration: integration.code,
+                call,
+                signature,
+                fingerprint: betFingerprint(call),
+              })
         }
         case "win": {
           const d = decodeWalletCall.win(rawBody)
-          return d._tag === "Success"
-            ? yield* win(integration.code, d.value, signature)
-            : badRequest("not a win call")
+          if (d._tag !== "Success") return badRequest("not a win call")
+          const call = d.value
+          // A win naming a jackpot pays a whole pool: decided on its own, under the pool's lock.
+          return batcher === undefined || winJackpot(integration.code, call) !== null
+            ? yield* win(integration.code, call, signature)
+            : yield* batcher.submit({
+                op: "win",
+                integration: integration.code,
+                call,
+                signature,
+                fingerprint: winFingerprint(integration.code, call),
+              })
         }
         case "rollback": {
           const d = decodeWalletCall.rollback(rawBody)
@@ -621,12 +634,33 @@ const make = Effect.gen(function* () {
   return { handle } satisfies GameWalletShape
 })
 
-/** numeric(38,18) text → RATE_SCALE bigint (all 18 decimals are printed). */
-const rateOf = (text: string): bigint => {
-  const [whole = "0", fraction = ""] = text.split(".")
-  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, "0").slice(0, 18))
-}
+const betFingerprint = (call: BetCall) =>
+  callFingerprint("bet", {
+    playerId: call.playerId,
+    currency: call.currency,
+    roundId: call.roundId,
+    gameId: call.gameId,
+    amount: call.amount,
+    jackpotContribution: BigInt(call.jackpotContribution ?? "0").toString(),
+  })
+
+/** The provider names its own jackpot; the casino keeps that provider's pool under its own id. */
+const winJackpot = (integration: string, call: WinCall) =>
+  call.jackpotId === undefined || call.jackpotId === null ? null : casinoId(integration, call.jackpotId)
+
+const winFingerprint = (integration: string, call: WinCall) =>
+  callFingerprint("win", {
+    playerId: call.playerId,
+    currency: call.currency,
+    roundId: call.roundId,
+    gameId: call.gameId,
+    amount: call.amount,
+    roundClosed: call.roundClosed,
+    jackpotId: winJackpot(integration, call),
+  })
 
 export class GameWallet extends Context.Service<GameWallet, GameWalletShape>()("casino/server/GameWallet") {
-  static readonly layer = Layer.effect(GameWallet, make).pipe(Layer.provide(WalletRepo.layer))
+  static readonly layer = Layer.effect(GameWallet, make).pipe(
+    Layer.provide(Layer.mergeAll(WalletRepo.layer, WalletBatchRepo.layer)),
+  )
 }

@@ -65,6 +65,27 @@ export class InvalidPosting extends Schema.TaggedError<InvalidPosting>()("Invali
 
 export type PostError = LedgerConflict | InsufficientFunds | InvalidPosting
 
+/** A batch found a posting's idempotency key taken: nothing of it may commit (roll back, retry singly). */
+export class LedgerBatchAborted extends Schema.TaggedError<LedgerBatchAborted>()("LedgerBatchAborted", {
+  message: Schema.String,
+}) {}
+
+/** One posting's fate in a batch: booked, or refused (then nothing of it was written). */
+export type BatchOutcome =
+  | {
+      readonly _tag: "Posted"
+      readonly transactionId: string
+      /** Its player accounts' balances right after it (later postings of the batch not counted). */
+      readonly balances: ReadonlyMap<string, bigint>
+    }
+  | { readonly _tag: "Refused"; readonly error: InsufficientFunds | InvalidPosting }
+
+export interface PostedMany {
+  readonly outcomes: ReadonlyArray<BatchOutcome>
+  /** Every locked player account's balance once the whole batch is booked. */
+  readonly balances: ReadonlyMap<string, bigint>
+}
+
 export interface LedgerShape {
   /**
    * Books a posting (see the header). `within`, when given, runs inside the posting's SQL
@@ -82,6 +103,28 @@ export interface LedgerShape {
       playerBalances: ReadonlyMap<string, bigint>,
     ) => Effect.Effect<void, E, R>,
   ) => Effect.Effect<Posted, PostError | SqlError.SqlError | E, R>
+  /**
+   * Books many postings in the caller's SQL transaction with a handful of statements, whatever
+   * their number (the game wallet's batched settlement): every player account of the batch (and
+   * `lock`'s) is locked in id order in one statement; the postings are then decided IN ORDER, each
+   * against the balances the earlier ones left — one that would take a player below 0 is refused
+   * alone —; the accepted ones are written in one statement; `within` runs; the system accounts
+   * are updated last, in id order, once each with their summed change. The same rules as `post`,
+   * without its replay answer: a key posted before aborts the batch (`LedgerBatchAborted`), and the
+   * caller, whose transaction then rolls back, posts those calls one by one.
+   */
+  readonly postMany: <E = never, R = never>(
+    postings: ReadonlyArray<Posting>,
+    options?: {
+      /** Player accounts to lock and answer the balances of, though no posting touches them. */
+      readonly lock?: ReadonlyArray<string>
+      /** Also given every locked player account's balance once the batch is booked. */
+      readonly within?: (
+        outcomes: ReadonlyArray<BatchOutcome>,
+        balances: ReadonlyMap<string, bigint>,
+      ) => Effect.Effect<void, E, R>
+    },
+  ) => Effect.Effect<PostedMany, LedgerBatchAborted | SqlError.SqlError | E, R>
   readonly playerAccount: (
     userId: string,
     currency: string,
@@ -228,6 +271,107 @@ const make = Effect.gen(function* () {
       return yield* (yield* repo.inTransaction) ? body : repo.transaction(body)
     }).pipe(Effect.withSpan("Ledger.post"))
 
+  const postMany = <E = never, R = never>(
+    postings: ReadonlyArray<Posting>,
+    options: {
+      readonly lock?: ReadonlyArray<string>
+      readonly within?: (
+        outcomes: ReadonlyArray<BatchOutcome>,
+        balances: ReadonlyMap<string, bigint>,
+      ) => Effect.Effect<void, E, R>
+    } = {},
+  ): Effect.Effect<PostedMany, LedgerBatchAborted | SqlError.SqlError | E, R> => {
+    const body = Effect.gen(function* () {
+      const ids = [
+        ...new Set([...postings.flatMap((p) => p.entries.map((e) => e.accountId)), ...(options.lock ?? [])]),
+      ].sort()
+      const accounts = ids.length === 0 ? [] : yield* repo.lockPlayersReadSystem(ids)
+      const byId = new Map(accounts.map((a) => [a.id, a] as const))
+      const running = new Map<string, bigint>()
+      for (const a of accounts) if (a.kind === "player_cash") running.set(a.id, BigInt(a.balance))
+      const systemDeltas = new Map<string, bigint>()
+      const playerDeltas = new Map<string, bigint>()
+      const decided: Array<
+        | { readonly posting: Posting; readonly fingerprint: string; readonly balances: Map<string, bigint> }
+        | InsufficientFunds
+        | InvalidPosting
+      > = []
+      for (const posting of postings) {
+        const problem = postingProblem(posting)
+        if (problem !== undefined) {
+          decided.push(new InvalidPosting({ message: problem }))
+          continue
+        }
+        let refusal: InsufficientFunds | InvalidPosting | undefined
+        for (const e of posting.entries) {
+          const account = byId.get(e.accountId)
+          if (account === undefined)
+            refusal ??= new InvalidPosting({ message: `no ledger account ${e.accountId}` })
+          else if (account.currency !== e.currency)
+            refusal ??= new InvalidPosting({
+              message: `account ${e.accountId} holds ${account.currency}, not ${e.currency}`,
+            })
+          else if (account.kind === "player_cash" && (running.get(e.accountId) ?? 0n) + e.amount < 0n)
+            refusal ??= new InsufficientFunds({
+              accountId: e.accountId,
+              message: "The balance is too low for this posting.",
+            })
+        }
+        if (refusal !== undefined) {
+          decided.push(refusal)
+          continue
+        }
+        const balances = new Map<string, bigint>()
+        for (const e of posting.entries) {
+          if (byId.get(e.accountId)?.kind === "player_cash") {
+            const after = (running.get(e.accountId) ?? 0n) + e.amount
+            running.set(e.accountId, after)
+            balances.set(e.accountId, after)
+            playerDeltas.set(e.accountId, (playerDeltas.get(e.accountId) ?? 0n) + e.amount)
+          } else systemDeltas.set(e.accountId, (systemDeltas.get(e.accountId) ?? 0n) + e.amount)
+        }
+        decided.push({ posting, fingerprint: fingerprintOf(posting), balances })
+      }
+      const accepted = decided.flatMap((d) => ("posting" in d ? [d] : []))
+      const inserted =
+        accepted.length === 0
+          ? new Map<string, string>()
+          : yield* repo.insertPostings({
+              postings: accepted.map((d) => ({
+                kind: d.posting.kind,
+                idempotencyKey: d.posting.idempotencyKey,
+                fingerprint: d.fingerprint,
+                metadata: d.posting.metadata ?? {},
+                entries: d.posting.entries,
+              })),
+              playerDeltas: [...playerDeltas].filter(([, delta]) => delta !== 0n),
+            })
+      const outcomes: Array<BatchOutcome> = []
+      for (const d of decided) {
+        if (!("posting" in d)) {
+          outcomes.push({ _tag: "Refused", error: d })
+          continue
+        }
+        const transactionId = inserted.get(d.posting.idempotencyKey)
+        if (transactionId === undefined)
+          return yield* new LedgerBatchAborted({
+            message: `idempotency key ${d.posting.idempotencyKey} was posted before`,
+          })
+        outcomes.push({ _tag: "Posted", transactionId, balances: d.balances })
+      }
+      if (options.within !== undefined) yield* options.within(outcomes, new Map(running))
+      // The shared rows last, in id order, once each: held for one UPDATE apiece and the commit.
+      for (const id of [...systemDeltas.keys()].sort()) {
+        const delta = systemDeltas.get(id) ?? 0n
+        if (delta !== 0n) yield* repo.addToBalance(id, delta)
+      }
+      return { outcomes, balances: running } satisfies PostedMany
+    })
+    return Effect.gen(function* () {
+      return yield* (yield* repo.inTransaction) ? body : repo.transaction(body)
+    }).pipe(Effect.withSpan("Ledger.postMany", { attributes: { postings: postings.length } }))
+  }
+
   // System accounts are never deleted and their kind, code and currency never change: their ids
   // are cached per process once committed (saves two statements per deposit).
   const systemIds = new Map<string, string>()
@@ -252,6 +396,7 @@ const make = Effect.gen(function* () {
 
   return {
     post,
+    postMany,
     lockBalances,
     playerAccount: repo.playerAccount,
     systemAccount: repo.systemAccount,

@@ -76,6 +76,22 @@ export interface LedgerRepoShape {
     readonly playerDeltas: ReadonlyArray<readonly [string, bigint]>
   }) => Sql<{ readonly id: string; readonly balances: ReadonlyArray<readonly [string, string]> } | undefined>
   /**
+   * ONE statement for many postings: their transaction rows, their entries and the `playerDeltas`
+   * (summed per player account, already locked). Answers the ids of the rows inserted, by key;
+   * a key that exists already inserts nothing for that posting (the caller must then roll back:
+   * the player deltas were written for every posting).
+   */
+  readonly insertPostings: (p: {
+    readonly postings: ReadonlyArray<{
+      readonly kind: string
+      readonly idempotencyKey: string
+      readonly fingerprint: string
+      readonly metadata: Readonly<Record<string, unknown>>
+      readonly entries: ReadonlyArray<EntryInsert>
+    }>
+    readonly playerDeltas: ReadonlyArray<readonly [string, bigint]>
+  }) => Sql<ReadonlyMap<string, string>>
+  /**
    * The id of the system account (created when missing) and whether THIS call created it — in a
    * transaction that may still roll back, so such an id must not be cached yet.
    */
@@ -245,6 +261,43 @@ const make = Effect.gen(function* () {
       )
   }
 
+  // JSON in, one parameter per table: the statement's text is the same for any batch size, so the
+  // server plans it once, and PGlite and postgres.js bind it alike.
+  const insertPostings: LedgerRepoShape["insertPostings"] = ({ postings, playerDeltas }) =>
+    sql<{ readonly id: string; readonly key: string }>`
+      WITH tx_in AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(
+          postings.map((p) => ({ k: p.idempotencyKey, kind: p.kind, fp: p.fingerprint, meta: p.metadata })),
+        )}::jsonb) AS x (k text, kind text, fp text, meta jsonb)
+      ), entry_in AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(
+          postings.flatMap((p) =>
+            p.entries.map((e) => ({
+              k: p.idempotencyKey,
+              a: e.accountId,
+              c: e.currency,
+              m: e.amount.toString(),
+            })),
+          ),
+        )}::jsonb) AS x (k text, a uuid, c text, m numeric)
+      ), player_in AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(
+          playerDeltas.map(([a, d]) => ({ a, d: d.toString() })),
+        )}::jsonb) AS x (a uuid, d numeric)
+      ), t AS (
+        INSERT INTO ledger_transactions (kind, idempotency_key, fingerprint, metadata)
+        SELECT kind, k, fp, meta FROM tx_in ORDER BY k
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING id, idempotency_key
+      ), entries AS (
+        INSERT INTO ledger_entries (transaction_id, account_id, currency, amount)
+        SELECT t.id, entry_in.a, entry_in.c, entry_in.m FROM entry_in JOIN t ON t.idempotency_key = entry_in.k
+      ), players AS (
+        UPDATE ledger_accounts a SET balance = a.balance + player_in.d FROM player_in WHERE a.id = player_in.a
+      )
+      SELECT t.id::text AS id, t.idempotency_key AS key FROM t
+    `.pipe(Effect.map((rows) => new Map(rows.map((r) => [r.key, r.id] as const))))
+
   const ensureSystemAccount: LedgerRepoShape["ensureSystemAccount"] = (kind, code, currency) =>
     Effect.gen(function* () {
       const created = yield* sql<{ readonly id: string }>`
@@ -262,6 +315,7 @@ const make = Effect.gen(function* () {
     lockPlayersReadSystem,
     lockInOrder,
     insertPosting,
+    insertPostings,
     inTransaction: Effect.serviceOption(sql.transactionService).pipe(Effect.map((o) => o._tag === "Some")),
     transaction: sql.withTransaction,
     playerAccount,

@@ -230,6 +230,81 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
     expect(report.transactions).toBeGreaterThanOrEqual(1)
   })
 
+  it("books a batch in order: an overdraft refused alone, system rows summed, a taken key aborting it all", async () => {
+    const a = await newPlayer(server, "batch-a")
+    const b = await newPlayer(server, "batch-b")
+    const aId = await userIdOf(server, a.email)
+    const bId = await userIdOf(server, b.email)
+    const result = await server.run(
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const pa = yield* ledger.playerAccount(aId, "EUR")
+        const pb = yield* ledger.playerAccount(bId, "EUR")
+        if (pa === undefined || pb === undefined) return yield* Effect.die(new Error("no account"))
+        const house = yield* ledger.systemAccount("house", "batch-test", "EUR")
+        const move = (key: string, player: string, amount: bigint) => ({
+          kind: "adjustment",
+          idempotencyKey: `batch-test:${key}`,
+          entries: [
+            { accountId: player, currency: "EUR", amount },
+            { accountId: house.id, currency: "EUR", amount: -amount },
+          ],
+        })
+        // a: +1000, −600, −600 (refused: 400 left), −400; b: +50, −50.
+        const batch = yield* ledger.postMany(
+          [
+            move("a1", pa.id, 1000n),
+            move("b1", pb.id, 50n),
+            move("a2", pa.id, -600n),
+            move("a3", pa.id, -600n),
+            move("a4", pa.id, -400n),
+            move("b2", pb.id, -50n),
+          ],
+          { lock: [pa.id, pb.id] },
+        )
+        const houseAfter = yield* ledger.systemAccount("house", "batch-test", "EUR")
+        // A key posted before aborts the whole batch; its transaction rolls back, the fresh posting too.
+        const aborted = yield* ledger
+          .postMany([move("a5", pa.id, 7n), move("a1", pa.id, 1000n)])
+          .pipe(Effect.flip)
+        return { batch, house: houseAfter.balance, aborted, pa: pa.id, pb: pb.id }
+      }),
+    )
+    expect(result.batch.outcomes.map((o) => (o._tag === "Posted" ? "posted" : o.error._tag))).toEqual([
+      "posted",
+      "posted",
+      "posted",
+      "InsufficientFunds",
+      "posted",
+      "posted",
+    ])
+    const balanceAfter = (k: number, account: string) => {
+      const o = result.batch.outcomes[k]
+      return o?._tag === "Posted" ? o.balances.get(account) : undefined
+    }
+    expect([balanceAfter(0, result.pa), balanceAfter(2, result.pa), balanceAfter(4, result.pa)]).toEqual([
+      1000n,
+      400n,
+      0n,
+    ])
+    expect(result.batch.balances.get(result.pa)).toBe(0n)
+    expect(result.batch.balances.get(result.pb)).toBe(0n)
+    expect(result.house).toBe("0")
+    expect(result.aborted._tag).toBe("LedgerBatchAborted")
+    expect(await balanceOf(server, aId)).toBe("0")
+    const keys = await server.query<{ key: string }>(
+      "SELECT idempotency_key AS key FROM ledger_transactions WHERE idempotency_key LIKE 'batch-test:%' ORDER BY 1",
+    )
+    expect(keys.map((k) => k.key)).toEqual([
+      "batch-test:a1",
+      "batch-test:a2",
+      "batch-test:a4",
+      "batch-test:b1",
+      "batch-test:b2",
+    ])
+    expect((await ledgerReport(server)).clean).toBe(true)
+  })
+
   it("ledger:check finds drift", async () => {
     const p = await newPlayer(server, "drift")
     const userId = await userIdOf(server, p.email)
