@@ -69,6 +69,8 @@ test("a new player completes the profile, uploads both documents, and sees them 
   page,
   world,
 }) => {
+  // A whole journey (profile, two uploads, the operator's approval): the journeys' bound.
+  test.setTimeout(180_000)
   const player = await newPlayer(world, "verify")
   await signInPage(page, world, player.email, player.password)
 
