@@ -5,9 +5,11 @@
  *
  *   npm run bench:deposit                                   # 4,000 deposits, 16 concurrent senders
  *   npm run bench:deposit -- --deposits=10000 --clients=32 --players=500 --pgbench-seconds=20
+ *   npm run bench:deposit -- --clients=200 --batching=off   # each webhook in its own transaction
  *
- * Each webhook is one `payment.completed` for its own deposit (one ledger transaction: lock two
- * accounts, insert transaction + 2 entries, update 2 balances, update the deposit, record the event).
+ * Each webhook is one `payment.completed` for its own deposit (a ledger credit, the deposit's
+ * completion, the event record); webhooks arriving together settle in one transaction
+ * (docs/ledger.md#batched-settlement-game-wallet).
  * A fresh database on TEST_DATABASE_URL's server, dropped afterwards. Ends with ledger:check.
  * A measurement: it asserts nothing about speed; it exits non-zero only on errors or drift.
  */
@@ -28,6 +30,7 @@ const flag = (name: string, def: number): number => {
   const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))
   return arg === undefined ? def : Number(arg.split("=")[1])
 }
+const BATCHING = process.argv.includes("--batching=off") ? "off" : "on"
 const DEPOSITS = flag("deposits", 4_000)
 const CLIENTS = flag("clients", 16)
 const PLAYERS = flag("players", 200)
@@ -55,7 +58,12 @@ const main = async (): Promise<number> => {
   const server = await startServerProcess({
     dataDir,
     databaseUrl: db.url,
-    env: { CAPTCHA: "off", LOG_LEVEL: "Warn", PAYMENT_GATEWAYS: gateways },
+    env: {
+      CAPTCHA: "off",
+      LOG_LEVEL: "Warn",
+      PAYMENT_GATEWAYS: gateways,
+      SETTLEMENT_BATCHING: BATCHING === "on" ? "true" : "false",
+    },
   })
   try {
     await runSql(
@@ -130,6 +138,7 @@ const main = async (): Promise<number> => {
         `  latency: p50 ${f(percentile(latencies, 50))}  p95 ${f(percentile(latencies, 95))}  p99 ${f(percentile(latencies, 99))}  max ${f(latencies.at(-1) ?? 0)}`,
         `  non-200 answers: ${errors.size === 0 ? "none" : JSON.stringify(Object.fromEntries(errors))}`,
         `pgbench TPC-B-like (scale 10, 16 clients, 2 threads, ${PGBENCH_SECONDS} s), same server: ${tps} tps`,
+        `settlements / pgbench: ${((DEPOSITS / seconds / Number(tps)) * 100).toFixed(1)} % (batching ${BATCHING})`,
         formatLedgerReport(report).trimEnd(),
         "",
       ].join("\n"),

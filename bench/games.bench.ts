@@ -31,7 +31,7 @@ const main = async (): Promise<number> => {
   const bench = await startWalletStage({
     name: "casino_bench_games",
     players: PLAYERS,
-    env: { GAME_WALLET_BATCHING: BATCHING === "off" ? "false" : "true" },
+    env: { SETTLEMENT_BATCHING: BATCHING === "off" ? "false" : "true" },
   })
   const serverPid = bench.servers[0]?.pid ?? 0
   try {

@@ -116,10 +116,11 @@ export interface AppConfigShape {
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
   /**
-   * GAME_WALLET_BATCHING (default on): bets and wins arriving together settle in one transaction
-   * (docs/ledger.md#batched-settlement); off settles each call in its own.
+   * SETTLEMENT_BATCHING (default on): game bets and wins, and deposit completions, arriving
+   * together settle in one transaction (docs/ledger.md#batched-settlement-game-wallet); off settles
+   * each in its own.
    */
-  readonly gameWalletBatching: boolean
+  readonly settlementBatching: boolean
   /** GAME_PROVIDERS: JSON array of the game integrations (docs/game-wallet-protocol.md). */
   readonly gameProviders: ReadonlyArray<GameProviderConfig>
   /** How often each integration's signed games list is fetched again (GAME_CATALOGUE_REFRESH_SECONDS, 300). */
@@ -593,7 +594,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     internalUrl: internalRaw.replace(/\/+$/, ""),
     depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
-    gameWalletBatching: bool(env, "GAME_WALLET_BATCHING", true),
+    settlementBatching: bool(env, "SETTLEMENT_BATCHING", true),
     gameProviders,
     gameCatalogueRefreshSeconds: int(env, "GAME_CATALOGUE_REFRESH_SECONDS", 300, 5, 86_400),
     gameLaunchLimit: scaleLimit({ max: 60, windowSeconds: 600 }, rateLimitScale),

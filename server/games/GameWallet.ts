@@ -522,7 +522,7 @@ const make = Effect.gen(function* () {
       ),
     )
 
-  const batcher = config.gameWalletBatching
+  const batcher = config.settlementBatching
     ? yield* makeSettlementBatcher({
         repo: batchRepo,
         ledger,

@@ -22,8 +22,9 @@
  * (a deadlock, a lost connection, an id posted meanwhile) — every call of it, each in its own
  * transaction, so a batch's trouble costs time, never an answer.
  */
-import { Deferred, Effect, Queue, type Scope } from "effect"
+import { Deferred, Effect, type Scope } from "effect"
 import type { SqlError } from "effect/sql"
+import { makeBatcher, type Pending } from "../../lib/batcher.ts"
 import type { AcceptedSignature } from "../../protocols/game-wallet/signature.ts"
 import type { BetCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
 import type { BatchOutcome, LedgerShape, Posting, PostingEntry } from "../ledger/Ledger.ts"
@@ -56,11 +57,6 @@ export type BatchJob =
       readonly fingerprint: string
     }
 
-interface Pending {
-  readonly job: BatchJob
-  readonly done: Deferred.Deferred<WalletAnswer>
-}
-
 /** Calls a batch takes at most: its statements' parameters stay a few hundred KB. */
 const MAX_BATCH = 400
 
@@ -92,8 +88,6 @@ export const makeSettlementBatcher = (
   deps: SettlementBatchDeps,
 ): Effect.Effect<{ readonly submit: (job: BatchJob) => Effect.Effect<WalletAnswer> }, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const queue = yield* Queue.unbounded<Pending>()
-
     /** The decisions and writes of one batch, inside its transaction. */
     const settle = (jobs: ReadonlyArray<BatchJob>) =>
       Effect.gen(function* () {
@@ -293,7 +287,10 @@ export const makeSettlementBatcher = (
         return settled
       })
 
-    const finish = (batch: ReadonlyArray<Pending>, settled: ReadonlyArray<Settled | undefined>) =>
+    const finish = (
+      batch: ReadonlyArray<Pending<BatchJob, WalletAnswer>>,
+      settled: ReadonlyArray<Settled | undefined>,
+    ) =>
       Effect.gen(function* () {
         const pushes: Array<{ userId: string; currency: string; balance: bigint }> = []
         const later: Array<Effect.Effect<void>> = []
@@ -319,7 +316,7 @@ export const makeSettlementBatcher = (
         if (later.length > 0) yield* Effect.all(later, { concurrency: 8, discard: true })
       })
 
-    const run = (batch: ReadonlyArray<Pending>) =>
+    const run = (batch: ReadonlyArray<Pending<BatchJob, WalletAnswer>>) =>
       deps.transaction(settle(batch.map((p) => p.job))).pipe(
         Effect.flatMap((settled) => finish(batch, settled)),
         Effect.catchCause((cause) =>
@@ -335,49 +332,18 @@ export const makeSettlementBatcher = (
             ),
           ),
         ),
-        // A batch that started finishes, even while the server stops: its callers are waiting.
-        Effect.uninterruptible,
         Effect.withSpan("GameWallet.batch", { attributes: { calls: batch.length } }),
       )
 
-    /** The next batch from what waits: one call per player, id, round and signature. */
-    const pick = (waiting: ReadonlyArray<Pending>) => {
-      const batch: Array<Pending> = []
-      const carry: Array<Pending> = []
-      const taken = new Set<string>()
-      for (const p of waiting) {
-        const { job } = p
-        const keys = [
-          `p:${job.call.playerId}`,
-          `t:${job.integration}|${job.call.transactionId}`,
-          `r:${job.integration}|${job.call.roundId}`,
-          `s:${job.signature.v1}`,
-        ]
-        if (batch.length >= MAX_BATCH || keys.some((k) => taken.has(k))) carry.push(p)
-        else {
-          for (const k of keys) taken.add(k)
-          batch.push(p)
-        }
-      }
-      return { batch, carry }
-    }
-
-    const worker = Effect.gen(function* () {
-      let carry: ReadonlyArray<Pending> = []
-      while (true) {
-        const arrived = carry.length === 0 ? yield* Queue.takeAll(queue) : yield* Queue.clear(queue)
-        const next = pick([...carry, ...arrived])
-        carry = next.carry
-        yield* run(next.batch)
-      }
+    return yield* makeBatcher<BatchJob, WalletAnswer>({
+      maxBatch: MAX_BATCH,
+      // One call per player, id, round and signature in a batch.
+      keys: (job) => [
+        `p:${job.call.playerId}`,
+        `t:${job.integration}|${job.call.transactionId}`,
+        `r:${job.integration}|${job.call.roundId}`,
+        `s:${job.signature.v1}`,
+      ],
+      run,
     })
-    yield* Effect.forkScoped(worker)
-
-    const submit = (job: BatchJob) =>
-      Effect.gen(function* () {
-        const done = yield* Deferred.make<WalletAnswer>()
-        yield* Queue.offer(queue, { job, done })
-        return yield* Deferred.await(done)
-      })
-    return { submit }
   })

@@ -65,6 +65,7 @@ import { Wallets } from "../wallet/Wallets.ts"
 import { type Customer, providerFor, signatureProblem } from "./adapters.ts"
 import type { DepositRow } from "./DepositsRepo.ts"
 import { DepositsRepo } from "./DepositsRepo.ts"
+import { makeDepositBatcher } from "./depositBatch.ts"
 import { Gateways, isPaymentGateway } from "./Gateways.ts"
 
 export const DepositMessages = {
@@ -504,21 +505,50 @@ const make = Effect.gen(function* () {
       return answer(400, { error: "BadRequest", message: "The event body is not a payment event." })
     }
     const hash = createHash("sha256").update(rawBody).digest("hex")
-    const settled = yield* settle(provider, decoded.value, hash).pipe(
-      // Two deliveries of one event racing past the look-ups: the loser's insert conflicts; retry
-      // once and it answers as a replay. Deadlocks/serialization failures retry too.
-      Effect.retry({
-        times: 3,
-        while: (e) =>
-          e.reason._tag === "UniqueViolation" ||
-          e.reason._tag === "DeadlockError" ||
-          e.reason._tag === "SerializationError",
-      }),
-      Effect.orDie,
-    )
-    yield* Effect.forEach(settled.push, ([userId, event]) => events.publish(userId, event), { discard: true })
-    return settled.answer
+    const event = decoded.value
+    return batcher !== undefined && event.type === "payment.completed"
+      ? yield* batcher.submit({ provider, event, hash })
+      : yield* settleOne(provider, event, hash)
   })
+
+  /** One event in its own transaction, its pushes sent once committed. */
+  const settleOne = (provider: string, event: WebhookEvent, hash: string) =>
+    Effect.gen(function* () {
+      const settled = yield* settle(provider, event, hash).pipe(
+        // Two deliveries of one event racing past the look-ups: the loser's insert conflicts; retry
+        // once and it answers as a replay. Deadlocks/serialization failures retry too.
+        Effect.retry({
+          times: 3,
+          while: (e) =>
+            e.reason._tag === "UniqueViolation" ||
+            e.reason._tag === "DeadlockError" ||
+            e.reason._tag === "SerializationError",
+        }),
+        Effect.orDie,
+      )
+      yield* Effect.forEach(settled.push, ([userId, pushed]) => events.publish(userId, pushed), {
+        discard: true,
+      })
+      return settled.answer
+    })
+
+  const batcher = config.settlementBatching
+    ? yield* makeDepositBatcher<WebhookEvent>({
+        repo,
+        ledger,
+        clearingOf: (provider, currency) => ledger.systemAccountId("gateway_clearing", provider, currency),
+        received,
+        pushesOf: (deposit, balance) => [
+          { userId: deposit.userId, event: depositEvent({ ...deposit, status: "completed" }) },
+          {
+            userId: deposit.userId,
+            event: { type: "balance", currency: deposit.currency, balance: balance.toString() },
+          },
+        ],
+        single: ({ provider, event, hash }) => settleOne(provider, event, hash),
+        publish: events.publishMany,
+      })
+    : undefined
 
   const expireStale = repo.expireOlderThan(config.depositExpiryMinutes).pipe(
     Effect.tap((rows) =>

@@ -78,6 +78,38 @@ export interface DepositsRepoShape {
     readonly outcome: WebhookEventRow["outcome"]
     readonly detail: string | null
   }) => Sql<boolean>
+  /**
+   * ONE statement for a batch of completion events: locks their deposits (`FOR UPDATE`, in id
+   * order, so two batches never wait on each other in a cycle) and reads each with whether its
+   * event id is recorded and the player's account in the deposit's currency — in the batch's order.
+   */
+  readonly lockMany: (
+    events: ReadonlyArray<{
+      readonly depositId: string
+      readonly provider: string
+      readonly eventId: string
+    }>,
+  ) => Sql<
+    ReadonlyArray<{
+      readonly deposit: DepositRow | undefined
+      readonly eventSeen: boolean
+      readonly accountId: string | undefined
+    }>
+  >
+  /**
+   * ONE statement: completes the deposits with their ledger transactions and records their events
+   * as processed. Answers how many events it recorded (fewer: one arrived meanwhile — roll back).
+   */
+  readonly completeMany: (
+    done: ReadonlyArray<{
+      readonly depositId: string
+      readonly ledgerTransactionId: string
+      readonly provider: string
+      readonly eventId: string
+      readonly payloadHash: string
+      readonly eventType: string
+    }>,
+  ) => Sql<number>
 }
 
 const columns = `
@@ -160,6 +192,67 @@ const make = Effect.gen(function* () {
         ON CONFLICT (provider, event_id) DO NOTHING
         RETURNING provider
       `.pipe(Effect.map((rows) => rows.length > 0)),
+    lockMany: (events) =>
+      sql<
+        DepositRow & {
+          readonly found: boolean
+          readonly eventSeen: boolean
+          readonly accountId: string | null
+        }
+      >`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(
+            events.map((e, i) => ({ i, deposit: e.depositId, provider: e.provider, event_id: e.eventId })),
+          )}::jsonb) AS x (i int, deposit uuid, provider text, event_id text)
+        ), locked AS (
+          SELECT * FROM deposits WHERE id IN (SELECT deposit FROM input) ORDER BY id FOR UPDATE
+        )
+        SELECT (d.id IS NOT NULL) AS found,
+               d.id::text AS id, d.user_id::text AS "userId", d.method, d.provider, d.amount::text AS amount,
+               d.currency, d.amount_eur_cents::text AS "amountEurCents", d.status,
+               d.provider_reference AS "providerReference", d.reason,
+               d.ledger_transaction_id::text AS "ledgerTransactionId", d.created_at AS "createdAt",
+               d.updated_at AS "updatedAt", d.completed_at AS "completedAt",
+               (e.provider IS NOT NULL) AS "eventSeen", a.id::text AS "accountId"
+        FROM input i
+        LEFT JOIN locked d ON d.id = i.deposit
+        LEFT JOIN payment_webhook_events e ON e.provider = i.provider AND e.event_id = i.event_id
+        LEFT JOIN ledger_accounts a ON a.kind = 'player_cash' AND a.user_id = d.user_id AND a.currency = d.currency
+        ORDER BY i.i
+      `.pipe(
+        Effect.map((rows) =>
+          rows.map(({ found, eventSeen, accountId, ...deposit }) => ({
+            deposit: found ? deposit : undefined,
+            eventSeen,
+            accountId: accountId ?? undefined,
+          })),
+        ),
+      ),
+    completeMany: (done) =>
+      sql<{ readonly n: number }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(
+            done.map((d) => ({
+              id: d.depositId,
+              tx: d.ledgerTransactionId,
+              provider: d.provider,
+              event_id: d.eventId,
+              payload_hash: d.payloadHash,
+              event_type: d.eventType,
+            })),
+          )}::jsonb) AS x (id uuid, tx uuid, provider text, event_id text, payload_hash text, event_type text)
+        ), completed AS (
+          UPDATE deposits d SET status = 'completed', reason = NULL, ledger_transaction_id = input.tx,
+            completed_at = now(), updated_at = now()
+          FROM input WHERE d.id = input.id
+        ), recorded AS (
+          INSERT INTO payment_webhook_events (provider, event_id, payload_hash, event_type, deposit_id, outcome, detail)
+          SELECT provider, event_id, payload_hash, event_type, id, 'processed', NULL FROM input ORDER BY provider, event_id
+          ON CONFLICT (provider, event_id) DO NOTHING
+          RETURNING 1
+        )
+        SELECT count(*)::int AS n FROM recorded
+      `.pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0))),
   } satisfies DepositsRepoShape
 })
 

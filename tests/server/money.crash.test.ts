@@ -331,5 +331,5 @@ describeBackends("money crash: SIGKILL during deposit webhooks, restart, provide
     // the ledger holds other postings too (the games' jackpot pools are seeded at start).
     expect(final.deposits.every((d) => d.txs === 1)).toBe(true)
     log(`final check ${lap()} ms: ${final.ledger.transactions} ledger transactions, ledger:check clean`)
-  }, 120_000)
+  }, 300_000)
 })
