@@ -93,7 +93,7 @@ export interface WalletStage {
   readonly close: () => Promise<void>
 }
 
-/** Sets the stage; `env` goes to every casino process (e.g. GAME_WALLET_BATCHING). */
+/** Sets the stage; `env` goes to every casino process (e.g. SETTLEMENT_BATCHING). */
 export const startWalletStage = async (options: {
   readonly name: string
   readonly players: number
