@@ -53,8 +53,8 @@ export const textFlag = (name: string, def: string): string => {
 const STUDIO_SECRET = "stage-studio-secret-0123456789abcdef"
 const STUDIO_KEYS = studioCredentials(STUDIO_SECRET, { sandbox: true })
 
-const sign = (body: string, skewSeconds: number) => {
-  const t = Math.floor(Date.now() / 1000) - skewSeconds
+const sign = (body: string, signedAt: number | undefined) => {
+  const t = signedAt ?? Math.floor(Date.now() / 1000)
   return `t=${t},v1=${createHmac("sha256", STUDIO_KEYS.walletSecret).update(`${t}.${body}`).digest("hex")}`
 }
 
@@ -76,14 +76,14 @@ export interface WalletStage {
   /** The launch id of a game without a jackpot. */
   readonly launchId: string
   /**
-   * One wallet call to `servers[server]` (default 0), signed now less `skewSeconds` (a second
-   * delivery of the same body needs another signature); rejects on a network error.
+   * One wallet call to `servers[server]` (default 0), signed now or at `signedAt` (unix seconds:
+   * a second delivery of the same body needs another signature); rejects on a network error.
    */
   readonly call: (
     op: string,
     body: Readonly<Record<string, unknown>>,
     server?: number,
-    skewSeconds?: number,
+    signedAt?: number,
   ) => Promise<WalletReply>
   /** The PIDs of this database's backends (the servers' pools, and anything else connected). */
   readonly backends: () => Promise<ReadonlyArray<number>>
@@ -239,9 +239,9 @@ export const startWalletStage = async (options: {
         req.on("error", reject)
         req.end(raw)
       })
-    const call = (op: string, body: Readonly<Record<string, unknown>>, server = 0, skewSeconds = 0) => {
+    const call = (op: string, body: Readonly<Record<string, unknown>>, server = 0, signedAt?: number) => {
       const raw = JSON.stringify(body)
-      return post(server, `/api/games/wallet/studio/${op}`, raw, sign(raw, skewSeconds))
+      return post(server, `/api/games/wallet/studio/${op}`, raw, sign(raw, signedAt))
     }
     const backends = async () =>
       (
