@@ -8,6 +8,7 @@
  *   npm run bench:games-open -- --rate=300 --seconds=30
  *   npm run bench:games-open -- --find-max                    # then steps the rate up (10 s each)
  *   npm run bench:games-open -- --batching=off                # each call in its own transaction
+ *   npm run bench:games-open -- --db=pglite                   # the embedded default, in this process
  *
  * Prints the wallet call's p50 / p95 / p99 / max at the offered rate, the rate achieved, the CPU
  * per call of the server and of PostgreSQL, and (with --find-max) the highest offered rate whose
@@ -17,8 +18,7 @@
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { setTimeout as sleep } from "node:timers/promises"
-import { Effect } from "effect"
-import { checkLedger, formatLedgerReport } from "../server/ledger/check.ts"
+import { formatLedgerReport } from "../server/ledger/check.ts"
 import {
   cpuSecondsOf,
   flag,
@@ -35,6 +35,7 @@ const STEP_SECONDS = flag("step-seconds", 10)
 const PGBENCH_SECONDS = flag("pgbench-seconds", 10)
 const FIND_MAX = process.argv.includes("--find-max")
 const BATCHING = textFlag("batching", "on")
+const DB = textFlag("db", "postgres")
 /** The latency bound the highest sustainable rate is searched for. */
 const P99_BOUND_MS = 50
 
@@ -58,6 +59,7 @@ const main = async (): Promise<number> => {
   const bench = await startWalletStage({
     name: "casino_bench_games_open",
     players: PLAYERS,
+    backend: DB === "pglite" ? "pglite" : "postgres",
     env: { SETTLEMENT_BATCHING: BATCHING === "off" ? "false" : "true" },
   })
   const serverPid = bench.servers[0]?.pid ?? 0
@@ -112,7 +114,9 @@ const main = async (): Promise<number> => {
     const serverCpu = cpuSecondsOf(serverPid) - serverBefore
     let pgCpu = 0
     for (const pid of await bench.backends()) pgCpu += cpuSecondsOf(pid) - (backendsBefore.get(pid) ?? 0)
-    const commits = (await bench.commits()) - commitsBefore
+    const commitsAfter = await bench.commits()
+    const commits =
+      commitsAfter === undefined || commitsBefore === undefined ? undefined : commitsAfter - commitsBefore
     latencies.sort((a, b) => a - b)
     const calls = latencies.length
     return {
@@ -128,7 +132,7 @@ const main = async (): Promise<number> => {
       errors,
       serverCpuMs: (serverCpu * 1000) / Math.max(1, calls),
       pgCpuMs: (pgCpu * 1000) / Math.max(1, calls),
-      callsPerCommit: calls / Math.max(1, commits),
+      callsPerCommit: commits === undefined ? Number.NaN : calls / Math.max(1, commits),
     }
   }
 
@@ -136,7 +140,7 @@ const main = async (): Promise<number> => {
     `  offered ${s.offered} rounds/s → ${s.achieved.toFixed(0)} rounds/s (${s.calls} calls): ` +
     `p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  max ${s.max.toFixed(0)} ms; ` +
     `CPU/call server ${s.serverCpuMs.toFixed(2)} ms, PostgreSQL ${s.pgCpuMs.toFixed(2)} ms; ` +
-    `${s.callsPerCommit.toFixed(1)} calls/commit` +
+    (Number.isNaN(s.callsPerCommit) ? "" : `${s.callsPerCommit.toFixed(1)} calls/commit`) +
     (s.skipped > 0 ? `; ${s.skipped} arrivals found every player busy` : "") +
     (s.errors.size > 0 ? `; non-200: ${JSON.stringify(Object.fromEntries(s.errors))}` : "")
 
@@ -168,14 +172,14 @@ const main = async (): Promise<number> => {
         `  highest offered rate with p99 ≤ ${P99_BOUND_MS} ms: ${best === undefined ? "none found" : `${best} rounds/s (${best * 2} wallet calls/s)`}\n`,
       )
     }
-    if (PGBENCH_SECONDS > 0) {
+    if (PGBENCH_SECONDS > 0 && bench.dbUrl !== undefined) {
       await pgbenchInit(bench.dbUrl)
       const tps = await pgbenchRun(bench.dbUrl, PGBENCH_SECONDS)
       process.stdout.write(
         `pgbench TPC-B-like (scale 10, 16 clients, 2 threads, ${PGBENCH_SECONDS} s), same server: ${tps} tps\n`,
       )
     }
-    const report = await Effect.runPromise(checkLedger.pipe(Effect.provide(bench.dbLayer), Effect.scoped))
+    const report = await bench.checkLedger()
     process.stdout.write(`${formatLedgerReport(report).trimEnd()}\n`)
     return !failed && report.clean ? 0 : 1
   } finally {

@@ -13,10 +13,7 @@
  *   - every balance is the model's, no cent is created or lost (all accounts sum to 0), and
  *     ledger:check is clean.
  */
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { checkLedger } from "../../server/ledger/check.ts"
-import { runSql } from "../support/databases.ts"
 import { startWalletStage, type WalletReply, type WalletStage } from "../support/wallet-stage.ts"
 import { postgresUnavailable } from "./harness.ts"
 
@@ -62,8 +59,7 @@ describe.skipIf(problem !== undefined && process.env.CI !== "true")(
 
     it("loses no answered call and no cent; every answer and replay is the model's", async () => {
       const random = prng(SEED)
-      const [limits] = await runSql<{ min: string; max: string }>(
-        stage.dbUrl,
+      const [limits] = await stage.query<{ min: string; max: string }>(
         "SELECT min_bet_eur::text AS min, max_bet_eur::text AS max FROM games WHERE launch_id = $1",
         [stage.launchId],
       )
@@ -210,8 +206,7 @@ describe.skipIf(problem !== undefined && process.env.CI !== "true")(
       // Every call answered 200 is stored with that answer.
       const stored = new Map(
         (
-          await runSql<{ transactionId: string; status: number; response: unknown }>(
-            stage.dbUrl,
+          await stage.query<{ transactionId: string; status: number; response: unknown }>(
             "SELECT transaction_id AS \"transactionId\", status, response FROM game_transactions WHERE op <> 'tombstone'",
           )
         ).map((row) => [row.transactionId, row] as const),
@@ -224,18 +219,16 @@ describe.skipIf(problem !== undefined && process.env.CI !== "true")(
       expect(missing.slice(0, 5), `seed ${SEED}`).toEqual([])
 
       // Every balance is the model's; every account together sums to 0 (double entry).
-      const balances = await runSql<{ userId: string; balance: string }>(
-        stage.dbUrl,
+      const balances = await stage.query<{ userId: string; balance: string }>(
         "SELECT user_id::text AS \"userId\", balance::text AS balance FROM ledger_accounts WHERE kind = 'player_cash'",
       )
       const drift = balances.filter((b) => model.get(b.userId) !== BigInt(b.balance))
       expect(drift.slice(0, 5), `seed ${SEED}`).toEqual([])
-      const [total] = await runSql<{ total: string }>(
-        stage.dbUrl,
+      const [total] = await stage.query<{ total: string }>(
         "SELECT sum(balance)::text AS total FROM ledger_accounts",
       )
       expect(total?.total).toBe("0")
-      const report = await Effect.runPromise(checkLedger.pipe(Effect.provide(stage.dbLayer), Effect.scoped))
+      const report = await stage.checkLedger()
       expect(report.clean).toBe(true)
       process.stdout.write(
         `games crash: seed ${SEED}, ${answered} answers (${acked.length} settled 200), ${retried} deliveries retried after the kill at answer ${killAt}\n`,
