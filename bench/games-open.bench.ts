@@ -139,7 +139,9 @@ const main = async (): Promise<number> => {
   const line = (s: Step) =>
     `  offered ${s.offered} rounds/s → ${s.achieved.toFixed(0)} rounds/s (${s.calls} calls): ` +
     `p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  max ${s.max.toFixed(0)} ms; ` +
-    `CPU/call server ${s.serverCpuMs.toFixed(2)} ms, PostgreSQL ${s.pgCpuMs.toFixed(2)} ms; ` +
+    (bench.backend === "pglite"
+      ? `CPU/call (one process: casino, PGlite, this client) ${s.serverCpuMs.toFixed(2)} ms; `
+      : `CPU/call server ${s.serverCpuMs.toFixed(2)} ms, PostgreSQL ${s.pgCpuMs.toFixed(2)} ms; `) +
     (Number.isNaN(s.callsPerCommit) ? "" : `${s.callsPerCommit.toFixed(1)} calls/commit`) +
     (s.skipped > 0 ? `; ${s.skipped} arrivals found every player busy` : "") +
     (s.errors.size > 0 ? `; non-200: ${JSON.stringify(Object.fromEntries(s.errors))}` : "")
