@@ -33,6 +33,10 @@
  * counted per game and listed by path: the goal is none per round. After each game the header's
  * balance must show the frame's (delivered by the event stream).
  *
+ * Then the signed-in lobby is left alone (--idle-seconds, 60) and the page makes trips lobby →
+ * account → lobby by the header's links (--tour-trips, 5), each with its requests listed: an idle
+ * tab's rate per minute, and what moving between screens costs (data reused until stale).
+ *
  * A measurement: it asserts nothing about speed. Load average is printed at the start and end.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
@@ -69,6 +73,10 @@ const textFlag = (name: string, fallback: string): string =>
 
 const ROUNDS = numberFlag("rounds", 50)
 const WARMUP = numberFlag("warmup", 5)
+/** How long the signed-in lobby is left alone while its requests are counted (0: not measured). */
+const IDLE_SECONDS = numberFlag("idle-seconds", 60)
+/** Rounds trips lobby → account → lobby by the header's links, their requests counted. */
+const TOUR_TRIPS = numberFlag("tour-trips", 5)
 const DB = textFlag("db", "pglite")
 if (DB !== "pglite" && DB !== "postgres") throw new Error(`--db=${DB}: expected pglite or postgres`)
 const BET = "0.10"
@@ -449,6 +457,62 @@ const report = (results: ReadonlyArray<GameResult>, loadAtStart: string, databas
   console.log(`\nLoad average (1, 5, 15 min): at start ${loadAtStart}; at end ${load()}`)
 }
 
+/** Counts the casino page's requests (its origin, but the event stream) while `during` runs. */
+const countRequests = async (
+  page: Page,
+  casinoOrigin: string,
+  during: () => Promise<void>,
+): Promise<ReadonlyMap<string, number>> => {
+  const requests = new Map<string, number>()
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url())
+    if (url.origin !== casinoOrigin || (request.method() === "GET" && url.pathname === EVENTS_PATH)) return
+    const key = `${request.method()} ${url.pathname}`
+    requests.set(key, (requests.get(key) ?? 0) + 1)
+  }
+  page.on("request", onRequest)
+  try {
+    await during()
+  } finally {
+    page.off("request", onRequest)
+  }
+  return requests
+}
+
+const printRequests = (title: string, requests: ReadonlyMap<string, number>) => {
+  const paths = [...requests.entries()].sort((a, b) => b[1] - a[1])
+  console.log(`${title}: ${paths.length === 0 ? "none" : ""}`)
+  for (const [path, count] of paths) console.log(`    ${String(count).padStart(5)}  ${path}`)
+}
+
+/** An idle signed-in lobby, then trips between the lobby and the account by the header's links. */
+const idleAndTour = async (page: Page, casinoOrigin: string) => {
+  await page.goto("/")
+  await expect(page.getByRole("link", { name: /Your account/ })).toBeVisible()
+  // The first screen's own loads and the idle-time prefetches are not the idle tab's: let them end.
+  await page.waitForLoadState("networkidle")
+  await page.waitForTimeout(5_000)
+  if (IDLE_SECONDS > 0) {
+    const idle = await countRequests(page, casinoOrigin, () => page.waitForTimeout(IDLE_SECONDS * 1000))
+    const total = [...idle.values()].reduce((a, b) => a + b, 0)
+    printRequests(
+      `\nAn idle signed-in lobby, ${IDLE_SECONDS} s: ${((total * 60) / IDLE_SECONDS).toFixed(1)} requests a minute besides the event stream`,
+      idle,
+    )
+  }
+  if (TOUR_TRIPS > 0) {
+    const tour = await countRequests(page, casinoOrigin, async () => {
+      for (let i = 0; i < TOUR_TRIPS; i++) {
+        await page.getByRole("link", { name: /Your account/ }).click()
+        await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible()
+        await page.getByRole("link", { name: "Casino" }).first().click()
+        await expect(page).toHaveURL(/\/$/)
+      }
+    })
+    printRequests(`\n${TOUR_TRIPS} trips lobby → account → lobby by the header's links`, tour)
+  }
+}
+
 // ── Main ──
 
 const main = async (): Promise<number> => {
@@ -495,6 +559,7 @@ const main = async (): Promise<number> => {
     const results: Array<GameResult> = []
     for (const game of GAMES) results.push(await runGame(page, new URL(stack.baseUrl).origin, game))
     report(results, loadAtStart, database === undefined ? "PGlite" : `PostgreSQL ${database.name}`)
+    await idleAndTour(page, new URL(stack.baseUrl).origin)
     return 0
   } catch (error) {
     console.error(
