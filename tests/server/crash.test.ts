@@ -16,6 +16,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { afterAll, expect, it } from "vitest"
 import { createDatabase, runSql, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { keepAliveAgent, send } from "../support/http.ts"
+import { prng } from "../support/prng.ts"
 import { type ServerProcess, startServerProcess } from "../support/server.ts"
 import { describeBackends } from "./harness.ts"
 
@@ -23,18 +24,6 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3)
 const CLIENTS = 12
 const USER = "/user-service/api/v1"
 const PASSWORD = "crash test password 1"
-
-/** A small seeded PRNG (mulberry32) so a round's kill moment can be replayed. */
-const prng = (seed: number) => {
-  let a = seed >>> 0
-  return (): number => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

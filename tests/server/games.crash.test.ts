@@ -14,6 +14,7 @@
  *     ledger:check is clean.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { prng } from "../support/prng.ts"
 import { startWalletStage, type WalletReply, type WalletStage } from "../support/wallet-stage.ts"
 import { postgresUnavailable } from "./harness.ts"
 
@@ -22,18 +23,6 @@ const CALLS = Number(process.env.GAMES_CRASH_CALLS ?? 20_000)
 const PLAYERS = 500
 const OPENING = 5_000n
 const SEED = Number(process.env.GAMES_CRASH_SEED ?? Date.now() % 1_000_000)
-
-/** mulberry32: a seeded run can be replayed. */
-const prng = (seed: number) => {
-  let a = seed >>> 0
-  return (): number => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 interface Expected {
   readonly status: number

@@ -26,6 +26,7 @@ import { seed } from "../../server/db/seed.ts"
 import { checkLedger, type LedgerReport } from "../../server/ledger/check.ts"
 import { createDatabase, seedPgliteDataDir, type TestDatabase } from "../support/databases.ts"
 import { keepAliveAgent, send } from "../support/http.ts"
+import { prng } from "../support/prng.ts"
 import { type ServerProcess, startServerProcess } from "../support/server.ts"
 import { describeBackends } from "./harness.ts"
 import { webhookBody } from "./money-support.ts"
@@ -51,18 +52,6 @@ const serverEnv = {
     },
   ]),
 } as const
-
-/** mulberry32, as in crash.test.ts: a seeded kill moment can be replayed. */
-const prng = (seed: number) => {
-  let a = seed >>> 0
-  return (): number => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 interface DepositRow {
   readonly id: string
