@@ -458,23 +458,41 @@ const report = (results: ReadonlyArray<GameResult>, loadAtStart: string, databas
 }
 
 /** Counts the casino page's requests (its origin, but the event stream) while `during` runs. */
+const NOT_SENT = "  (Chromium's cache: not sent)"
+
+/**
+ * The page's requests to the casino during `during` (the event stream aside), by method and path;
+ * those Chromium answered from its own cache (no byte sent to the server) are listed apart.
+ */
 const countRequests = async (
   page: Page,
   casinoOrigin: string,
   during: () => Promise<void>,
 ): Promise<ReadonlyMap<string, number>> => {
-  const requests = new Map<string, number>()
-  const onRequest = (request: Request) => {
-    const url = new URL(request.url())
-    if (url.origin !== casinoOrigin || (request.method() === "GET" && url.pathname === EVENTS_PATH)) return
-    const key = `${request.method()} ${url.pathname}`
-    requests.set(key, (requests.get(key) ?? 0) + 1)
-  }
-  page.on("request", onRequest)
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send("Network.enable")
+  const keys = new Map<string, string>()
+  const cached = new Set<string>()
+  cdp.on("Network.requestWillBeSent", (event) => {
+    const url = new URL(event.request.url)
+    if (url.origin !== casinoOrigin || (event.request.method === "GET" && url.pathname === EVENTS_PATH))
+      return
+    keys.set(event.requestId, `${event.request.method} ${url.pathname}`)
+  })
+  cdp.on("Network.requestServedFromCache", (event) => void cached.add(event.requestId))
+  cdp.on("Network.responseReceived", (event) => {
+    if (event.response.fromDiskCache === true || event.response.fromPrefetchCache === true)
+      cached.add(event.requestId)
+  })
   try {
     await during()
   } finally {
-    page.off("request", onRequest)
+    await cdp.detach()
+  }
+  const requests = new Map<string, number>()
+  for (const [id, path] of keys) {
+    const key = cached.has(id) ? `${path}${NOT_SENT}` : path
+    requests.set(key, (requests.get(key) ?? 0) + 1)
   }
   return requests
 }
@@ -494,7 +512,9 @@ const idleAndTour = async (page: Page, casinoOrigin: string) => {
   await page.waitForTimeout(5_000)
   if (IDLE_SECONDS > 0) {
     const idle = await countRequests(page, casinoOrigin, () => page.waitForTimeout(IDLE_SECONDS * 1000))
-    const total = [...idle.values()].reduce((a, b) => a + b, 0)
+    const total = [...idle.entries()]
+      .filter(([key]) => !key.endsWith(NOT_SENT))
+      .reduce((a, [, count]) => a + count, 0)
     printRequests(
       `\nAn idle signed-in lobby, ${IDLE_SECONDS} s: ${((total * 60) / IDLE_SECONDS).toFixed(1)} requests a minute besides the event stream`,
       idle,

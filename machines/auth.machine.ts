@@ -18,6 +18,7 @@ import { fromLazyEffect } from "../services/bridge.ts"
 import { forgetLocalUser, rememberLocalUser } from "../services/local-user.ts"
 import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
+import { forgetPlayerQueries } from "../services/query-cache.ts"
 import { Constants, Messages } from "../services/rules.ts"
 import type { Account } from "../services/session-calls.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
@@ -125,9 +126,15 @@ export const authMachine = setup({
         context.fund?.map((w) => (w.currency === params.currency ? { ...w, balance: params.balance } : w)) ??
         null,
     }),
-    rememberUser: (_, params: { user: SessionUser }) =>
-      rememberLocalUser({ name: params.user.fullName, userId: params.user.id }),
-    forgetUser: () => forgetLocalUser(),
+    // A session starting or ending drops the reads kept for the last one (services/query-cache.ts).
+    rememberUser: (_, params: { user: SessionUser }) => {
+      forgetPlayerQueries()
+      rememberLocalUser({ name: params.user.fullName, userId: params.user.id })
+    },
+    forgetUser: () => {
+      forgetPlayerQueries()
+      forgetLocalUser()
+    },
     /** Sign-out navigates to / first; the shell owns the address bar. */
     navigateHome: sendParent({ type: "NAVIGATE", path: "/" }),
     showLoading: sendParent({ type: "SHOW_LOADING" }),

@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import { profileClient } from "./clients/profile.ts"
 import { userClient } from "./clients/user.ts"
+import { profileQuery } from "./profile-queries.ts"
 import type { Fund, Profile } from "./profile-service.ts"
 
 export interface Account {
@@ -19,7 +20,7 @@ export const checkSession = Effect.gen(function* () {
 })
 
 export const loadAccount = Effect.gen(function* () {
-  const [profile, fund] = yield* Effect.all([profileClient.getProfile(), profileClient.getFund()], {
+  const [profile, fund] = yield* Effect.all([profileQuery.fresh, profileClient.getFund()], {
     concurrency: "unbounded",
   })
   const account: Account = { profile, fund }

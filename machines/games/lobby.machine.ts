@@ -11,13 +11,14 @@
  * flight), `search` (typing debounces SEARCH with `after`). Segment, search and "more" are context:
  * the list starts at 12 and grows by 12 (spec: numberOfGames); a new search or segment starts at 12.
  * A visitor toggling a favorite gets the login modal (asked of the area).
+ *
+ * Each read goes through the lobby's query cache (services/lobby-queries.ts): a player back from
+ * another screen sees the lists read a moment ago, reused until stale (spec: 5 minutes).
  */
-import type { Effect } from "effect"
+import { Effect } from "effect"
 import { assign, sendParent, setup } from "xstate"
 import { fromEffect } from "../../services/bridge.ts"
-import { CdnFiles, RecommendedGames } from "../../services/cdn.ts"
-import { fetchCdnFile } from "../../services/client.ts"
-import { gamesClient } from "../../services/clients/games.ts"
+import type { RecommendedGames } from "../../services/cdn.ts"
 import { playerGamesClient } from "../../services/clients/playerGames.ts"
 import type {
   Category,
@@ -29,6 +30,7 @@ import type {
   SkinConfiguration,
   Winners,
 } from "../../services/game-service.ts"
+import { lobbyQueries } from "../../services/lobby-queries.ts"
 import {
   catalogueCurrency,
   favoriteBody,
@@ -131,17 +133,22 @@ export const lobbyMachine = setup({
     events: {} as LobbyEvent,
   },
   actors: {
-    catalogue: fromEffect((currency: string) => gamesClient.gamesAndCategories({ params: { currency } })),
-    top: list(gamesClient.topGames()),
-    featured: list(gamesClient.featuredGames()),
-    newGames: list(gamesClient.newGames()),
-    jackpots: fromEffect(() => gamesClient.jackpots()),
-    winners: fromEffect(() => gamesClient.latestWinners()),
-    skin: fromEffect(() => gamesClient.skinConfiguration()),
-    recommended: fromEffect(() => fetchCdnFile(CdnFiles.recommendedGames, RecommendedGames)),
-    favorites: fromEffect(() => playerGamesClient.favorites()),
-    addFavorite: fromEffect((payload: FavoriteGame) => playerGamesClient.addFavorite({ payload })),
-    removeFavorite: fromEffect((id: string) => playerGamesClient.removeFavorite({ params: { id } })),
+    catalogue: fromEffect((currency: string) => lobbyQueries.catalogue.read(currency)),
+    top: list(lobbyQueries.top.read),
+    featured: list(lobbyQueries.featured.read),
+    newGames: list(lobbyQueries.newGames.read),
+    jackpots: fromEffect(() => lobbyQueries.jackpots.read),
+    winners: fromEffect(() => lobbyQueries.winners.read),
+    skin: fromEffect(() => lobbyQueries.skin.read),
+    recommended: fromEffect(() => lobbyQueries.recommended.read),
+    favorites: fromEffect(() => lobbyQueries.favorites.read),
+    // Each answers with the whole new list: it is kept as the favorites just read.
+    addFavorite: fromEffect((payload: FavoriteGame) =>
+      Effect.tap(playerGamesClient.addFavorite({ payload }), lobbyQueries.favorites.set),
+    ),
+    removeFavorite: fromEffect((id: string) =>
+      Effect.tap(playerGamesClient.removeFavorite({ params: { id } }), lobbyQueries.favorites.set),
+    ),
   },
   guards: {
     isSignedIn: ({ context }) => context.session === "signedIn",

@@ -18,8 +18,7 @@ import { Effect } from "effect"
 import { match } from "ts-pattern"
 import { assign, sendParent, setup } from "xstate"
 import { fromEffect } from "../../services/bridge.ts"
-import { CdnFiles, CountryCodes } from "../../services/cdn.ts"
-import { fetchCdnFile } from "../../services/client.ts"
+import type { CountryCodes } from "../../services/cdn.ts"
 import { profileClient } from "../../services/clients/profile.ts"
 import { ProfileFieldLocked, Unauthenticated, ValidationFailed } from "../../services/errors.ts"
 import { notify } from "../../services/notify.ts"
@@ -36,6 +35,7 @@ import {
   profilePayload,
   profileValuesOf,
 } from "../../services/profile-form.ts"
+import { countryCodesQuery, profileQuery } from "../../services/profile-queries.ts"
 import {
   isReadOnly,
   missingFields,
@@ -149,17 +149,17 @@ export const profileFormMachine = setup({
   actors: {
     load: fromEffect(() =>
       Effect.gen(function* () {
-        const [profile, countries] = yield* Effect.all(
-          [profileClient.getProfile(), fetchCdnFile(CdnFiles.countryCodes, CountryCodes)],
-          { concurrency: "unbounded" },
-        )
+        const [profile, countries] = yield* Effect.all([profileQuery.read, countryCodesQuery.read], {
+          concurrency: "unbounded",
+        })
         const loaded: LoadedForm = { profile, countries }
         return loaded
       }),
     ),
     save: fromEffect((payload: UpdateProfilePayload) =>
       Effect.gen(function* () {
-        return yield* profileClient.updateProfile({ payload })
+        // The answer is the saved profile: kept as the one just read.
+        return yield* Effect.tap(profileClient.updateProfile({ payload }), profileQuery.set)
       }),
     ),
     promo: promoEmailMachine,

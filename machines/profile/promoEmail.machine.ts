@@ -10,6 +10,7 @@ import { fromEffect } from "../../services/bridge.ts"
 import { profileClient } from "../../services/clients/profile.ts"
 import { notify } from "../../services/notify.ts"
 import { PromoMessages } from "../../services/profile-form.ts"
+import { profileQuery } from "../../services/profile-queries.ts"
 import type { ToastParams } from "../flowSupport.ts"
 import { isSessionGone, sessionEnded, type TabOutput } from "./support.ts"
 
@@ -34,13 +35,15 @@ export const promoEmailMachine = setup({
   actors: {
     readFlag: fromEffect(() =>
       Effect.gen(function* () {
-        const profile = yield* profileClient.getProfile()
+        const profile = yield* profileQuery.read
         return profile.receiveEmailPromo
       }),
     ),
     setFlag: fromEffect((receiveEmailPromo: boolean) =>
       Effect.gen(function* () {
         const result = yield* profileClient.setReceiveEmail({ payload: { receiveEmailPromo } })
+        // The kept profile holds the old preference.
+        profileQuery.forget()
         return result.receiveEmailPromo
       }),
     ),
