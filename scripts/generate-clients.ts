@@ -38,6 +38,7 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
   { file: "game-service.ts", load: () => import("../services/game-service.ts") },
   { file: "crypto-service.ts", load: () => import("../services/crypto-service.ts") },
   { file: "cashout-service.ts", load: () => import("../services/cashout-service.ts") },
+  { file: "bonus-service.ts", load: () => import("../services/bonus-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */
@@ -50,6 +51,7 @@ const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => 
   { file: "api/game-service.ts", load: () => import("../services/api/game-service.ts") },
   { file: "api/crypto-service.ts", load: () => import("../services/api/crypto-service.ts") },
   { file: "api/cashout-service.ts", load: () => import("../services/api/cashout-service.ts") },
+  { file: "api/bonus-service.ts", load: () => import("../services/api/bonus-service.ts") },
 ]
 
 interface Named {

@@ -16,6 +16,8 @@ import { makeDbLayer } from "../lib/db/client.ts"
 import { CasinoApi } from "../services/api.ts"
 import { AccountServicesLive } from "./account.ts"
 import { AnalyticsHandlers } from "./analytics/http.ts"
+import { Bonuses } from "./bonuses/Bonuses.ts"
+import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -113,8 +115,10 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Gateways.layer,
     DepositsRepo.layer,
   ).pipe(Layer.provideMerge(Account))
+  // Bonuses: promotions, the bonuses players hold (their money is the ledger's).
+  const BonusLayer = Bonuses.layer.pipe(Layer.provideMerge(MoneyBase))
   // Games: the catalogue and lobby, launch, and the seamless wallet providers call.
-  const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(MoneyBase))
+  const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(BonusLayer))
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
   const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
   // Crypto: the EVM node (EVM_RPC_URL) and its hot wallet, addresses, transfers, and the chain
@@ -139,6 +143,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
       PlayerGamesHandlers,
       CryptoHandlers,
       CashoutHandlers,
+      BonusHandlers,
+      CouponHandlers,
     ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
@@ -224,6 +230,7 @@ export type ServerServices =
   | GamesRepo
   | Integrations
   | Withdrawals
+  | Bonuses
   | FiatPayouts
   | OperatorAudit
   | EvmNode

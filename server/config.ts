@@ -30,6 +30,8 @@ export interface RateLimits {
   readonly resendPerUser: RateLimit
   readonly errorLogPerIp: RateLimit
   readonly documentUploadPerUser: RateLimit
+  /** Bonus codes checked or redeemed, per client IP: codes must not be guessable by brute force. */
+  readonly couponPerIp: RateLimit
 }
 
 export type RateLimitName = keyof RateLimits
@@ -272,6 +274,7 @@ export const defaultRateLimits: RateLimits = {
   resendPerUser: { max: 3, windowSeconds: 3600 },
   errorLogPerIp: { max: 30, windowSeconds: 60 },
   documentUploadPerUser: { max: 20, windowSeconds: 3600 },
+  couponPerIp: { max: 60, windowSeconds: 600 },
 }
 
 export const defaultBlockedEmailDomains: ReadonlyArray<string> = [
@@ -317,6 +320,7 @@ const RateLimitsOverride = Schema.fromJsonString(
     resendPerUser: Schema.optional(Limit),
     errorLogPerIp: Schema.optional(Limit),
     documentUploadPerUser: Schema.optional(Limit),
+    couponPerIp: Schema.optional(Limit),
   }),
 )
 
@@ -342,6 +346,7 @@ const parseRateLimits = (raw: string | undefined): RateLimits => {
     resendPerUser: override.resendPerUser ?? defaultRateLimits.resendPerUser,
     errorLogPerIp: override.errorLogPerIp ?? defaultRateLimits.errorLogPerIp,
     documentUploadPerUser: override.documentUploadPerUser ?? defaultRateLimits.documentUploadPerUser,
+    couponPerIp: override.couponPerIp ?? defaultRateLimits.couponPerIp,
   }
 }
 
@@ -359,6 +364,7 @@ export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits =
   resendPerUser: scaleLimit(limits.resendPerUser, scale),
   errorLogPerIp: scaleLimit(limits.errorLogPerIp, scale),
   documentUploadPerUser: scaleLimit(limits.documentUploadPerUser, scale),
+  couponPerIp: scaleLimit(limits.couponPerIp, scale),
 })
 
 /** Reads `${dataDir}/captcha-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */

@@ -4,6 +4,7 @@
  * Browser-safe: imports no server code.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { BonusServiceApi, CouponServiceApi } from "./api/bonus-service.ts"
 import { CashoutServiceApi } from "./api/cashout-service.ts"
 import { CryptoServiceApi } from "./api/crypto-service.ts"
 import { ErrorLoggerApi } from "./api/error-logger.ts"
@@ -25,6 +26,8 @@ export class CasinoApi extends HttpApi.make("casino")
   .add(PlayerGamesApi)
   .add(CryptoServiceApi)
   .add(CashoutServiceApi)
+  .add(BonusServiceApi)
+  .add(CouponServiceApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino API",

@@ -1,10 +1,10 @@
 /**
  * The bonus tiers of spec section 9, by deposit count: which promotion a deposit would earn, and the
- * deposit flow's promotion message. Pure and exact (EUR cents as bigint). Crediting bonuses comes
- * with the bonus capability; this is what the player is told now, and what that capability will
- * apply — one rule for both.
+ * deposit flow's promotion message, and the arithmetic of paying a deposit bonus (band, cap in the
+ * deposit's currency). Pure and exact (bigint). What the player is told and what the server pays
+ * (server/bonuses/Bonuses.ts) come from the same rules.
  *
- * Decisions where the spec is terse (docs/decisions.md, "Bonus tiers"):
+ * Decisions where the spec is terse (docs/bonuses.md, "Decisions where the spec is terse"):
  * - "up to 16 EUR" / "up to 50 EUR" include the bound: 16.00 EUR is the 50 % tier, 16.01 the 125 %.
  * - The cap of 8,000 EUR bounds the BONUS (not the deposit), for every tier.
  * - A deposit below the currency's minPromotion earns no promotion (it still deposits).
@@ -93,4 +93,30 @@ export const promotionMessage = (input: PromotionInput): string | null => {
   const offer = `${tier.percent}% bonus + ${tier.freeSpins} free spins`
   if (!input.reachesMinPromotion) return `Deposit at least ${input.minPromotionText} to get ${offer}`
   return `This deposit gets ${offer} (up to 8,000 EUR)`
+}
+
+// ── paying a deposit bonus (server/bonuses/Bonuses.ts) ─────────────────────────────────────────────
+
+/** A deposit bonus band as operators set it: deposits up to `upToEurCents` (inclusive; null: above). */
+export interface Band {
+  readonly upToEurCents: bigint | null
+  readonly percent: number
+  readonly freeSpins: number
+}
+
+/** The band a deposit worth `amountEurCents` falls in: the first whose bound it does not exceed. */
+export const bandFor = (bands: ReadonlyArray<Band>, amountEurCents: bigint): Band | undefined =>
+  bands.find((b) => b.upToEurCents === null || amountEurCents <= b.upToEurCents)
+
+/**
+ * EUR cents in a currency's minor units at `eurRate` (EUR per whole unit, scaled by 10^18), rounded
+ * down: a cap converted never grants more than the cap.
+ */
+export const eurCentsToMinor = (eurCents: bigint, eurRate: bigint, subunitsToUnit: bigint): bigint =>
+  eurRate <= 0n ? 0n : (eurCents * subunitsToUnit * 10n ** 18n) / (100n * eurRate)
+
+/** The bonus of a deposit of `amount` minor units at `percent`, rounded down, at most `cap`. */
+export const depositBonusOf = (amount: bigint, percent: number, cap: bigint): bigint => {
+  const raw = (amount * BigInt(percent)) / 100n
+  return raw > cap ? cap : raw
 }

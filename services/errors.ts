@@ -279,3 +279,30 @@ export class WithdrawalNotFound extends Schema.TaggedError<WithdrawalNotFound>()
   { message: Schema.String, id: Schema.String },
   { httpApiStatus: 404 },
 ) {}
+
+/** A promotion or bonus id the player cannot act on: unknown, or not theirs. */
+export class PromotionNotFound extends Schema.TaggedError<PromotionNotFound>()(
+  "PromotionNotFound",
+  { message: Schema.String, id: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/**
+ * A bonus code that grants nothing now, with the reason the player is told: unknown, not started or
+ * ended, used up, already used by this player, not for this currency, or not for this deposit.
+ */
+export class CouponRejected extends Schema.TaggedError<CouponRejected>()(
+  "CouponRejected",
+  {
+    message: Schema.String,
+    reason: Schema.Literals(["unknown", "expired", "used-up", "already-used", "currency", "not-eligible"]),
+  },
+  { httpApiStatus: 422 },
+) {}
+
+/** An offer the player may not take now (another bonus is active in that currency, or offers are off). */
+export class PromotionUnavailable extends Schema.TaggedError<PromotionUnavailable>()(
+  "PromotionUnavailable",
+  { message: Schema.String, id: Schema.String },
+  { httpApiStatus: 409 },
+) {}

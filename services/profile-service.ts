@@ -220,6 +220,11 @@ export const FundEntry = Schema.Struct({
   default: Schema.Boolean,
   /** Integer minor units of the currency (see `subunits_to_unit`), as a decimal string. Never a float. */
   balance: Schema.String,
+  /**
+   * The wallet's bonus money (minor units): not withdrawable, played after the cash balance, converted
+   * to cash once its wagering is met. Beyond the spec's fields; absent means 0.
+   */
+  bonusBalance: Schema.optional(Schema.String),
   freeSpinWallet: Schema.NullOr(Schema.Struct({ winUnlockConfig: Schema.NullOr(WinUnlockConfig) })),
 })
 export type FundEntry = typeof FundEntry.Type

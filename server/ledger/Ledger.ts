@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
-import { type AccountKind, type AccountRow, LedgerRepo } from "./LedgerRepo.ts"
+import { type AccountRow, isPlayerKind, LedgerRepo, type SystemKind } from "./LedgerRepo.ts"
 
 export interface PostingEntry {
   readonly accountId: string
@@ -129,8 +129,10 @@ export interface LedgerShape {
     userId: string,
     currency: string,
   ) => Effect.Effect<AccountRow | undefined, SqlError.SqlError>
+  /** The player's bonus account in a currency (money that is not withdrawable), opened on first use. */
+  readonly bonusAccount: (userId: string, currency: string) => Effect.Effect<AccountRow, SqlError.SqlError>
   readonly systemAccount: (
-    kind: Exclude<AccountKind, "player_cash">,
+    kind: SystemKind,
     code: string,
     currency: string,
   ) => Effect.Effect<AccountRow, SqlError.SqlError>
@@ -145,7 +147,7 @@ export interface LedgerShape {
   ) => Effect.Effect<ReadonlyMap<string, bigint>, SqlError.SqlError>
   /** The id of a system account, created on first use; cached per process. */
   readonly systemAccountId: (
-    kind: Exclude<AccountKind, "player_cash">,
+    kind: SystemKind,
     code: string,
     currency: string,
   ) => Effect.Effect<string, SqlError.SqlError>
@@ -233,13 +235,16 @@ const make = Effect.gen(function* () {
             return yield* new InvalidPosting({
               message: `account ${e.accountId} holds ${account.currency}, not ${e.currency}`,
             })
-          if (account.kind === "player_cash" && BigInt(account.balance) + deltaOf(e.accountId) < 0n)
+          if (isPlayerKind(account.kind) && BigInt(account.balance) + deltaOf(e.accountId) < 0n)
             return yield* new InsufficientFunds({
               accountId: e.accountId,
               message: "The balance is too low for this posting.",
             })
         }
-        const isPlayer = (id: string) => byId.get(id)?.kind === "player_cash"
+        const isPlayer = (id: string) => {
+          const kind = byId.get(id)?.kind
+          return kind !== undefined && isPlayerKind(kind)
+        }
         const inserted = yield* repo.insertPosting({
           kind: posting.kind,
           idempotencyKey: posting.idempotencyKey,
@@ -288,7 +293,7 @@ const make = Effect.gen(function* () {
       const accounts = ids.length === 0 ? [] : yield* repo.lockPlayersReadSystem(ids)
       const byId = new Map(accounts.map((a) => [a.id, a] as const))
       const running = new Map<string, bigint>()
-      for (const a of accounts) if (a.kind === "player_cash") running.set(a.id, BigInt(a.balance))
+      for (const a of accounts) if (isPlayerKind(a.kind)) running.set(a.id, BigInt(a.balance))
       const systemDeltas = new Map<string, bigint>()
       const playerDeltas = new Map<string, bigint>()
       const decided: Array<
@@ -311,7 +316,7 @@ const make = Effect.gen(function* () {
             refusal ??= new InvalidPosting({
               message: `account ${e.accountId} holds ${account.currency}, not ${e.currency}`,
             })
-          else if (account.kind === "player_cash" && (running.get(e.accountId) ?? 0n) + e.amount < 0n)
+          else if (isPlayerKind(account.kind) && (running.get(e.accountId) ?? 0n) + e.amount < 0n)
             refusal ??= new InsufficientFunds({
               accountId: e.accountId,
               message: "The balance is too low for this posting.",
@@ -323,7 +328,8 @@ const make = Effect.gen(function* () {
         }
         const balances = new Map<string, bigint>()
         for (const e of posting.entries) {
-          if (byId.get(e.accountId)?.kind === "player_cash") {
+          const kind = byId.get(e.accountId)?.kind
+          if (kind !== undefined && isPlayerKind(kind)) {
             const after = (running.get(e.accountId) ?? 0n) + e.amount
             running.set(e.accountId, after)
             balances.set(e.accountId, after)
@@ -375,7 +381,7 @@ const make = Effect.gen(function* () {
   // System accounts are never deleted and their kind, code and currency never change: their ids
   // are cached per process once committed (saves two statements per deposit).
   const systemIds = new Map<string, string>()
-  const systemAccountId = (kind: Exclude<AccountKind, "player_cash">, code: string, currency: string) => {
+  const systemAccountId = (kind: SystemKind, code: string, currency: string) => {
     const key = `${kind}|${code}|${currency}`
     const known = systemIds.get(key)
     return known !== undefined
@@ -399,6 +405,7 @@ const make = Effect.gen(function* () {
     postMany,
     lockBalances,
     playerAccount: repo.playerAccount,
+    bonusAccount: repo.bonusAccount,
     systemAccount: repo.systemAccount,
     systemAccountId,
   } satisfies LedgerShape

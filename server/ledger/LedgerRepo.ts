@@ -7,7 +7,13 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 
-export type AccountKind = "player_cash" | "gateway_clearing" | "house" | "jackpot_pool" | "pending_withdrawal"
+/** A player's own accounts: never negative, locked first. Cash is withdrawable; bonus is not. */
+export type PlayerKind = "player_cash" | "player_bonus"
+export type SystemKind = "gateway_clearing" | "house" | "jackpot_pool" | "pending_withdrawal"
+export type AccountKind = PlayerKind | SystemKind
+
+export const isPlayerKind = (kind: AccountKind): kind is PlayerKind =>
+  kind === "player_cash" || kind === "player_bonus"
 
 export interface AccountRow {
   readonly id: string
@@ -38,12 +44,10 @@ export interface LedgerRepoShape {
     effect: Effect.Effect<A, E, R>,
   ) => Effect.Effect<A, E | SqlError.SqlError, R>
   readonly playerAccount: (userId: string, currency: string) => Sql<AccountRow | undefined>
+  /** The player's bonus account in a currency, opened on first use. */
+  readonly bonusAccount: (userId: string, currency: string) => Sql<AccountRow>
   /** The system account of (kind, code, currency), created on first use. */
-  readonly systemAccount: (
-    kind: Exclude<AccountKind, "player_cash">,
-    code: string,
-    currency: string,
-  ) => Sql<AccountRow>
+  readonly systemAccount: (kind: SystemKind, code: string, currency: string) => Sql<AccountRow>
   readonly findTransaction: (idempotencyKey: string) => Sql<TransactionRow | undefined>
   /** Locks the accounts (`FOR UPDATE`) in ascending id order — the one order every posting uses. */
   readonly lockAccounts: (ids: ReadonlyArray<string>) => Sql<ReadonlyArray<AccountRow>>
@@ -96,7 +100,7 @@ export interface LedgerRepoShape {
    * transaction that may still roll back, so such an id must not be cached yet.
    */
   readonly ensureSystemAccount: (
-    kind: Exclude<AccountKind, "player_cash">,
+    kind: SystemKind,
     code: string,
     currency: string,
   ) => Sql<{ readonly id: string; readonly created: boolean }>
@@ -122,7 +126,22 @@ const make = Effect.gen(function* () {
       WHERE kind = 'player_cash' AND user_id = ${userId} AND currency = ${currency}
     `.pipe(Effect.map((rows) => rows[0]))
 
-  const systemAccount = (kind: Exclude<AccountKind, "player_cash">, code: string, currency: string) =>
+  const bonusAccount = (userId: string, currency: string) =>
+    Effect.gen(function* () {
+      yield* sql`
+        INSERT INTO ledger_accounts (kind, user_id, currency) VALUES ('player_bonus', ${userId}, ${currency})
+        ON CONFLICT (user_id, currency) WHERE kind = 'player_bonus' DO NOTHING
+      `
+      const rows = yield* sql<AccountRow>`
+        SELECT ${columns} FROM ledger_accounts
+        WHERE kind = 'player_bonus' AND user_id = ${userId} AND currency = ${currency}
+      `
+      const row = rows[0]
+      if (row === undefined) return yield* Effect.die(new Error(`no bonus account for ${userId} ${currency}`))
+      return row
+    })
+
+  const systemAccount = (kind: SystemKind, code: string, currency: string) =>
     Effect.gen(function* () {
       yield* sql`
         INSERT INTO ledger_accounts (kind, code, currency) VALUES (${kind}, ${code}, ${currency})
@@ -192,7 +211,7 @@ const make = Effect.gen(function* () {
     sql<AccountRow>`
       SELECT ${columns} FROM ledger_accounts
       WHERE id IN ${sql.in([...ids])}
-      ORDER BY (kind <> 'player_cash'), id
+      ORDER BY (user_id IS NULL), id
       FOR UPDATE
     `
 
@@ -201,11 +220,11 @@ const make = Effect.gen(function* () {
     return sql.unsafe<AccountRow>(
       `WITH players AS (
          SELECT ${accountColumns} FROM ledger_accounts
-         WHERE id IN (${list}) AND kind = 'player_cash' ORDER BY id FOR UPDATE
+         WHERE id IN (${list}) AND user_id IS NOT NULL ORDER BY id FOR UPDATE
        )
        SELECT * FROM players
        UNION ALL
-       SELECT ${accountColumns} FROM ledger_accounts WHERE id IN (${list}) AND kind <> 'player_cash'`,
+       SELECT ${accountColumns} FROM ledger_accounts WHERE id IN (${list}) AND user_id IS NULL`,
       [...ids],
     )
   }
@@ -320,6 +339,7 @@ const make = Effect.gen(function* () {
     transaction: sql.withTransaction,
     playerAccount,
     systemAccount,
+    bonusAccount,
     findTransaction,
     lockAccounts,
     insertTransaction,

@@ -66,7 +66,7 @@ export const checkLedger = Effect.gen(function* () {
       `
       const negative = yield* sql<{ accountId: string; balance: string }>`
         SELECT id::text AS "accountId", balance::text AS balance FROM ledger_accounts
-        WHERE kind = 'player_cash' AND balance < 0 ORDER BY 1 LIMIT ${LIMIT}
+        WHERE user_id IS NOT NULL AND balance < 0 ORDER BY 1 LIMIT ${LIMIT}
       `
       const report: LedgerReport = {
         accounts: Number(counts?.accounts ?? 0),

@@ -55,6 +55,7 @@ import type {
   FiatPayment,
   PlayerEvent,
 } from "../../services/wallet-service.ts"
+import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -154,6 +155,7 @@ const make = Effect.gen(function* () {
   const profiles = yield* ProfileRepo
   const gateways = yield* Gateways
   const events = yield* PlayerEvents
+  const bonuses = yield* Bonuses
 
   const start = Effect.fn("Deposits.start")(function* (input: StartDeposit) {
     const { userId, currency, amount } = input
@@ -436,6 +438,17 @@ const make = Effect.gen(function* () {
               yield* Effect.logWarning(
                 `deposit ${deposit.id} completed after it was ${deposit.status}: credited`,
               )
+            // The bonus this deposit earned (a code, or an offer the player accepted), in the same
+            // transaction: a deposit and its bonus commit together or not at all.
+            if (!posted.replayed)
+              yield* bonuses.awardForDeposit({
+                id: deposit.id,
+                userId: deposit.userId,
+                currency: deposit.currency,
+                amount,
+                amountEurCents: BigInt(deposit.amountEurCents),
+                promotionCoupon: deposit.promotionCoupon,
+              })
             const balance = posted.balances.get(player.id) ?? 0n
             return {
               answer: received,

@@ -17,6 +17,8 @@ export interface DepositRow {
   readonly status: DepositStatus
   readonly providerReference: string | null
   readonly reason: string | null
+  /** The bonus code sent with the deposit (the spec's promotionCoupon). */
+  readonly promotionCoupon: string | null
   readonly ledgerTransactionId: string | null
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -93,6 +95,8 @@ export interface DepositsRepoShape {
     ReadonlyArray<{
       readonly deposit: DepositRow | undefined
       readonly eventSeen: boolean
+      /** The deposit may earn a bonus (a code, or an offer the player accepted): settled alone. */
+      readonly bonusCandidate: boolean
       readonly accountId: string | undefined
     }>
   >
@@ -115,6 +119,7 @@ export interface DepositsRepoShape {
 const columns = `
   id::text AS id, user_id::text AS "userId", method, provider, amount::text AS amount, currency,
   amount_eur_cents::text AS "amountEurCents", status, provider_reference AS "providerReference", reason,
+  promotion_coupon AS "promotionCoupon",
   ledger_transaction_id::text AS "ledgerTransactionId", created_at AS "createdAt", updated_at AS "updatedAt",
   completed_at AS "completedAt"
 `
@@ -198,6 +203,7 @@ const make = Effect.gen(function* () {
           readonly found: boolean
           readonly eventSeen: boolean
           readonly accountId: string | null
+          readonly bonusCandidate: boolean
         }
       >`
         WITH input AS (
@@ -210,10 +216,13 @@ const make = Effect.gen(function* () {
         SELECT (d.id IS NOT NULL) AS found,
                d.id::text AS id, d.user_id::text AS "userId", d.method, d.provider, d.amount::text AS amount,
                d.currency, d.amount_eur_cents::text AS "amountEurCents", d.status,
-               d.provider_reference AS "providerReference", d.reason,
+               d.provider_reference AS "providerReference", d.reason, d.promotion_coupon AS "promotionCoupon",
                d.ledger_transaction_id::text AS "ledgerTransactionId", d.created_at AS "createdAt",
                d.updated_at AS "updatedAt", d.completed_at AS "completedAt",
-               (e.provider IS NOT NULL) AS "eventSeen", a.id::text AS "accountId"
+               (e.provider IS NOT NULL) AS "eventSeen", a.id::text AS "accountId",
+               (d.promotion_coupon IS NOT NULL OR EXISTS (
+                  SELECT 1 FROM promotion_choices c WHERE c.user_id = d.user_id AND c.accepted
+                )) AS "bonusCandidate"
         FROM input i
         LEFT JOIN locked d ON d.id = i.deposit
         LEFT JOIN payment_webhook_events e ON e.provider = i.provider AND e.event_id = i.event_id
@@ -221,9 +230,10 @@ const make = Effect.gen(function* () {
         ORDER BY i.i
       `.pipe(
         Effect.map((rows) =>
-          rows.map(({ found, eventSeen, accountId, ...deposit }) => ({
+          rows.map(({ found, eventSeen, accountId, bonusCandidate, ...deposit }) => ({
             deposit: found ? deposit : undefined,
             eventSeen,
+            bonusCandidate,
             accountId: accountId ?? undefined,
           })),
         ),

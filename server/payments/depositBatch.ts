@@ -86,6 +86,7 @@ export const makeDepositBatcher = <E extends CompletionEvent>(deps: {
               row === undefined ||
               deposit === undefined ||
               row.eventSeen ||
+              row.bonusCandidate ||
               row.accountId === undefined ||
               deposit.provider !== job.provider ||
               deposit.amount !== job.event.amount ||

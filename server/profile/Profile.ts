@@ -132,6 +132,7 @@ const make = Effect.gen(function* () {
       currency: row.currency,
       default: row.isDefault,
       balance: row.balance,
+      bonusBalance: row.bonusBalance,
       freeSpinWallet: null,
     })) satisfies Fund
   })

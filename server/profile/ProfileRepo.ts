@@ -32,6 +32,7 @@ export interface FundRow {
   readonly currency: string
   readonly isDefault: boolean
   readonly balance: string
+  readonly bonusBalance: string
 }
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
@@ -120,8 +121,10 @@ const make = Effect.gen(function* () {
 
   const fund = (userId: string) =>
     sql<FundRow>`
-      SELECT w.currency, w.is_default AS "isDefault", a.balance::text AS balance
+      SELECT w.currency, w.is_default AS "isDefault", a.balance::text AS balance,
+             coalesce(b.balance, 0)::text AS "bonusBalance"
       FROM wallets w JOIN ledger_accounts a ON a.id = w.id
+      LEFT JOIN ledger_accounts b ON b.kind = 'player_bonus' AND b.user_id = w.user_id AND b.currency = w.currency
       WHERE w.user_id = ${userId}
       ORDER BY w.is_default DESC, w.currency
     `

@@ -55,15 +55,7 @@ const row = (method: Method, path: `/${string}`, capability: Capability): NotBui
  * withdraw request have no path in the spec and so no row.
  */
 export const notBuiltEndpoints: ReadonlyArray<NotBuiltEndpoint> = [
-  row("POST", "/user-service/api/v1/promotion/coupon", bonuses),
-
-  row("GET", `${P}/profile/promotion-eligible`, bonuses),
-  row("DELETE", `${P}/profile/promotion-eligible`, bonuses),
-  row("GET", `${P}/profile/promotion`, bonuses),
-  row("POST", `${P}/profile/promotion`, bonuses),
-  row("DELETE", `${P}/profile/promotion`, bonuses),
   row("GET", `${P}/profile/loyalty-level`, bonuses),
-  row("PUT", `${P}/profile/redeem-promotion-coupon`, bonuses),
 ]
 
 export const notImplemented = (capability: Capability) =>

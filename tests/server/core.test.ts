@@ -99,6 +99,7 @@ describeBackends("server core", ({ start }) => {
           resendPerUser: { max: 3, windowSeconds: 3600 },
           errorLogPerIp: { max: 3, windowSeconds: 120 },
           documentUploadPerUser: { max: 20, windowSeconds: 3600 },
+          couponPerIp: { max: 60, windowSeconds: 600 },
         },
       },
       { env: { TRUST_PROXY: "true", CDN_BASE_PATH: CDN, STATIC_DIR: staticDir } },
@@ -301,9 +302,7 @@ describeBackends("server core", ({ start }) => {
 
   it("capabilities not built yet answer 501 with the capability's name", async () => {
     const cases: ReadonlyArray<readonly [string, string, string]> = [
-      ["GET", "/profile-service/api/v1/profile/promotion", "bonuses"],
-      ["PUT", "/profile-service/api/v1/profile/redeem-promotion-coupon", "bonuses"],
-      ["POST", "/user-service/api/v1/promotion/coupon", "bonuses"],
+      ["GET", "/profile-service/api/v1/profile/loyalty-level", "bonuses"],
     ]
     for (const [method, path, capability] of cases) {
       const res = await fetch(server.url + path, {
@@ -326,6 +325,9 @@ describeBackends("server core", ({ start }) => {
       ["GET", "/profile-service/api/v1/profile/favoriteGame"],
       ["GET", "/profile-service/api/v1/history/bet"],
       ["POST", "/game-aggregator-service/api/v1/game"],
+      ["GET", "/profile-service/api/v1/profile/promotion"],
+      ["GET", "/profile-service/api/v1/profile/promotion-eligible"],
+      ["PUT", "/profile-service/api/v1/profile/redeem-promotion-coupon"],
     ] as const) {
       const res = await fetch(server.url + path, {
         method,

@@ -165,6 +165,7 @@ const limits = (errorLogMax: number) => ({
   resendPerUser: { max: 3, windowSeconds: 3600 },
   errorLogPerIp: { max: errorLogMax, windowSeconds: 600 },
   documentUploadPerUser: { max: 20, windowSeconds: 3600 },
+  couponPerIp: { max: 60, windowSeconds: 600 },
 })
 
 describeBackends("TRUST_PROXY on the real server", ({ start }) => {

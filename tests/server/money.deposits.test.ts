@@ -95,7 +95,9 @@ describeBackends("money: deposits and webhooks", ({ start }) => {
     expect(await balanceOf(server, userId)).toBe("3000")
 
     const fund = await p.browser.get(`${PROFILE}/profile/currency`)
-    expect(fund.body).toEqual([{ currency: "EUR", default: true, balance: "3000", freeSpinWallet: null }])
+    expect(fund.body).toEqual([
+      { currency: "EUR", default: true, balance: "3000", bonusBalance: "0", freeSpinWallet: null },
+    ])
     const totals = await p.browser.get(`${PROFILE}/profile/payment/total-deposits`)
     expect(totals.body).toMatchObject({
       deposits: [{ id: answer.depositId, amount: "3000", amountInEur: "3000" }],

@@ -32,8 +32,8 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
     const added = await p.browser.post(`${PROFILE}/profile/currency`, { currency: "USD" })
     expect(added.status).toBe(200)
     expect(added.body).toEqual([
-      { currency: "EUR", default: true, balance: "0", freeSpinWallet: null },
-      { currency: "USD", default: false, balance: "0", freeSpinWallet: null },
+      { currency: "EUR", default: true, balance: "0", bonusBalance: "0", freeSpinWallet: null },
+      { currency: "USD", default: false, balance: "0", bonusBalance: "0", freeSpinWallet: null },
     ])
     const again = await p.browser.post(`${PROFILE}/profile/currency`, { currency: "USD" })
     expect(again.status).toBe(409)
@@ -64,8 +64,8 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
     const set = await put(p.browser, `${PROFILE}/profile/currency`, { currency: "BTC" })
     expect(set.status).toBe(200)
     expect(set.body).toEqual([
-      { currency: "BTC", default: true, balance: "0", freeSpinWallet: null },
-      { currency: "EUR", default: false, balance: "0", freeSpinWallet: null },
+      { currency: "BTC", default: true, balance: "0", bonusBalance: "0", freeSpinWallet: null },
+      { currency: "EUR", default: false, balance: "0", bonusBalance: "0", freeSpinWallet: null },
     ])
     const missing = await put(p.browser, `${PROFILE}/profile/currency`, { currency: "JPY" })
     expect(missing.status).toBe(404)
@@ -220,7 +220,9 @@ describeBackends("money: wallets, rates, gateways, analytics, ledger", ({ start 
     expect(result.unbalanced._tag).toBe("InvalidPosting")
     expect(await balanceOf(server, userId)).toBe("2500")
     const fund = await p.browser.get(`${PROFILE}/profile/currency`)
-    expect(fund.body).toEqual([{ currency: "EUR", default: true, balance: "2500", freeSpinWallet: null }])
+    expect(fund.body).toEqual([
+      { currency: "EUR", default: true, balance: "2500", bonusBalance: "0", freeSpinWallet: null },
+    ])
     // The table's CHECK holds even against SQL that bypasses the ledger.
     await expect(
       server.query("UPDATE ledger_accounts SET balance = -1 WHERE id = $1", [result.playerId]),

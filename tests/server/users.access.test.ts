@@ -66,7 +66,9 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
 
       const fund = await b.get(`${PROFILE}/profile/currency`)
       expect(fund.status).toBe(200)
-      expect(fund.body).toEqual([{ currency: "BTC", default: true, balance: "0", freeSpinWallet: null }])
+      expect(fund.body).toEqual([
+        { currency: "BTC", default: true, balance: "0", bonusBalance: "0", freeSpinWallet: null },
+      ])
     })
 
     it("defaults to EUR when the currency is empty, and refuses an unknown currency", async () => {
@@ -428,8 +430,14 @@ describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
       )
       const res = await b.get(`${PROFILE}/profile/currency`)
       expect(res.body).toEqual([
-        { currency: "ETH", default: true, balance: "123456789012345678901234567890", freeSpinWallet: null },
-        { currency: "EUR", default: false, balance: "1050", freeSpinWallet: null },
+        {
+          currency: "ETH",
+          default: true,
+          balance: "123456789012345678901234567890",
+          bonusBalance: "0",
+          freeSpinWallet: null,
+        },
+        { currency: "EUR", default: false, balance: "1050", bonusBalance: "0", freeSpinWallet: null },
       ])
     })
   })

@@ -1,0 +1,370 @@
+/**
+ * Bonuses (docs/bonuses.md): which offers a player may take, the deposit bonus a completed deposit
+ * earns, forfeits, bonus codes. Every balance change goes through the ledger: a grant moves money
+ * from the house's `bonus` account to the player's bonus account; a forfeit moves the bonus
+ * balance back. Bonus money is a separate account, so it is never withdrawable.
+ *
+ * Rules (the terms the player reads):
+ * - A deposit bonus is opt-in: it is paid when the deposit names it (its code as the deposit's
+ *   promotionCoupon) or when the player accepted the offer before depositing (POST …/promotion,
+ *   or a redeemed code) — never by default, and never after the player opted out of offers.
+ * - The tier is the promotion of the deposit's number (completed deposits before it + 1), its band
+ *   by the deposit's EUR value; nothing below the currency's minPromotion; the bonus is capped at
+ *   the promotion's cap in the deposit's currency, rounded down.
+ * - One active bonus per player and currency: a deposit made while one is active earns none.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import type { SqlError } from "effect/sql"
+import { bandFor, depositBonusOf, eurCentsToMinor } from "../../services/bonus-rules.ts"
+import type {
+  CouponCheck,
+  EligiblePromotions,
+  MyPromotions,
+  PlayerBonus,
+  Promotion,
+  PromotionChoice,
+} from "../../services/bonus-service.ts"
+import { CouponRejected, PromotionNotFound, PromotionUnavailable } from "../../services/errors.ts"
+import { Ledger } from "../ledger/Ledger.ts"
+import { Rates } from "../wallet/Rates.ts"
+import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
+
+export const BonusMessages = {
+  unknownPromotion: "There is no such offer.",
+  unknownBonus: "There is no such bonus among yours.",
+  activeBonus: "You already have an active bonus in this currency: finish or forfeit it first.",
+  notNow: "This offer is not available to you now.",
+  couponUnknown: "This bonus code does not exist.",
+  couponExpired: "This bonus code is not valid at the moment.",
+  couponUsedUp: "This bonus code has been used up.",
+  couponAlreadyUsed: "You have already used this bonus code.",
+  couponCurrency: "This bonus code is not valid for this currency.",
+  couponNotEligible: "This bonus code is not for your next deposit.",
+} as const
+
+/** The house account every bonus is paid from and returns to. */
+export const BONUS_HOUSE_CODE = "bonus"
+
+/** What a completed deposit needs to know to pay its bonus. */
+export interface DepositForBonus {
+  readonly id: string
+  readonly userId: string
+  readonly currency: string
+  readonly amount: bigint
+  readonly amountEurCents: bigint
+  readonly promotionCoupon: string | null
+}
+
+export interface BonusGrant {
+  readonly bonusId: string
+  readonly amount: bigint
+  readonly freeSpins: number
+  /** The player's bonus balance after the grant. */
+  readonly balance: bigint
+}
+
+export interface BonusesShape {
+  readonly eligible: (userId: string) => Effect.Effect<EligiblePromotions>
+  readonly optOut: (userId: string) => Effect.Effect<EligiblePromotions>
+  readonly mine: (userId: string) => Effect.Effect<MyPromotions>
+  readonly choose: (
+    userId: string,
+    choice: PromotionChoice,
+  ) => Effect.Effect<PromotionChoice, PromotionNotFound | PromotionUnavailable>
+  readonly forfeit: (userId: string, bonusId: string) => Effect.Effect<PlayerBonus, PromotionNotFound>
+  /** What a code grants; with a player, also whether that player may use it for their next deposit. */
+  readonly checkCoupon: (code: string, userId: string | null) => Effect.Effect<CouponCheck, CouponRejected>
+  /** Takes a code for the player's next deposit (the offer it names counts as accepted). */
+  readonly redeemCoupon: (userId: string, code: string) => Effect.Effect<CouponCheck, CouponRejected>
+  /**
+   * Pays the bonus a completed deposit earned, if any — inside the caller's transaction, after the
+   * deposit's credit (the deposit row is locked by the caller). Undefined: no bonus.
+   */
+  readonly awardForDeposit: (
+    deposit: DepositForBonus,
+  ) => Effect.Effect<BonusGrant | undefined, SqlError.SqlError>
+}
+
+const toPromotion = (p: PromotionRow, accepted: boolean | null): Promotion => ({
+  id: p.id,
+  kind: p.kind,
+  name: p.name,
+  description: p.description,
+  code: p.code,
+  depositNumber: p.depositNumber,
+  bands: p.bands.map((b) => ({ upToEurCents: b.upToEurCents, percent: b.percent, freeSpins: b.freeSpins })),
+  maxBonusEurCents: p.maxBonusEurCents,
+  wageringMultiple: p.wageringMultiple,
+  maxBetEurCents: p.maxBetEurCents,
+  validDays: p.validDays,
+  freeSpinGame: p.freeSpinGame,
+  currencies: p.currencies,
+  endsAt: p.endsAt?.toISOString() ?? null,
+  accepted,
+})
+
+export const toPlayerBonus = (b: BonusRow): PlayerBonus => ({
+  id: b.id,
+  promotionId: b.promotionId,
+  name: b.name,
+  status: b.status,
+  currency: b.currency,
+  amount: b.amount,
+  percent: b.percent,
+  freeSpins: b.freeSpins,
+  wageringRequired: b.wageringRequired,
+  wagered: b.wagered,
+  maxBet: b.maxBet,
+  balance: b.balance,
+  expiresAt: b.expiresAt.toISOString(),
+  createdAt: b.createdAt.toISOString(),
+  endedAt: b.endedAt?.toISOString() ?? null,
+  endedAmount: b.endedAmount,
+})
+
+/** Whether the promotion runs at `now` and has grants left in all. */
+const isRunning = (p: PromotionRow, now: number) =>
+  p.active &&
+  (p.startsAt === null || p.startsAt.getTime() <= now) &&
+  (p.endsAt === null || now < p.endsAt.getTime()) &&
+  (p.maxUses === null || p.uses < p.maxUses)
+
+const make = Effect.gen(function* () {
+  const repo = yield* BonusesRepo
+  const ledger = yield* Ledger
+  const rates = yield* Rates
+
+  /**
+   * The offers this player may take for their next deposit (the deposit number's promotion, and
+   * promotions for any deposit), running and with uses left for them.
+   */
+  const offersFor = (userId: string) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const [all, completed, choices] = yield* Effect.all([
+        repo.promotions(),
+        repo.completedDepositsBefore(userId, null),
+        repo.choicesOf(userId),
+      ])
+      const offers: Array<{ readonly promotion: PromotionRow; readonly accepted: boolean | null }> = []
+      for (const p of all) {
+        if (!isRunning(p, now)) continue
+        if (p.depositNumber !== null && p.depositNumber !== completed + 1) continue
+        if ((yield* repo.grantsTo(userId, p.id)) >= p.maxUsesPerPlayer) continue
+        offers.push({ promotion: p, accepted: choices.get(p.id) ?? null })
+      }
+      return { offers, completed }
+    })
+
+  const eligible = (userId: string) =>
+    Effect.gen(function* () {
+      if (yield* repo.optedOut(userId)) return { optedOut: true, promotions: [] } satisfies EligiblePromotions
+      const { offers } = yield* offersFor(userId)
+      return {
+        optedOut: false,
+        promotions: offers.map((o) => toPromotion(o.promotion, o.accepted)),
+      } satisfies EligiblePromotions
+    }).pipe(Effect.orDie)
+
+  const optOut = (userId: string) =>
+    repo
+      .setOptedOut(userId, true)
+      .pipe(Effect.as({ optedOut: true, promotions: [] } satisfies EligiblePromotions), Effect.orDie)
+
+  const mine = (userId: string) =>
+    repo.bonusesOf(userId).pipe(
+      Effect.map((rows) => ({ bonuses: rows.map(toPlayerBonus) }) satisfies MyPromotions),
+      Effect.orDie,
+    )
+
+  const choose = (userId: string, choice: PromotionChoice) =>
+    Effect.gen(function* () {
+      const promotion = yield* repo.promotionById(choice.id)
+      if (promotion === undefined)
+        return yield* new PromotionNotFound({ message: BonusMessages.unknownPromotion, id: choice.id })
+      if (choice.accepted) {
+        const { offers } = yield* offersFor(userId)
+        if (!offers.some((o) => o.promotion.id === choice.id))
+          return yield* new PromotionUnavailable({ message: BonusMessages.notNow, id: choice.id })
+        // Taking an offer is opting in again.
+        yield* repo.setOptedOut(userId, false)
+      }
+      yield* repo.setChoice(userId, choice.id, choice.accepted)
+      return { id: choice.id, accepted: choice.accepted } satisfies PromotionChoice
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+  const forfeit = (userId: string, bonusId: string) =>
+    repo
+      .transaction(
+        Effect.gen(function* () {
+          const bonus = /^[0-9a-f-]{36}$/i.test(bonusId) ? yield* repo.lockOwn(userId, bonusId) : undefined
+          if (bonus === undefined || bonus.status !== "active")
+            return yield* new PromotionNotFound({ message: BonusMessages.unknownBonus, id: bonusId })
+          const account = yield* ledger.bonusAccount(userId, bonus.currency)
+          const balance = BigInt(account.balance)
+          let transactionId: string | null = null
+          if (balance > 0n) {
+            const house = yield* ledger.systemAccountId("house", BONUS_HOUSE_CODE, bonus.currency)
+            const posted = yield* ledger
+              .post({
+                kind: "bonus.forfeit",
+                idempotencyKey: `bonus:end:${bonus.id}`,
+                entries: [
+                  { accountId: account.id, currency: bonus.currency, amount: -balance },
+                  { accountId: house, currency: bonus.currency, amount: balance },
+                ],
+                metadata: { bonusId: bonus.id, userId },
+              })
+              .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
+            transactionId = posted.transactionId
+          }
+          yield* repo.endBonus({ id: bonus.id, status: "forfeited", endedAmount: balance, transactionId })
+          const after = yield* repo.bonusById(bonus.id)
+          if (after === undefined) return yield* Effect.die(new Error(`bonus ${bonus.id} vanished`))
+          return toPlayerBonus(after)
+        }),
+      )
+      .pipe(Effect.catchTag("SqlError", Effect.die))
+
+  /** Why the code grants nothing to this player now, or the promotion it names. */
+  const couponFor = (code: string, userId: string | null) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const reject = (reason: CouponRejected["reason"], message: string) =>
+        Effect.fail(new CouponRejected({ reason, message }))
+      const promotion = yield* repo.promotionByCode(code)
+      if (promotion === undefined || !promotion.active)
+        return yield* reject("unknown", BonusMessages.couponUnknown)
+      if (
+        (promotion.startsAt !== null && now < promotion.startsAt.getTime()) ||
+        (promotion.endsAt !== null && promotion.endsAt.getTime() <= now)
+      )
+        return yield* reject("expired", BonusMessages.couponExpired)
+      if (promotion.maxUses !== null && promotion.uses >= promotion.maxUses)
+        return yield* reject("used-up", BonusMessages.couponUsedUp)
+      if (userId !== null) {
+        if ((yield* repo.grantsTo(userId, promotion.id)) >= promotion.maxUsesPerPlayer)
+          return yield* reject("already-used", BonusMessages.couponAlreadyUsed)
+        const completed = yield* repo.completedDepositsBefore(userId, null)
+        if (promotion.depositNumber !== null && promotion.depositNumber !== completed + 1)
+          return yield* reject("not-eligible", BonusMessages.couponNotEligible)
+      }
+      return promotion
+    }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+  const checkCoupon = (code: string, userId: string | null) =>
+    couponFor(code, userId).pipe(
+      Effect.map(
+        (promotion) =>
+          ({
+            couponName: code.trim().toUpperCase(),
+            promotion: toPromotion(promotion, null),
+          }) satisfies CouponCheck,
+      ),
+    )
+
+  const redeemCoupon = (userId: string, code: string) =>
+    Effect.gen(function* () {
+      const promotion = yield* couponFor(code, userId)
+      yield* repo.setChoice(userId, promotion.id, true).pipe(Effect.orDie)
+      yield* repo.setOptedOut(userId, false).pipe(Effect.orDie)
+      return {
+        couponName: code.trim().toUpperCase(),
+        promotion: toPromotion(promotion, true),
+      } satisfies CouponCheck
+    })
+
+  const awardForDeposit = (deposit: DepositForBonus) =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      // Two deposits of one player completing at once must not both be "the first", nor both
+      // take an offer meant once: their bonus decisions queue on the player's row.
+      yield* repo.lockPlayer(deposit.userId)
+      const completedBefore = yield* repo.completedDepositsBefore(deposit.userId, deposit.id)
+      const number = completedBefore + 1
+      const named =
+        deposit.promotionCoupon === null ? undefined : yield* repo.promotionByCode(deposit.promotionCoupon)
+      let promotion: PromotionRow | undefined
+      if (named !== undefined) promotion = named
+      else {
+        if (yield* repo.optedOut(deposit.userId)) return undefined
+        const choices = yield* repo.choicesOf(deposit.userId)
+        promotion = (yield* repo.promotions()).find(
+          (p) => p.kind === "deposit_bonus" && p.depositNumber === number && choices.get(p.id) === true,
+        )
+      }
+      if (promotion === undefined || promotion.kind !== "deposit_bonus") return undefined
+      if (!isRunning(promotion, now)) return undefined
+      if (promotion.depositNumber !== null && promotion.depositNumber !== number) return undefined
+      if (promotion.currencies !== null && !promotion.currencies.includes(deposit.currency)) return undefined
+      if ((yield* repo.grantsTo(deposit.userId, promotion.id)) >= promotion.maxUsesPerPlayer) return undefined
+      const rate = yield* rates.get(deposit.currency)
+      if (rate === undefined || deposit.amount < rate.minPromotion) return undefined
+      const band = bandFor(
+        promotion.bands.map((b) => ({
+          upToEurCents: b.upToEurCents === null ? null : BigInt(b.upToEurCents),
+          percent: b.percent,
+          freeSpins: b.freeSpins,
+        })),
+        deposit.amountEurCents,
+      )
+      if (band === undefined) return undefined
+      const cap = eurCentsToMinor(BigInt(promotion.maxBonusEurCents), rate.eurRate, rate.subunitsToUnit)
+      const amount = depositBonusOf(deposit.amount, band.percent, cap)
+      if (amount <= 0n && band.freeSpins === 0) return undefined
+      // One active bonus per currency: the deposit still counts, but earns nothing now.
+      if ((yield* repo.lockActive(deposit.userId, deposit.currency)) !== undefined) {
+        yield* Effect.logInfo(`deposit ${deposit.id}: a bonus is active in ${deposit.currency}; none granted`)
+        return undefined
+      }
+      const account = yield* ledger.bonusAccount(deposit.userId, deposit.currency)
+      let transactionId: string | null = null
+      let balance = BigInt(account.balance)
+      if (amount > 0n) {
+        const house = yield* ledger.systemAccountId("house", BONUS_HOUSE_CODE, deposit.currency)
+        const posted = yield* ledger
+          .post({
+            kind: "bonus.grant",
+            idempotencyKey: `bonus:deposit:${deposit.id}`,
+            entries: [
+              { accountId: house, currency: deposit.currency, amount: -amount },
+              { accountId: account.id, currency: deposit.currency, amount },
+            ],
+            metadata: { depositId: deposit.id, promotionId: promotion.id, userId: deposit.userId },
+          })
+          .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
+        transactionId = posted.transactionId
+        balance = posted.balances.get(account.id) ?? balance + amount
+      }
+      const bonusId = yield* repo.insertBonus({
+        userId: deposit.userId,
+        promotionId: promotion.id,
+        currency: deposit.currency,
+        depositId: deposit.id,
+        coupon: named === undefined ? null : (deposit.promotionCoupon?.trim().toUpperCase() ?? null),
+        amount,
+        percent: band.percent,
+        freeSpins: band.freeSpins,
+        wageringRequired: amount * BigInt(promotion.wageringMultiple),
+        maxBet: eurCentsToMinor(BigInt(promotion.maxBetEurCents), rate.eurRate, rate.subunitsToUnit),
+        validDays: promotion.validDays,
+        grantTransactionId: transactionId,
+      })
+      return { bonusId, amount, freeSpins: band.freeSpins, balance } satisfies BonusGrant
+    })
+
+  return {
+    eligible,
+    optOut,
+    mine,
+    choose,
+    forfeit,
+    checkCoupon,
+    redeemCoupon,
+    awardForDeposit,
+  } satisfies BonusesShape
+})
+
+export class Bonuses extends Context.Service<Bonuses, BonusesShape>()("casino/server/Bonuses") {
+  static readonly layer = Layer.effect(Bonuses, make).pipe(Layer.provide(BonusesRepo.layer))
+}

@@ -1,0 +1,262 @@
+/**
+ * The SQL of bonuses (migration 0070): promotions and their bands, the bonuses players hold, their
+ * answers to offers. Only `Bonuses` (Bonuses.ts) calls it; every function fails only with
+ * `SqlError`. Amounts cross the boundary as decimal strings (numeric read as text).
+ */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { BonusStatus } from "../../services/bonus-service.ts"
+
+export interface BandRow {
+  readonly upToEurCents: string | null
+  readonly percent: number
+  readonly freeSpins: number
+}
+
+export interface PromotionRow {
+  readonly id: string
+  readonly kind: "deposit_bonus" | "free_spins"
+  readonly name: string
+  readonly description: string
+  readonly code: string | null
+  readonly depositNumber: number | null
+  readonly maxBonusEurCents: string
+  readonly wageringMultiple: number
+  readonly maxBetEurCents: string
+  readonly validDays: number
+  readonly freeSpinGame: string | null
+  readonly currencies: ReadonlyArray<string> | null
+  readonly startsAt: Date | null
+  readonly endsAt: Date | null
+  readonly maxUses: number | null
+  readonly maxUsesPerPlayer: number
+  readonly active: boolean
+  /** Ordered by bound, the unbounded band last. */
+  readonly bands: ReadonlyArray<BandRow>
+  /** Grants so far, in all. */
+  readonly uses: number
+}
+
+export interface BonusRow {
+  readonly id: string
+  readonly userId: string
+  readonly promotionId: string
+  readonly name: string
+  readonly currency: string
+  readonly status: BonusStatus
+  readonly depositId: string | null
+  readonly amount: string
+  readonly percent: number
+  readonly freeSpins: number
+  readonly wageringRequired: string
+  readonly wagered: string
+  readonly maxBet: string
+  readonly expiresAt: Date
+  readonly createdAt: Date
+  readonly endedAt: Date | null
+  readonly endedAmount: string | null
+  /** The wallet's bonus account balance now. */
+  readonly balance: string
+}
+
+export interface NewBonus {
+  readonly userId: string
+  readonly promotionId: string
+  readonly currency: string
+  readonly depositId: string | null
+  readonly coupon: string | null
+  readonly amount: bigint
+  readonly percent: number
+  readonly freeSpins: number
+  readonly wageringRequired: bigint
+  readonly maxBet: bigint
+  readonly validDays: number
+  readonly grantTransactionId: string | null
+}
+
+type Sql<A> = Effect.Effect<A, SqlError.SqlError>
+
+export interface BonusesRepoShape {
+  readonly transaction: <A, E, R>(
+    effect: Effect.Effect<A, E, R>,
+  ) => Effect.Effect<A, E | SqlError.SqlError, R>
+  /** Every promotion (active or not), in the operator's order. */
+  readonly promotions: () => Sql<ReadonlyArray<PromotionRow>>
+  readonly promotionById: (id: string) => Sql<PromotionRow | undefined>
+  /** The promotion a code names (case does not matter). */
+  readonly promotionByCode: (code: string) => Sql<PromotionRow | undefined>
+  /** How often this player was granted it. */
+  readonly grantsTo: (userId: string, promotionId: string) => Sql<number>
+  /** The player's completed deposits, this one not counted (the tier's deposit number is this + 1). */
+  readonly completedDepositsBefore: (userId: string, depositId: string | null) => Sql<number>
+  /** Serialises the bonus decisions of one player (two deposits completing at once). */
+  readonly lockPlayer: (userId: string) => Sql<void>
+  /** The player's active bonus in a currency, locked for the caller's transaction. */
+  readonly lockActive: (userId: string, currency: string) => Sql<BonusRow | undefined>
+  readonly lockOwn: (userId: string, bonusId: string) => Sql<BonusRow | undefined>
+  readonly hasActive: (userId: string) => Sql<ReadonlyArray<string>>
+  readonly insertBonus: (bonus: NewBonus) => Sql<string>
+  readonly endBonus: (end: {
+    readonly id: string
+    readonly status: Exclude<BonusStatus, "active">
+    readonly endedAmount: bigint
+    readonly transactionId: string | null
+  }) => Sql<void>
+  readonly bonusesOf: (userId: string) => Sql<ReadonlyArray<BonusRow>>
+  readonly bonusById: (id: string) => Sql<BonusRow | undefined>
+  readonly choicesOf: (userId: string) => Sql<ReadonlyMap<string, boolean>>
+  readonly setChoice: (userId: string, promotionId: string, accepted: boolean) => Sql<void>
+  readonly optedOut: (userId: string) => Sql<boolean>
+  readonly setOptedOut: (userId: string, optedOut: boolean) => Sql<void>
+}
+
+const promotionColumns = `
+  p.id, p.kind, p.name, p.description, p.code, p.deposit_number AS "depositNumber",
+  p.max_bonus_eur_cents::text AS "maxBonusEurCents", p.wagering_multiple AS "wageringMultiple",
+  p.max_bet_eur_cents::text AS "maxBetEurCents", p.valid_days AS "validDays",
+  p.free_spin_game AS "freeSpinGame", p.currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
+  p.max_uses AS "maxUses", p.max_uses_per_player AS "maxUsesPerPlayer", p.active,
+  coalesce((SELECT json_agg(json_build_object('upToEurCents', b.up_to_eur_cents::text, 'percent', b.percent,
+                                              'freeSpins', b.free_spins)
+                            ORDER BY b.up_to_eur_cents NULLS LAST)
+            FROM promotion_bands b WHERE b.promotion_id = p.id), '[]'::json) AS bands,
+  (SELECT count(*)::int FROM player_bonuses g WHERE g.promotion_id = p.id) AS uses`
+
+const bonusColumns = `
+  b.id::text AS id, b.user_id::text AS "userId", b.promotion_id AS "promotionId", p.name, b.currency,
+  b.status, b.deposit_id::text AS "depositId", b.amount::text AS amount, b.percent,
+  b.free_spins AS "freeSpins", b.wagering_required::text AS "wageringRequired",
+  b.wagered::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
+  b.created_at AS "createdAt", b.ended_at AS "endedAt", b.ended_amount::text AS "endedAmount",
+  CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance`
+
+const bonusFrom = `
+  player_bonuses b
+  JOIN promotions p ON p.id = b.promotion_id
+  LEFT JOIN ledger_accounts a ON a.kind = 'player_bonus' AND a.user_id = b.user_id AND a.currency = b.currency`
+
+const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const pcols = sql.literal(promotionColumns)
+  const bcols = sql.literal(bonusColumns)
+  const bfrom = sql.literal(bonusFrom)
+
+  const promotions = () => sql<PromotionRow>`SELECT ${pcols} FROM promotions p ORDER BY p.sort, p.id`
+
+  const promotionById = (id: string) =>
+    sql<PromotionRow>`SELECT ${pcols} FROM promotions p WHERE p.id = ${id}`.pipe(Effect.map((r) => r[0]))
+
+  const promotionByCode = (code: string) =>
+    sql<PromotionRow>`SELECT ${pcols} FROM promotions p WHERE p.code = ${code.trim().toUpperCase()}`.pipe(
+      Effect.map((r) => r[0]),
+    )
+
+  const grantsTo = (userId: string, promotionId: string) =>
+    sql<{ readonly n: number }>`
+      SELECT count(*)::int AS n FROM player_bonuses WHERE user_id = ${userId} AND promotion_id = ${promotionId}
+    `.pipe(Effect.map((r) => r[0]?.n ?? 0))
+
+  const completedDepositsBefore = (userId: string, depositId: string | null) =>
+    sql<{ readonly n: number }>`
+      SELECT count(*)::int AS n FROM deposits
+      WHERE user_id = ${userId} AND status = 'completed' AND id IS DISTINCT FROM ${depositId}::uuid
+    `.pipe(Effect.map((r) => r[0]?.n ?? 0))
+
+  // An advisory lock, not the users row: other modules lock that row before the ledger's accounts,
+  // and a deposit takes this after them; a lock of its own keeps lock orders from crossing.
+  const lockPlayer = (userId: string) =>
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`bonus:${userId}`}, 0))`.pipe(Effect.asVoid)
+
+  const lockActive = (userId: string, currency: string) =>
+    sql<BonusRow>`
+      SELECT ${bcols} FROM ${bfrom}
+      WHERE b.user_id = ${userId} AND b.currency = ${currency} AND b.status = 'active'
+      FOR UPDATE OF b
+    `.pipe(Effect.map((r) => r[0]))
+
+  const lockOwn = (userId: string, bonusId: string) =>
+    sql<BonusRow>`
+      SELECT ${bcols} FROM ${bfrom} WHERE b.id = ${bonusId}::uuid AND b.user_id = ${userId} FOR UPDATE OF b
+    `.pipe(Effect.map((r) => r[0]))
+
+  const hasActive = (userId: string) =>
+    sql<{ readonly currency: string }>`
+      SELECT currency FROM player_bonuses WHERE user_id = ${userId} AND status = 'active'
+    `.pipe(Effect.map((rows) => rows.map((r) => r.currency)))
+
+  const insertBonus = (b: NewBonus) =>
+    sql<{ readonly id: string }>`
+      INSERT INTO player_bonuses (user_id, promotion_id, currency, status, deposit_id, coupon, amount, percent,
+                                  free_spins, wagering_required, max_bet, expires_at, grant_transaction_id)
+      VALUES (${b.userId}, ${b.promotionId}, ${b.currency}, 'active', ${b.depositId}::uuid, ${b.coupon},
+              ${b.amount.toString()}::numeric, ${b.percent}, ${b.freeSpins},
+              ${b.wageringRequired.toString()}::numeric, ${b.maxBet.toString()}::numeric,
+              now() + make_interval(days => ${b.validDays}), ${b.grantTransactionId}::uuid)
+      RETURNING id::text AS id
+    `.pipe(
+      Effect.flatMap((rows) =>
+        rows[0] === undefined
+          ? Effect.die(new Error("bonus insert returned no row"))
+          : Effect.succeed(rows[0].id),
+      ),
+    )
+
+  const endBonus: BonusesRepoShape["endBonus"] = (end) =>
+    sql`
+      UPDATE player_bonuses SET status = ${end.status}, ended_at = now(),
+             ended_amount = ${end.endedAmount.toString()}::numeric, end_transaction_id = ${end.transactionId}::uuid
+      WHERE id = ${end.id}::uuid AND status = 'active'
+    `.pipe(Effect.asVoid)
+
+  const bonusesOf = (userId: string) =>
+    sql<BonusRow>`SELECT ${bcols} FROM ${bfrom} WHERE b.user_id = ${userId} ORDER BY b.created_at DESC, b.id`
+
+  const bonusById = (id: string) =>
+    sql<BonusRow>`SELECT ${bcols} FROM ${bfrom} WHERE b.id = ${id}::uuid`.pipe(Effect.map((r) => r[0]))
+
+  const choicesOf = (userId: string) =>
+    sql<{ readonly promotionId: string; readonly accepted: boolean }>`
+      SELECT promotion_id AS "promotionId", accepted FROM promotion_choices WHERE user_id = ${userId}
+    `.pipe(Effect.map((rows) => new Map(rows.map((r) => [r.promotionId, r.accepted] as const))))
+
+  const setChoice = (userId: string, promotionId: string, accepted: boolean) =>
+    sql`
+      INSERT INTO promotion_choices (user_id, promotion_id, accepted) VALUES (${userId}, ${promotionId}, ${accepted})
+      ON CONFLICT (user_id, promotion_id) DO UPDATE SET accepted = EXCLUDED.accepted, decided_at = now()
+    `.pipe(Effect.asVoid)
+
+  const optedOut = (userId: string) =>
+    sql<{ readonly out: boolean }>`SELECT promotions_opted_out AS out FROM users WHERE id = ${userId}`.pipe(
+      Effect.map((r) => r[0]?.out ?? false),
+    )
+
+  const setOptedOut = (userId: string, out: boolean) =>
+    sql`UPDATE users SET promotions_opted_out = ${out} WHERE id = ${userId}`.pipe(Effect.asVoid)
+
+  return {
+    transaction: sql.withTransaction,
+    promotions,
+    promotionById,
+    promotionByCode,
+    grantsTo,
+    completedDepositsBefore,
+    lockPlayer,
+    lockActive,
+    lockOwn,
+    hasActive,
+    insertBonus,
+    endBonus,
+    bonusesOf,
+    bonusById,
+    choicesOf,
+    setChoice,
+    optedOut,
+    setOptedOut,
+  } satisfies BonusesRepoShape
+})
+
+export class BonusesRepo extends Context.Service<BonusesRepo, BonusesRepoShape>()(
+  "casino/server/BonusesRepo",
+) {
+  static readonly layer = Layer.effect(BonusesRepo, make)
+}

@@ -1,0 +1,114 @@
+/**
+ * Bonuses: the schemas of the promotion, coupon and loyalty calls (spec section 7). The groups are
+ * `api/bonus-service.ts`; the tiers of section 9 are `bonus-rules.ts`. Amounts are integer minor
+ * units as decimal strings; EUR figures of the terms are EUR cents.
+ */
+import { Schema } from "effect"
+import { Amount, CurrencyCode } from "./wallet-service.ts"
+
+/** A promotion's id, as operators name it ("welcome-1"). */
+export const PromotionId = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: "a promotion id, e.g. welcome-1" }),
+)
+
+/** A bonus code as a player types it: letters, digits, - and _, 3 to 32 (case does not matter). */
+export const CouponCode = Schema.String.check(
+  Schema.isPattern(/^\s*[A-Za-z0-9_-]{3,32}\s*$/, { message: "a bonus code: 3 to 32 letters or digits" }),
+)
+
+export const promotionKinds = ["deposit_bonus", "free_spins"] as const
+
+/** One band of a deposit bonus: deposits up to `upToEurCents` (inclusive; null: any above). */
+export const PromotionBand = Schema.Struct({
+  upToEurCents: Schema.NullOr(Amount),
+  percent: Schema.Int,
+  freeSpins: Schema.Int,
+})
+export type PromotionBand = typeof PromotionBand.Type
+
+/** An offer with the terms the player reads before taking it. */
+export const Promotion = Schema.Struct({
+  id: PromotionId,
+  kind: Schema.Literals(promotionKinds),
+  name: Schema.String,
+  description: Schema.String,
+  /** The code that names it at a deposit (the deposit's promotionCoupon); null: by rule only. */
+  code: Schema.NullOr(Schema.String),
+  /** Which deposit it rewards (1 = the first); null: any. */
+  depositNumber: Schema.NullOr(Schema.Int),
+  bands: Schema.Array(PromotionBand),
+  maxBonusEurCents: Amount,
+  wageringMultiple: Schema.Int,
+  maxBetEurCents: Amount,
+  validDays: Schema.Int,
+  freeSpinGame: Schema.NullOr(Schema.String),
+  /** null: every currency. */
+  currencies: Schema.NullOr(Schema.Array(CurrencyCode)),
+  endsAt: Schema.NullOr(Schema.String),
+  /** This player's answer to the offer (POST …/profile/promotion); null: not answered. */
+  accepted: Schema.NullOr(Schema.Boolean),
+})
+export type Promotion = typeof Promotion.Type
+
+/** GET …/profile/promotion-eligible: what this player may take now. */
+export const EligiblePromotions = Schema.Struct({
+  /** The player opted out of offers (DELETE …/promotion-eligible): none is offered. */
+  optedOut: Schema.Boolean,
+  promotions: Schema.Array(Promotion),
+})
+export type EligiblePromotions = typeof EligiblePromotions.Type
+
+export const bonusStatuses = ["active", "completed", "forfeited", "expired"] as const
+export type BonusStatus = (typeof bonusStatuses)[number]
+
+/** A bonus the player holds or held, with its progress. */
+export const PlayerBonus = Schema.Struct({
+  id: Schema.String,
+  promotionId: PromotionId,
+  name: Schema.String,
+  status: Schema.Literals(bonusStatuses),
+  currency: CurrencyCode,
+  /** The bonus granted, in the currency's minor units. */
+  amount: Amount,
+  percent: Schema.Int,
+  freeSpins: Schema.Int,
+  /** Bets (× their game's weight) still to place before it converts, and placed so far. */
+  wageringRequired: Amount,
+  wagered: Amount,
+  /** The largest bet while it is active, in the currency's minor units. */
+  maxBet: Amount,
+  /** The wallet's bonus balance now (0 once ended): what a forfeit gives up. */
+  balance: Amount,
+  expiresAt: Schema.String,
+  createdAt: Schema.String,
+  endedAt: Schema.NullOr(Schema.String),
+  /** What the end moved: converted to cash, or returned to the house. */
+  endedAmount: Schema.NullOr(Amount),
+})
+export type PlayerBonus = typeof PlayerBonus.Type
+
+/** GET …/profile/promotion: mine, newest first. */
+export const MyPromotions = Schema.Struct({ bonuses: Schema.Array(PlayerBonus) })
+export type MyPromotions = typeof MyPromotions.Type
+
+/** POST …/profile/promotion: accept or decline an offer. */
+export const ChoosePromotionPayload = Schema.Struct({ id: PromotionId, accepted: Schema.Boolean })
+export type ChoosePromotionPayload = typeof ChoosePromotionPayload.Type
+export const PromotionChoice = Schema.Struct({ id: PromotionId, accepted: Schema.Boolean })
+export type PromotionChoice = typeof PromotionChoice.Type
+
+/** DELETE …/profile/promotion: forfeit an active bonus (its id). */
+export const ForfeitPayload = Schema.Struct({ id: Schema.String })
+export type ForfeitPayload = typeof ForfeitPayload.Type
+
+/** POST /user-service/api/v1/promotion/coupon: check a code. */
+export const CouponCheckPayload = Schema.Struct({ couponName: CouponCode })
+export type CouponCheckPayload = typeof CouponCheckPayload.Type
+
+/** What a valid code grants: the promotion it names. */
+export const CouponCheck = Schema.Struct({ couponName: Schema.String, promotion: Promotion })
+export type CouponCheck = typeof CouponCheck.Type
+
+/** PUT …/profile/redeem-promotion-coupon. */
+export const RedeemCouponPayload = Schema.Struct({ promotionCoupon: CouponCode })
+export type RedeemCouponPayload = typeof RedeemCouponPayload.Type
