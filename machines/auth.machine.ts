@@ -41,7 +41,13 @@ export type AuthEvent =
   /** The page became visible again (the entry point's visibilitychange, through the shell). */
   | { readonly type: "PAGE_VISIBLE" }
   /** The server pushed a wallet's new balance (services/player-events.ts). */
-  | { readonly type: "BALANCE"; readonly currency: string; readonly balance: string }
+  | {
+      readonly type: "BALANCE"
+      readonly currency: string
+      readonly balance: string
+      /** The wallet's bonus money, when it changed too. */
+      readonly bonusBalance?: string | undefined
+    }
   /** The push stream (re)opened: what changed while it was closed was not pushed. */
   | { readonly type: "STREAM_OPENED" }
   /** The wallets changed (one was added or made the default): the fund is read again. */
@@ -96,7 +102,12 @@ export const authMachine = setup({
           m.subscribePlayerEvents(
             (event) => {
               if (event.type === "balance")
-                sendBack({ type: "BALANCE", currency: event.currency, balance: event.balance })
+                sendBack({
+                  type: "BALANCE",
+                  currency: event.currency,
+                  balance: event.balance,
+                  bonusBalance: event.bonusBalance,
+                })
               else if (event.type === "realityCheck") sendBack({ type: "REALITY_CHECK_ANSWERED" })
             },
             () => sendBack({ type: "STREAM_OPENED" }),
@@ -122,9 +133,14 @@ export const authMachine = setup({
   actions: {
     notifyError: (_, params: { message: string }) => notify("error", params.message),
     setBalance: assign({
-      fund: ({ context }, params: { currency: string; balance: string }) =>
-        context.fund?.map((w) => (w.currency === params.currency ? { ...w, balance: params.balance } : w)) ??
-        null,
+      fund: ({ context }, params: { currency: string; balance: string; bonusBalance?: string | undefined }) =>
+        context.fund?.map((w) =>
+          w.currency !== params.currency
+            ? w
+            : params.bonusBalance === undefined
+              ? { ...w, balance: params.balance }
+              : { ...w, balance: params.balance, bonusBalance: params.bonusBalance },
+        ) ?? null,
     }),
     // A session starting or ending drops the reads kept for the last one (services/query-cache.ts).
     rememberUser: (_, params: { user: SessionUser }) => {

@@ -225,7 +225,14 @@ export type AnalyticsEvent = typeof AnalyticsEvent.Type
  * new balance, and a deposit's new status. Encoded as the `data:` of an event named by `type`.
  */
 export const PlayerEvent = Schema.Union([
-  Schema.Struct({ type: Schema.Literal("balance"), currency: CurrencyCode, balance: Amount }),
+  // `bonusBalance`: the wallet's bonus money, sent when it changed (a bet or win with a bonus, a
+  // grant, a forfeit or conversion); absent: unchanged.
+  Schema.Struct({
+    type: Schema.Literal("balance"),
+    currency: CurrencyCode,
+    balance: Amount,
+    bonusBalance: Schema.optional(Amount),
+  }),
   Schema.Struct({
     type: Schema.Literal("deposit"),
     depositId: Schema.String,

@@ -3,6 +3,7 @@
  * (tests/unit/profile): a profile half filled in, the country-code list, documents, sessions and
  * responsible-gaming settings as the contract describes them.
  */
+import type { PlayerBonus, Promotion } from "../../services/bonus-service.ts"
 import type { CountryCodes } from "../../services/cdn.ts"
 import type {
   PlayerSession,
@@ -102,4 +103,58 @@ export const fixtureResponsibleGaming: ResponsibleGaming = {
   remainingDeposit: null,
   realityCheckMinutes: null,
   selfExclusion: null,
+}
+
+// ── bonuses ─────────────────────────────────────────────────────────────────────────────────────
+
+/** The first-deposit offer as the server seeds it (spec section 9). */
+export const welcomeOffer: Promotion = {
+  id: "welcome-1",
+  kind: "deposit_bonus",
+  name: "Welcome bonus",
+  description: "Your first deposit: 50 % up to 16 EUR, 125 % up to 50 EUR, 200 % above, with free spins.",
+  code: "WELCOME1",
+  depositNumber: 1,
+  bands: [
+    { upToEurCents: "1600", percent: 50, freeSpins: 100 },
+    { upToEurCents: "5000", percent: 125, freeSpins: 125 },
+    { upToEurCents: null, percent: 200, freeSpins: 150 },
+  ],
+  maxBonusEurCents: "800000",
+  wageringMultiple: 10,
+  maxBetEurCents: "500",
+  validDays: 30,
+  freeSpinGame: null,
+  currencies: null,
+  endsAt: null,
+  accepted: null,
+}
+
+/** 37.50 EUR from a first deposit of 30 EUR, 14.10 of 375.00 wagered. */
+export const activeBonus: PlayerBonus = {
+  id: "0b1c2d3e-4f50-4a61-8b72-9c83d4e5f601",
+  promotionId: "welcome-1",
+  name: "Welcome bonus",
+  status: "active",
+  currency: "EUR",
+  amount: "3750",
+  percent: 125,
+  freeSpins: 125,
+  wageringRequired: "37500",
+  wagered: "1410",
+  maxBet: "500",
+  balance: "3350",
+  expiresAt: "2026-12-27T10:00:00.000Z",
+  createdAt: "2026-11-27T10:00:00.000Z",
+  endedAt: null,
+  endedAmount: null,
+}
+
+export const forfeitedBonus: PlayerBonus = {
+  ...activeBonus,
+  id: "1c2d3e4f-5061-4b72-8c83-9d94e5f60712",
+  status: "forfeited",
+  balance: "0",
+  endedAt: "2026-11-20T10:00:00.000Z",
+  endedAmount: "1200",
 }

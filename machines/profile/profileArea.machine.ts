@@ -1,5 +1,5 @@
 /**
- * The profile area: `/profile` and its tabs — general (the profile form), deposits, verification,
+ * The profile area: `/profile` and its tabs — general (the profile form), deposits, bonuses, verification,
  * sessions, security, responsible gaming, promo e-mail. The shell runs it while its path is under
  * `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the area runs the
  * open tab's machine and routes what the tabs report to the shell: a changed account (the session's
@@ -26,6 +26,7 @@ import { lazyLogic } from "../lazy.ts"
 import type { cryptoHistoryMachine } from "../wallet/cryptoHistory.machine.ts"
 import type { depositHistoryMachine } from "../wallet/depositHistory.machine.ts"
 import type { withdrawalsMachine } from "../wallet/withdrawals.machine.ts"
+import { bonusesMachine } from "./bonuses.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
 import { profileFormMachine } from "./profileForm.machine.ts"
 import { promoEmailMachine } from "./promoEmail.machine.ts"
@@ -142,6 +143,7 @@ export const profileAreaMachine = setup({
       bets: "bets"
       idDocument: "document"
       billDocument: "document"
+      bonuses: "bonuses"
       sessions: "sessions"
       security: "security"
       responsibleGaming: "responsibleGaming"
@@ -172,6 +174,7 @@ export const profileAreaMachine = setup({
     loadBets: fromPromise(() => betHistory.load()),
     bets: betHistory.logic,
     document: verificationDocumentMachine,
+    bonuses: bonusesMachine,
     sessions: sessionsMachine,
     security: changePasswordMachine,
     responsibleGaming: responsibleGamingMachine,
@@ -263,6 +266,7 @@ export const profileAreaMachine = setup({
             tabRoute("withdrawals"),
             tabRoute("cryptoDeposits"),
             tabRoute("bets"),
+            tabRoute("bonuses"),
             tabRoute("verification"),
             tabRoute("sessions"),
             tabRoute("security"),
@@ -361,6 +365,7 @@ export const profileAreaMachine = setup({
             { id: "billDocument", src: "document", input: { kind: "BILL" }, ...tabOutcome },
           ],
         },
+        bonuses: { invoke: { id: "bonuses", src: "bonuses", ...tabOutcome } },
         sessions: { invoke: { id: "sessions", src: "sessions", ...tabOutcome } },
         security: { invoke: { id: "security", src: "security", ...tabOutcome } },
         responsibleGaming: { invoke: { id: "responsibleGaming", src: "responsibleGaming", ...tabOutcome } },

@@ -18,6 +18,8 @@ export const GameWalletErrors = {
   sessionExpired: "SESSION_EXPIRED",
   playerBlocked: "PLAYER_BLOCKED",
   betLimit: "BET_LIMIT",
+  /** 422, bet: above the maximum bet while the player's bonus is active ({ max }). */
+  bonusMaxBet: "BONUS_MAX_BET",
   duplicateMismatch: "DUPLICATE_MISMATCH",
   rolledBack: "ROLLED_BACK",
   unknownPlayer: "UNKNOWN_PLAYER",

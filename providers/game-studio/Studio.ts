@@ -138,6 +138,12 @@ export const betRefusal = (answer: Extract<WalletAnswer, { _tag: "Refused" }>, c
         "BET_LIMIT",
         `This bet is outside the limits: from ${amount("min")} to ${amount("max")}.`,
       )
+    case "BONUS_MAX_BET":
+      return refusal(
+        422,
+        "BONUS_MAX_BET",
+        `While your bonus is active a bet may be at most ${amount("max")}.`,
+      )
     case "SESSION_EXPIRED":
       return refusal(
         401,

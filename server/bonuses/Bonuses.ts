@@ -13,7 +13,7 @@
  *   the promotion's cap in the deposit's currency, rounded down.
  * - One active bonus per player and currency: a deposit made while one is active earns none.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
 import { bandFor, depositBonusOf, eurCentsToMinor } from "../../services/bonus-rules.ts"
 import type {
@@ -25,9 +25,11 @@ import type {
   PromotionChoice,
 } from "../../services/bonus-service.ts"
 import { CouponRejected, PromotionNotFound, PromotionUnavailable } from "../../services/errors.ts"
+import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
+import { type BonusPlayShape, makeBonusPlay } from "./play.ts"
 
 export const BonusMessages = {
   unknownPromotion: "There is no such offer.",
@@ -83,6 +85,15 @@ export interface BonusesShape {
   readonly awardForDeposit: (
     deposit: DepositForBonus,
   ) => Effect.Effect<BonusGrant | undefined, SqlError.SqlError>
+  /**
+   * Serialises what touches one player's bonus (bets, wins, deposits, forfeits) for the rest of the
+   * caller's transaction. Taken before the player's accounts are locked.
+   */
+  readonly lockPlayer: (userId: string) => Effect.Effect<void, SqlError.SqlError>
+  /** Ends the active bonuses past their end (the sweeper runs it every minute); how many. */
+  readonly expireDue: Effect.Effect<number>
+  /** What the game wallet asks when a player with a bonus plays (./play.ts). */
+  readonly play: BonusPlayShape
 }
 
 const toPromotion = (p: PromotionRow, accepted: boolean | null): Promotion => ({
@@ -133,6 +144,21 @@ const make = Effect.gen(function* () {
   const repo = yield* BonusesRepo
   const ledger = yield* Ledger
   const rates = yield* Rates
+  const events = yield* PlayerEvents
+
+  /** Tells the player's pages the wallet's cash and bonus money after a bonus ended. */
+  const publishWallet = (userId: string, currency: string) =>
+    Effect.gen(function* () {
+      const cash = yield* ledger.playerAccount(userId, currency)
+      const bonus = yield* repo.bonusBalance(userId, currency)
+      if (cash === undefined) return
+      yield* events.publish(userId, {
+        type: "balance",
+        currency,
+        balance: cash.balance,
+        bonusBalance: bonus.toString(),
+      })
+    }).pipe(Effect.catchCause((cause) => Effect.logWarning("bonuses: a wallet push failed", cause)))
 
   /**
    * The offers this player may take for their next deposit (the deposit number's promotion, and
@@ -193,38 +219,90 @@ const make = Effect.gen(function* () {
       return { id: choice.id, accepted: choice.accepted } satisfies PromotionChoice
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+  /**
+   * Ends an active bonus (the caller holds the player's bonus lock): its whole bonus balance goes to
+   * the player's cash when completed, back to the house when forfeited or expired. Cash is never
+   * touched otherwise. Locks the bonus account before the bonus row (the play's order).
+   */
+  const end = (
+    bonusId: string,
+    userId: string,
+    currency: string,
+    status: "completed" | "forfeited" | "expired",
+  ) =>
+    Effect.gen(function* () {
+      const account = yield* ledger.bonusAccount(userId, currency)
+      const cash = status === "completed" ? yield* ledger.playerAccount(userId, currency) : undefined
+      const locked = yield* ledger.lockBalances(cash === undefined ? [account.id] : [account.id, cash.id])
+      const bonus = yield* repo.lockOwn(userId, bonusId)
+      if (bonus === undefined || bonus.status !== "active") return undefined
+      const balance = locked.get(account.id) ?? 0n
+      let transactionId: string | null = null
+      if (balance > 0n) {
+        const to =
+          cash !== undefined ? cash.id : yield* ledger.systemAccountId("house", BONUS_HOUSE_CODE, currency)
+        const posted = yield* ledger
+          .post({
+            kind:
+              status === "completed"
+                ? "bonus.convert"
+                : `bonus.${status === "forfeited" ? "forfeit" : "expire"}`,
+            idempotencyKey: `bonus:end:${bonus.id}`,
+            entries: [
+              { accountId: account.id, currency, amount: -balance },
+              { accountId: to, currency, amount: balance },
+            ],
+            metadata: { bonusId: bonus.id, userId },
+          })
+          .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
+        transactionId = posted.transactionId
+      }
+      yield* repo.endBonus({ id: bonus.id, status, endedAmount: balance, transactionId })
+      return { bonus, moved: balance }
+    })
+
   const forfeit = (userId: string, bonusId: string) =>
     repo
       .transaction(
         Effect.gen(function* () {
-          const bonus = /^[0-9a-f-]{36}$/i.test(bonusId) ? yield* repo.lockOwn(userId, bonusId) : undefined
-          if (bonus === undefined || bonus.status !== "active")
+          const found = /^[0-9a-f-]{36}$/i.test(bonusId) ? yield* repo.bonusById(bonusId) : undefined
+          if (found === undefined || found.userId !== userId || found.status !== "active")
             return yield* new PromotionNotFound({ message: BonusMessages.unknownBonus, id: bonusId })
-          const account = yield* ledger.bonusAccount(userId, bonus.currency)
-          const balance = BigInt(account.balance)
-          let transactionId: string | null = null
-          if (balance > 0n) {
-            const house = yield* ledger.systemAccountId("house", BONUS_HOUSE_CODE, bonus.currency)
-            const posted = yield* ledger
-              .post({
-                kind: "bonus.forfeit",
-                idempotencyKey: `bonus:end:${bonus.id}`,
-                entries: [
-                  { accountId: account.id, currency: bonus.currency, amount: -balance },
-                  { accountId: house, currency: bonus.currency, amount: balance },
-                ],
-                metadata: { bonusId: bonus.id, userId },
-              })
-              .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
-            transactionId = posted.transactionId
-          }
-          yield* repo.endBonus({ id: bonus.id, status: "forfeited", endedAmount: balance, transactionId })
-          const after = yield* repo.bonusById(bonus.id)
-          if (after === undefined) return yield* Effect.die(new Error(`bonus ${bonus.id} vanished`))
+          yield* repo.lockPlayer(userId)
+          const ended = yield* end(found.id, userId, found.currency, "forfeited")
+          if (ended === undefined)
+            return yield* new PromotionNotFound({ message: BonusMessages.unknownBonus, id: bonusId })
+          const after = yield* repo.bonusById(found.id)
+          if (after === undefined) return yield* Effect.die(new Error(`bonus ${found.id} vanished`))
           return toPlayerBonus(after)
         }),
       )
-      .pipe(Effect.catchTag("SqlError", Effect.die))
+      .pipe(
+        Effect.tap((bonus) => publishWallet(userId, bonus.currency)),
+        Effect.catchTag("SqlError", Effect.die),
+      )
+
+  /** Bonuses past their end are expired: their balance returns to the house. */
+  const expireDue = Effect.gen(function* () {
+    const due = yield* repo.expiredActive(100)
+    for (const b of due) {
+      yield* repo.transaction(
+        Effect.gen(function* () {
+          yield* repo.lockPlayer(b.userId)
+          yield* end(b.id, b.userId, b.currency, "expired")
+        }),
+      )
+      yield* publishWallet(b.userId, b.currency)
+    }
+    return due.length
+  }).pipe(Effect.orDie)
+
+  const play = makeBonusPlay({
+    repo,
+    ledger,
+    convert: (bonusId, userId, currency) =>
+      end(bonusId, userId, currency, "completed").pipe(Effect.map((ended) => ended?.moved ?? 0n)),
+  })
 
   /** Why the code grants nothing to this player now, or the promotion it names. */
   const couponFor = (code: string, userId: string | null) =>
@@ -312,12 +390,14 @@ const make = Effect.gen(function* () {
       const cap = eurCentsToMinor(BigInt(promotion.maxBonusEurCents), rate.eurRate, rate.subunitsToUnit)
       const amount = depositBonusOf(deposit.amount, band.percent, cap)
       if (amount <= 0n && band.freeSpins === 0) return undefined
+      // The bonus account before the bonus row: the order bets and forfeits take.
+      const account = yield* ledger.bonusAccount(deposit.userId, deposit.currency)
+      yield* ledger.lockBalances([account.id])
       // One active bonus per currency: the deposit still counts, but earns nothing now.
       if ((yield* repo.lockActive(deposit.userId, deposit.currency)) !== undefined) {
         yield* Effect.logInfo(`deposit ${deposit.id}: a bonus is active in ${deposit.currency}; none granted`)
         return undefined
       }
-      const account = yield* ledger.bonusAccount(deposit.userId, deposit.currency)
       let transactionId: string | null = null
       let balance = BigInt(account.balance)
       if (amount > 0n) {
@@ -353,6 +433,14 @@ const make = Effect.gen(function* () {
       return { bonusId, amount, freeSpins: band.freeSpins, balance } satisfies BonusGrant
     })
 
+  // The sweeper: every minute, in every process (each bonus ends once: its row lock decides).
+  yield* expireDue.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("bonus expiry sweep failed", cause)),
+    Effect.repeat(Schedule.spaced(Duration.minutes(1))),
+    Effect.delay(Duration.seconds(20)),
+    Effect.forkScoped,
+  )
+
   return {
     eligible,
     optOut,
@@ -362,6 +450,9 @@ const make = Effect.gen(function* () {
     checkCoupon,
     redeemCoupon,
     awardForDeposit,
+    lockPlayer: repo.lockPlayer,
+    expireDue,
+    play,
   } satisfies BonusesShape
 })
 

@@ -102,6 +102,26 @@ export interface BonusesRepoShape {
     readonly endedAmount: bigint
     readonly transactionId: string | null
   }) => Sql<void>
+  /** The bonus part of a bet, on its round and on the bet itself (for a refund). */
+  readonly recordStake: (stake: {
+    readonly integration: string
+    readonly roundId: string
+    readonly transactionId: string
+    readonly bonusId: string
+    readonly bonusPart: bigint
+  }) => Sql<void>
+  /** Adds a bet × its game kind's weight to the bonus's wagering; its progress after (undefined: ended). */
+  readonly addWagering: (
+    bonusId: string,
+    amount: bigint,
+    gameKind: string,
+  ) => Sql<{ readonly wagered: bigint; readonly required: bigint } | undefined>
+  readonly statusOf: (bonusId: string) => Sql<BonusStatus | undefined>
+  readonly bonusBalance: (userId: string, currency: string) => Sql<bigint>
+  /** Active bonuses past their end, oldest first. */
+  readonly expiredActive: (
+    limit: number,
+  ) => Sql<ReadonlyArray<{ readonly id: string; readonly userId: string; readonly currency: string }>>
   readonly bonusesOf: (userId: string) => Sql<ReadonlyArray<BonusRow>>
   readonly bonusById: (id: string) => Sql<BonusRow | undefined>
   readonly choicesOf: (userId: string) => Sql<ReadonlyMap<string, boolean>>
@@ -126,7 +146,7 @@ const bonusColumns = `
   b.id::text AS id, b.user_id::text AS "userId", b.promotion_id AS "promotionId", p.name, b.currency,
   b.status, b.deposit_id::text AS "depositId", b.amount::text AS amount, b.percent,
   b.free_spins AS "freeSpins", b.wagering_required::text AS "wageringRequired",
-  b.wagered::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
+  floor(b.wagered)::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
   b.created_at AS "createdAt", b.ended_at AS "endedAt", b.ended_amount::text AS "endedAmount",
   CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance`
 
@@ -208,6 +228,47 @@ const make = Effect.gen(function* () {
       WHERE id = ${end.id}::uuid AND status = 'active'
     `.pipe(Effect.asVoid)
 
+  const recordStake: BonusesRepoShape["recordStake"] = (st) =>
+    sql`
+      WITH round AS (
+        UPDATE game_rounds SET bonus_id = ${st.bonusId}::uuid, bonus_bet = bonus_bet + ${st.bonusPart.toString()}::numeric
+        WHERE integration = ${st.integration} AND round_id = ${st.roundId}
+      )
+      UPDATE game_transactions SET bonus_id = ${st.bonusId}::uuid, bonus_amount = ${st.bonusPart.toString()}::numeric
+      WHERE integration = ${st.integration} AND transaction_id = ${st.transactionId}
+    `.pipe(Effect.asVoid)
+
+  const addWagering: BonusesRepoShape["addWagering"] = (bonusId, amount, gameKind) =>
+    sql<{ readonly wagered: string; readonly required: string }>`
+      UPDATE player_bonuses SET wagered = wagered + (${amount.toString()}::numeric *
+        coalesce((SELECT percent FROM bonus_game_weights WHERE game_kind = ${gameKind}), 0)) / 100
+      WHERE id = ${bonusId}::uuid AND status = 'active'
+      RETURNING floor(wagered)::text AS wagered, wagering_required::text AS required
+    `.pipe(
+      Effect.map((rows) =>
+        rows[0] === undefined
+          ? undefined
+          : { wagered: BigInt(rows[0].wagered), required: BigInt(rows[0].required) },
+      ),
+    )
+
+  const statusOf = (bonusId: string) =>
+    sql<{ readonly status: BonusStatus }>`SELECT status FROM player_bonuses WHERE id = ${bonusId}::uuid`.pipe(
+      Effect.map((rows) => rows[0]?.status),
+    )
+
+  const bonusBalance = (userId: string, currency: string) =>
+    sql<{ readonly balance: string }>`
+      SELECT balance::text AS balance FROM ledger_accounts
+      WHERE kind = 'player_bonus' AND user_id = ${userId} AND currency = ${currency}
+    `.pipe(Effect.map((rows) => BigInt(rows[0]?.balance ?? "0")))
+
+  const expiredActive = (limit: number) =>
+    sql<{ readonly id: string; readonly userId: string; readonly currency: string }>`
+      SELECT id::text AS id, user_id::text AS "userId", currency FROM player_bonuses
+      WHERE status = 'active' AND expires_at <= now() ORDER BY expires_at LIMIT ${limit}
+    `
+
   const bonusesOf = (userId: string) =>
     sql<BonusRow>`SELECT ${bcols} FROM ${bfrom} WHERE b.user_id = ${userId} ORDER BY b.created_at DESC, b.id`
 
@@ -246,6 +307,11 @@ const make = Effect.gen(function* () {
     hasActive,
     insertBonus,
     endBonus,
+    recordStake,
+    addWagering,
+    statusOf,
+    bonusBalance,
+    expiredActive,
     bonusesOf,
     bonusById,
     choicesOf,

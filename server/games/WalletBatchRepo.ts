@@ -43,6 +43,11 @@ export interface ClaimedRow {
   readonly accountId: string | undefined
   /** A bet's session context (undefined for a win, or when the token is unknown). */
   readonly context: BetContext | undefined
+  /**
+   * A bonus is in play (the player has an active one in the call's currency, or the round was
+   * played with bonus money): the one-call path settles it, with the bonus rules.
+   */
+  readonly bonus: boolean
   /** The call's round as it stands, if it exists. */
   readonly round:
     | {
@@ -111,6 +116,8 @@ interface ClaimRowSql {
   readonly roundUserId: string | null
   readonly roundCurrency: string | null
   readonly roundStatus: "open" | "settled" | "rolled-back" | null
+  readonly gameKind: string | null
+  readonly bonus: boolean
 }
 
 const make = Effect.gen(function* () {
@@ -165,7 +172,13 @@ const make = Effect.gen(function* () {
              (coalesce(u.self_exclusion_kind = 'indefinite', false) OR coalesce(u.self_exclusion_until > now(), false)) AS excluded,
              g.id AS "gameId", g.min_bet_eur::text AS "minBetEur", g.max_bet_eur::text AS "maxBetEur",
              g.jackpot_id AS "jackpotId", cr.eur_rate::text AS "eurRate", cu.subunits_to_unit::text AS subunits,
-             r.user_id::text AS "roundUserId", r.currency AS "roundCurrency", r.status AS "roundStatus"
+             r.user_id::text AS "roundUserId", r.currency AS "roundCurrency", r.status AS "roundStatus",
+             g.kind AS "gameKind",
+             (r.bonus_id IS NOT NULL OR EXISTS (
+               SELECT 1 FROM player_bonuses b WHERE b.status = 'active'
+                 AND b.user_id = CASE WHEN i.op = 'bet' THEN s.user_id ELSE i.user_id END
+                 AND b.currency = CASE WHEN i.op = 'bet' THEN s.currency ELSE i.currency END
+             )) AS bonus
       FROM input i
       LEFT JOIN claim c ON c.integration = i.integration AND c.transaction_id = i.transaction_id
       LEFT JOIN game_sessions s ON i.op = 'bet' AND s.token_hash = i.token_hash
@@ -186,6 +199,7 @@ const make = Effect.gen(function* () {
             freshSignature: r.freshSignature,
             claimId: r.claimId ?? undefined,
             accountId: r.accountId ?? undefined,
+            bonus: r.bonus,
             context:
               r.sessionFound && r.userId !== null && r.currency !== null
                 ? {
@@ -200,6 +214,8 @@ const make = Effect.gen(function* () {
                     jackpotId: r.jackpotId,
                     eurRate: r.eurRate,
                     subunits: r.subunits,
+                    gameKind: r.gameKind,
+                    bonusActive: r.bonus,
                   }
                 : undefined,
             round:

@@ -26,6 +26,9 @@ export interface StoredCall {
   readonly status: number
   readonly response: unknown
   readonly rolledBackBy: string | null
+  /** A bet's part paid with bonus money, and that bonus (a refund follows it). */
+  readonly bonusId: string | null
+  readonly bonusAmount: string
 }
 
 /** What a bet needs to be decided, from its session token (one statement). */
@@ -43,6 +46,10 @@ export interface BetContext {
   readonly jackpotId: string | null
   readonly eurRate: string | null
   readonly subunits: string | null
+  /** The game's kind (its wagering weight while a bonus is active). */
+  readonly gameKind: string | null
+  /** The player has an active bonus in the session's currency: the bet is paid cash, then bonus. */
+  readonly bonusActive: boolean
 }
 
 export interface RoundRow {
@@ -53,6 +60,10 @@ export interface RoundRow {
   readonly jackpotId: string | null
   readonly eurRate: string | null
   readonly subunits: string | null
+  /** The bonus whose money some of the round's bets were, and how much of them (else null / "0"). */
+  readonly bonusId: string | null
+  readonly bonusBet: string
+  readonly betTotal: string
 }
 
 export interface NewCall {
@@ -169,7 +180,8 @@ export interface WalletRepoShape {
 
 const callColumns = `id::text AS id, op, round_id AS "roundId", user_id::text AS "userId", currency,
   amount::text AS amount, jackpot_id AS "jackpotId", jackpot_share::text AS "jackpotShare", fingerprint,
-  status, response, rolled_back_by AS "rolledBackBy"`
+  status, response, rolled_back_by AS "rolledBackBy", bonus_id::text AS "bonusId",
+  bonus_amount::text AS "bonusAmount"`
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -239,7 +251,9 @@ const make = Effect.gen(function* () {
                (coalesce(u.self_exclusion_kind = 'indefinite', false) OR coalesce(u.self_exclusion_until > now(), false)) AS excluded,
                a.id::text AS "accountId", g.id AS "gameId", g.min_bet_eur::text AS "minBetEur",
                g.max_bet_eur::text AS "maxBetEur", g.jackpot_id AS "jackpotId",
-               r.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits
+               r.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits, g.kind AS "gameKind",
+               EXISTS (SELECT 1 FROM player_bonuses b WHERE b.user_id = s.user_id AND b.currency = s.currency
+                       AND b.status = 'active') AS "bonusActive"
         FROM game_sessions s
         JOIN sessions cs ON cs.id = s.casino_session_id
         JOIN users u ON u.id = s.user_id
@@ -282,7 +296,8 @@ const make = Effect.gen(function* () {
         RETURNING id
       ), round AS (
         SELECT r.user_id::text AS "userId", r.game_id AS "gameId", r.currency, r.status, g.jackpot_id AS "jackpotId",
-               cr.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits
+               cr.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits,
+               r.bonus_id::text AS "bonusId", r.bonus_bet::text AS "bonusBet", r.bet_total::text AS "betTotal"
         FROM game_rounds r JOIN games g ON g.id = r.game_id
         JOIN currencies c ON c.code = r.currency
         LEFT JOIN currency_rates cr ON cr.currency = r.currency

@@ -132,6 +132,13 @@ export const makeSettlementBatcher = (
             continue
           }
           const claimId = row.claimId
+          if (row.bonus) {
+            // A bonus is in play: the one-call path pays it by the bonus rules (server/bonuses/play.ts).
+            settled[index] = { _tag: "Single" }
+            dropClaims.push(claimId)
+            dropSignatures.push(job.signature.v1)
+            continue
+          }
           const refuse = (a: WalletAnswer) => {
             settled[index] = { _tag: "Answer", answer: a }
             dropClaims.push(claimId)

@@ -16,17 +16,20 @@
  * - An exact signature is honoured once: it is recorded (PRIMARY KEY) in the statement that claims
  *   the call, so it commits with the settlement; a second request carrying it is 401
  *   REPLAYED_SIGNATURE. Providers retry under a NEW signature and get the first answer by id.
- * After each settlement a `balance` PlayerEvent goes to the player's open pages.
+ * - A player with an active bonus bets cash first, then bonus money, and a round played with bonus
+ *   money pays its win in the same proportion (server/bonuses/play.ts, docs/bonuses.md).
+ * After each settlement a `balance` PlayerEvent goes to the player's open pages. The rollback is
+ * walletRollback.ts; what the operations share (replays, the settlement's transaction) walletCore.ts.
  */
-import { Effect, Schema } from "effect"
-import type { SqlError } from "effect/sql"
+import { Effect } from "effect"
+import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
 import type { AcceptedSignature } from "../../protocols/game-wallet/signature.ts"
-import type { BalanceCall, BetCall, RollbackCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
-import { PlayerEvents } from "../events/PlayerEvents.ts"
-import { Ledger, type PostingEntry } from "../ledger/Ledger.ts"
+import type { BalanceCall, BetCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
+import { bonusPartOf } from "../bonuses/play.ts"
+import type { PostingEntry } from "../ledger/Ledger.ts"
 import { casinoId } from "./catalogue.ts"
 import { callFingerprint, eurCentsToMinor, tokenHash } from "./rules.ts"
-import { type StoredCall, type WalletOp, WalletRepo } from "./WalletRepo.ts"
+import { makeWalletCore, Refused } from "./walletCore.ts"
 import {
   answer,
   badRequest,
@@ -34,122 +37,42 @@ import {
   decideWin,
   insufficientFunds,
   mismatch,
-  REPLAYED_SIGNATURE,
   rateOf,
   replayedSignature,
-  rolledBack,
   sessionExpired,
   settledBody,
-  unknownPlayer,
-  type WalletAnswer,
 } from "./walletDecisions.ts"
-
-/** A refusal decided inside the settlement's transaction: rolls it back, answered as is. */
-class Refused extends Schema.TaggedError<Refused>()("Refused", {
-  status: Schema.Number,
-  body: Schema.Record(Schema.String, Schema.Unknown),
-}) {}
+import { makeRollback } from "./walletRollback.ts"
 
 /** The one-call path's operations, built from the wallet's repository, the ledger and the pushes. */
 export const makeWalletCalls = Effect.gen(function* () {
-  const repo = yield* WalletRepo
-  const ledger = yield* Ledger
-  const events = yield* PlayerEvents
-
-  /** The answer to an id seen before: the first answer, or why not. */
-  const replayOf = (existing: StoredCall, op: WalletOp, fingerprint: string): WalletAnswer => {
-    if (existing.op === "tombstone") return op === "bet" ? rolledBack : mismatch
-    if (existing.op !== op || existing.fingerprint !== fingerprint) return mismatch
-    // status 0 cannot be seen: a claim commits only together with its completion.
-    return answer(existing.status, (existing.response ?? {}) as Record<string, unknown>)
-  }
-
-  const balanceOf = (accountId: string) =>
-    ledger.lockBalances([accountId]).pipe(Effect.map((m) => m.get(accountId) ?? 0n))
-
-  const currentBalance = (userId: string, currency: string) =>
-    ledger.playerAccount(userId, currency).pipe(Effect.map((a) => (a === undefined ? 0n : BigInt(a.balance))))
-
-  const publish = (userId: string, currency: string, balance: bigint) =>
-    events.publish(userId, { type: "balance", currency, balance: balance.toString() })
-
-  /**
-   * A refusal or a replayed id rolled the settlement back, its signature with it: recorded on its
-   * own so the same bytes cannot be sent again to be decided anew (say, after a deposit). Rare paths
-   * only; a failure here costs the replay protection of that one call, not its answer.
-   */
-  const remember = (signature: AcceptedSignature | undefined, a: WalletAnswer) =>
-    signature === undefined || a.body.error === REPLAYED_SIGNATURE
-      ? Effect.succeed(a)
-      : repo.claimSignature(signature).pipe(
-          Effect.catch((e) => Effect.logWarning("games: recording a wallet call's signature failed", e)),
-          Effect.as(a),
-        )
-
-  /** Runs a settlement: replays and refusals answered, the commit's balance published. */
-  const settle = (
-    integration: string,
-    op: WalletOp,
-    transactionId: string,
-    userId: string,
-    currency: string,
-    /** Undefined when the caller recorded it already. */
-    signature: AcceptedSignature | undefined,
-    body: Effect.Effect<
-      { readonly answer: WalletAnswer; readonly balance: bigint | undefined },
-      Refused | SqlError.SqlError | { readonly _tag: "Replay"; readonly answer: WalletAnswer }
-    >,
-  ): Effect.Effect<WalletAnswer, SqlError.SqlError> =>
-    repo.transaction(body).pipe(
-      Effect.tap((done) =>
-        done.balance === undefined ? Effect.void : publish(userId, currency, done.balance),
-      ),
-      Effect.map((done) => done.answer),
-      Effect.catchTag("Refused", (r) => remember(signature, answer(r.status, r.body))),
-      Effect.catchTag("Replay", (r) => remember(signature, r.answer)),
-      Effect.withSpan(`GameWallet.${op}`, { attributes: { integration, transactionId } }),
-    )
-
-  /** Claims the id in the transaction; when taken, the stored answer (after the holder commits). */
-  const claimOrReplay = (call: Parameters<typeof repo.claim>[0] & { readonly op: WalletOp }) =>
-    Effect.gen(function* () {
-      const id = yield* repo.claim(call)
-      if (id !== undefined) return id
-      const existing = yield* repo.findCall(call.integration, call.transactionId)
-      if (existing === undefined) return yield* Effect.die(new Error("game call id taken but absent"))
-      return yield* Effect.fail({
-        _tag: "Replay" as const,
-        answer: replayOf(existing, call.op, call.fingerprint),
-      })
-    })
-
-  const houseOf = (currency: string) => ledger.systemAccountId("house", "games", currency)
-  const poolOf = (jackpotId: string, currency: string) =>
-    ledger.systemAccountId("jackpot_pool", jackpotId, currency)
-
+  const core = yield* makeWalletCore
+  const {
+    repo,
+    ledger,
+    play,
+    replayOf,
+    balanceOf,
+    currentBalance,
+    settle,
+    houseOf,
+    poolOf,
+    refuse,
+    replayed,
+  } = core
   const balance = (call: BalanceCall, signature: AcceptedSignature) =>
     Effect.gen(function* () {
       const { freshSignature, session } = yield* repo.sessionOf(tokenHash(call.sessionToken), signature)
       if (!freshSignature) return replayedSignature
       if (session === undefined || !session.live || session.userId !== call.playerId) return sessionExpired
       if (session.currency !== call.currency) return badRequest("currency is not the session's")
-      return answer(200, {
-        balance: (yield* currentBalance(call.playerId, call.currency)).toString(),
-        currency: call.currency,
-      })
+      // What the player can bet: cash, plus bonus money while a bonus is active.
+      const cash = yield* currentBalance(call.playerId, call.currency)
+      const bonus = yield* play.bonusBalance(call.playerId, call.currency)
+      return answer(200, { balance: (cash + bonus).toString(), currency: call.currency })
     })
 
   /** A refusal inside the settlement's transaction: rolls it back (its claim too), answered as is. */
-  const refuse = (a: WalletAnswer) => Effect.fail(new Refused({ status: a.status, body: { ...a.body } }))
-
-  /** The claim found the id taken (after its holder finished): the stored answer, or why not. */
-  const replayed = (integration: string, transactionId: string, op: WalletOp, fingerprint: string) =>
-    Effect.gen(function* () {
-      const existing = yield* repo.findCall(integration, transactionId)
-      if (existing === undefined) return yield* Effect.die(new Error("game call id taken but absent"))
-      return yield* Effect.fail({ _tag: "Replay" as const, answer: replayOf(existing, op, fingerprint) })
-    })
-
   // A bet is 7 statements: BEGIN; claim + context (one statement); the ledger's lock and its
   // posting; the round + the stored answer (one statement, inside the posting, before the house row
   // is taken); the house balance; COMMIT — then the balance NOTIFY. A replay: BEGIN, the claim,
@@ -190,12 +113,40 @@ export const makeWalletCalls = Effect.gen(function* () {
         const decided = decideBet(call, amount, share, ctx)
         if ("refused" in decided) return yield* refuse(decided.refused)
         const { accountId: playerAccount, gameId, jackpotId: gameJackpot } = decided.accepted
+        // With an active bonus the bet takes cash first, then bonus money (server/bonuses/play.ts).
+        const stake = ctx?.bonusActive
+          ? yield* play.stake({
+              userId: call.playerId,
+              currency: call.currency,
+              cashAccountId: playerAccount,
+              amount,
+            })
+          : undefined
+        if (stake?._tag === "OverMaxBet")
+          return yield* refuse(
+            answer(422, { error: GameWalletErrors.bonusMaxBet, max: stake.maxBet.toString() }),
+          )
+        if (stake?._tag === "Short") return yield* refuse(insufficientFunds(stake.balance))
+        const split = stake?._tag === "Split" ? stake : undefined
         const house = yield* houseOf(call.currency)
         const pool =
           gameJackpot === null || share === 0n ? undefined : yield* poolOf(gameJackpot, call.currency)
-        const entries: Array<PostingEntry> = [
-          { accountId: playerAccount, currency: call.currency, amount: -amount },
-        ]
+        const entries: Array<PostingEntry> =
+          split === undefined
+            ? [{ accountId: playerAccount, currency: call.currency, amount: -amount }]
+            : [
+                ...(split.cash > 0n
+                  ? [{ accountId: playerAccount, currency: call.currency, amount: -split.cash }]
+                  : []),
+                ...(split.bonus > 0n
+                  ? [{ accountId: split.bonusAccountId, currency: call.currency, amount: -split.bonus }]
+                  : []),
+              ]
+        /** What a conversion the bet completed moved from bonus to cash (set inside the posting). */
+        let converted = 0n
+        /** The answer's balance: cash, plus what the bonus account holds after this bet. */
+        const betBalance = (balances: ReadonlyMap<string, bigint>) =>
+          (balances.get(playerAccount) ?? 0n) + (split === undefined ? 0n : split.bonusMoney - split.bonus)
         if (amount - share > 0n)
           entries.push({ accountId: house, currency: call.currency, amount: amount - share })
         if (pool !== undefined) entries.push({ accountId: pool, currency: call.currency, amount: share })
@@ -219,13 +170,39 @@ export const makeWalletCalls = Effect.gen(function* () {
                     currency: call.currency,
                     amount,
                   },
-                  { id: claimId, status: 200, response: bodyOf(balances.get(playerAccount) ?? 0n), ledgerTx },
+                  { id: claimId, status: 200, response: bodyOf(betBalance(balances)), ledgerTx },
                 )
                 .pipe(
                   Effect.flatMap((ok) =>
                     ok
                       ? Effect.void
                       : Effect.fail(new Refused({ ...badRequest("the round is another player's") })),
+                  ),
+                  // The stake on the round, the wagering counted (and the bonus converted once met).
+                  Effect.andThen(
+                    split === undefined
+                      ? Effect.void
+                      : play
+                          .afterBet({
+                            userId: call.playerId,
+                            currency: call.currency,
+                            cashAccountId: playerAccount,
+                            integration,
+                            roundId: call.roundId,
+                            transactionId: call.transactionId,
+                            bonusId: split.bonusId,
+                            bonusAccountId: split.bonusAccountId,
+                            bonusPart: split.bonus,
+                            amount,
+                            gameKind: ctx?.gameKind ?? "",
+                          })
+                          .pipe(
+                            Effect.tap((moved) =>
+                              Effect.sync(() => {
+                                converted = moved
+                              }),
+                            ),
+                          ),
                   ),
                 ),
           )
@@ -240,7 +217,13 @@ export const makeWalletCalls = Effect.gen(function* () {
             Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
           )
         const after = posted.balances.get(playerAccount) ?? 0n
-        return { answer: answer(200, bodyOf(after)), balance: after }
+        return {
+          answer: answer(200, bodyOf(betBalance(posted.balances))),
+          // Pushed as they are after the commit: a conversion moved the bonus money to cash.
+          balance: after + converted,
+          bonusBalance:
+            split === undefined ? undefined : converted > 0n ? 0n : split.bonusMoney - split.bonus,
+        }
       }),
     )
   }
@@ -300,6 +283,18 @@ export const makeWalletCalls = Effect.gen(function* () {
           round.eurRate === null || round.subunits === null
             ? 0n
             : eurCentsToMinor(seedEur, rateOf(round.eurRate), BigInt(round.subunits))
+        // Before any account is locked (the bonus lock comes first): a round played partly with bonus
+        // money pays in the same proportion (server/bonuses/play.ts); the answer's balance counts the
+        // bonus money the player can still bet.
+        const shares = yield* play.shares({
+          userId: call.playerId,
+          currency: call.currency,
+          bonusId: round.bonusId,
+          bonusPart: bonusPartOf(amount, BigInt(round.bonusBet), BigInt(round.betTotal)),
+          amount,
+        })
+        const bonusAfter =
+          (yield* play.bonusBalance(call.playerId, call.currency)) + (shares.bonus?.amount ?? 0n)
         let jackpot = 0n
         if (pool !== undefined) {
           // The pool's whole balance is paid: locked first (in the ledger's order) so two wins of
@@ -310,7 +305,7 @@ export const makeWalletCalls = Effect.gen(function* () {
         }
         const bodyOf = (balance: bigint): Record<string, unknown> => {
           const body: Record<string, unknown> = {
-            balance: balance.toString(),
+            balance: (balance + bonusAfter).toString(),
             currency: call.currency,
             transactionId: call.transactionId,
           }
@@ -330,14 +325,33 @@ export const makeWalletCalls = Effect.gen(function* () {
           yield* finish(after, null)
           return { answer: answer(200, bodyOf(after)), balance: after }
         }
-        // Player +win +pool; house −win −seed (the pool topped up to its seed); pool seed − pool.
-        const entries: Array<PostingEntry> = [
-          { accountId: playerAccount, currency: call.currency, amount: amount + jackpot },
-        ]
-        const houseDelta = -amount - (jackpot > 0n ? seed : 0n)
+        // Player +win +pool (its bonus share to the bonus account); house −win −seed (the pool topped
+        // up to its seed), less a forfeited bonus's share it keeps; pool seed − pool.
+        const entries: Array<PostingEntry> = []
+        if (shares.cash + jackpot > 0n)
+          entries.push({ accountId: playerAccount, currency: call.currency, amount: shares.cash + jackpot })
+        if (shares.bonus !== undefined && shares.bonus.amount > 0n)
+          entries.push({
+            accountId: shares.bonus.accountId,
+            currency: call.currency,
+            amount: shares.bonus.amount,
+          })
+        const houseDelta = -(amount - shares.houseKeeps) - (jackpot > 0n ? seed : 0n)
         if (houseDelta !== 0n) entries.push({ accountId: house, currency: call.currency, amount: houseDelta })
         if (pool !== undefined && jackpot > 0n && seed - jackpot !== 0n)
           entries.push({ accountId: pool, currency: call.currency, amount: seed - jackpot })
+        /** Pushed when a bonus took part (its money changed, or the player holds some). */
+        const bonusPushed = shares.bonus !== undefined || bonusAfter > 0n ? bonusAfter : undefined
+        // A win whose every cent is a forfeited bonus's share books nothing.
+        if (entries.length < 2) {
+          const after = yield* balanceOf(playerAccount)
+          yield* finish(after, null)
+          return { answer: answer(200, bodyOf(after)), balance: after, bonusBalance: bonusPushed }
+        }
+        // The cash balance when the win pays none of it (all of it a bonus share).
+        const cashUntouched = shares.cash + jackpot > 0n ? undefined : yield* balanceOf(playerAccount)
+        const cashAfter = (balances: ReadonlyMap<string, bigint>) =>
+          balances.get(playerAccount) ?? cashUntouched ?? 0n
         const posted = yield* ledger
           .post(
             {
@@ -346,127 +360,20 @@ export const makeWalletCalls = Effect.gen(function* () {
               entries,
               metadata: { integration, roundId: call.roundId, jackpot: jackpot.toString() },
             },
-            (ledgerTx, balances) => finish(balances.get(playerAccount) ?? 0n, ledgerTx),
+            (ledgerTx, balances) => finish(cashAfter(balances), ledgerTx),
           )
           .pipe(
             Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
             Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
             Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
           )
-        const after = posted.balances.get(playerAccount) ?? 0n
-        return { answer: answer(200, bodyOf(after)), balance: after }
+        const after = cashAfter(posted.balances)
+        return { answer: answer(200, bodyOf(after)), balance: after, bonusBalance: bonusPushed }
       }),
     )
   }
 
-  const rollback = (integration: string, call: RollbackCall, signature: AcceptedSignature) =>
-    Effect.gen(function* () {
-      // Rollbacks are rare: the signature is recorded on its own, before the id's look-up.
-      if (!(yield* repo.claimSignature(signature))) return replayedSignature
-      const fingerprint = callFingerprint("rollback", {
-        playerId: call.playerId,
-        currency: call.currency,
-        roundId: call.roundId,
-        refTransactionId: call.refTransactionId,
-      })
-      const seen = yield* repo.findCall(integration, call.transactionId)
-      if (seen !== undefined) return replayOf(seen, "rollback", fingerprint)
-      const playerAccount = yield* repo.playerAccount(call.playerId, call.currency)
-      if (playerAccount === undefined) return unknownPlayer
-      const house = yield* houseOf(call.currency)
-      return yield* settle(
-        integration,
-        "rollback",
-        call.transactionId,
-        call.playerId,
-        call.currency,
-        undefined,
-        Effect.gen(function* () {
-          const id = yield* claimOrReplay({
-            integration,
-            transactionId: call.transactionId,
-            op: "rollback",
-            roundId: call.roundId,
-            userId: call.playerId,
-            currency: call.currency,
-            amount: 0n,
-            jackpotId: null,
-            jackpotShare: 0n,
-            fingerprint,
-          })
-          const ack = (balance: bigint, ledgerTx: string | null) =>
-            Effect.gen(function* () {
-              const body = {
-                balance: balance.toString(),
-                currency: call.currency,
-                transactionId: call.transactionId,
-              }
-              yield* repo.complete(id, 200, body, ledgerTx)
-              return { answer: answer(200, body), balance }
-            })
-          let bet = yield* repo.findCall(integration, call.refTransactionId)
-          if (bet === undefined) {
-            // Never seen: acknowledged, and the id kept so the bet arriving later is refused.
-            const tomb = yield* repo.claim({
-              integration,
-              transactionId: call.refTransactionId,
-              op: "tombstone",
-              roundId: call.roundId,
-              userId: call.playerId,
-              currency: call.currency,
-              amount: 0n,
-              jackpotId: null,
-              jackpotShare: 0n,
-              fingerprint: "",
-            })
-            if (tomb !== undefined) {
-              yield* repo.complete(tomb, 200, { tombstone: call.transactionId }, null)
-              return yield* ack(yield* balanceOf(playerAccount), null)
-            }
-            // The bet committed meanwhile (we waited on its id): refund it below.
-            bet = yield* repo.findCall(integration, call.refTransactionId)
-          }
-          if (bet === undefined) return yield* Effect.die(new Error("bet id taken but absent"))
-          if (bet.op === "tombstone" || bet.status !== 200)
-            return yield* ack(yield* balanceOf(playerAccount), null)
-          if (bet.op !== "bet") return yield* new Refused({ ...badRequest("refTransactionId is not a bet") })
-          if (bet.userId !== call.playerId || bet.currency !== call.currency)
-            return yield* new Refused({
-              ...badRequest("refTransactionId is another player's or currency's bet"),
-            })
-          // One refund per bet, whichever rollback id comes first (the row lock decides).
-          const first = yield* repo.markRolledBack(integration, call.refTransactionId, call.transactionId)
-          if (!first) return yield* ack(yield* balanceOf(playerAccount), null)
-          const amount = BigInt(bet.amount)
-          const share = BigInt(bet.jackpotShare)
-          const entries: Array<PostingEntry> = [{ accountId: playerAccount, currency: call.currency, amount }]
-          if (amount - share > 0n)
-            entries.push({ accountId: house, currency: call.currency, amount: -(amount - share) })
-          if (share > 0n && bet.jackpotId !== null)
-            entries.push({
-              accountId: yield* poolOf(bet.jackpotId, call.currency),
-              currency: call.currency,
-              amount: -share,
-            })
-          const posted = yield* ledger
-            .post(
-              {
-                kind: "game.rollback",
-                idempotencyKey: `game:${integration}:${call.transactionId}`,
-                entries,
-                metadata: { integration, roundId: bet.roundId, refTransactionId: call.refTransactionId },
-              },
-              () => repo.removeBet(integration, bet.roundId, amount),
-            )
-            .pipe(
-              Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
-              Effect.catchTag("InsufficientFunds", (e) => Effect.die(e)),
-              Effect.catchTag("InvalidPosting", (e) => Effect.die(e)),
-            )
-          return yield* ack(posted.balances.get(playerAccount) ?? 0n, posted.transactionId)
-        }),
-      )
-    })
+  const rollback = makeRollback(core)
 
   const seeds = new Map<string, bigint>()
   const jackpotSeedEur = (jackpotId: string) =>

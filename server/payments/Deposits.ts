@@ -395,6 +395,8 @@ const make = Effect.gen(function* () {
               yield* record("ignored", "already completed")
               return { answer: received, push: [] } satisfies Settled
             }
+            // The player's bonus lock before their accounts: this deposit may pay a bonus below.
+            yield* bonuses.lockPlayer(deposit.userId)
             const player = yield* ledger.playerAccount(deposit.userId, deposit.currency)
             if (player === undefined)
               return yield* Effect.die(
@@ -440,15 +442,16 @@ const make = Effect.gen(function* () {
               )
             // The bonus this deposit earned (a code, or an offer the player accepted), in the same
             // transaction: a deposit and its bonus commit together or not at all.
-            if (!posted.replayed)
-              yield* bonuses.awardForDeposit({
-                id: deposit.id,
-                userId: deposit.userId,
-                currency: deposit.currency,
-                amount,
-                amountEurCents: BigInt(deposit.amountEurCents),
-                promotionCoupon: deposit.promotionCoupon,
-              })
+            const grant = posted.replayed
+              ? undefined
+              : yield* bonuses.awardForDeposit({
+                  id: deposit.id,
+                  userId: deposit.userId,
+                  currency: deposit.currency,
+                  amount,
+                  amountEurCents: BigInt(deposit.amountEurCents),
+                  promotionCoupon: deposit.promotionCoupon,
+                })
             const balance = posted.balances.get(player.id) ?? 0n
             return {
               answer: received,
@@ -456,7 +459,14 @@ const make = Effect.gen(function* () {
                 [deposit.userId, depositEvent({ ...deposit, status: "completed" })],
                 [
                   deposit.userId,
-                  { type: "balance", currency: deposit.currency, balance: balance.toString() },
+                  grant === undefined
+                    ? { type: "balance", currency: deposit.currency, balance: balance.toString() }
+                    : {
+                        type: "balance",
+                        currency: deposit.currency,
+                        balance: balance.toString(),
+                        bonusBalance: grant.balance.toString(),
+                      },
                 ],
               ],
             } satisfies Settled

@@ -266,13 +266,11 @@ const make = Effect.gen(function* () {
   const crypto = yield* Effect.serviceOption(CryptoPayouts)
 
   /**
-   * Funds held by bonus rules (wagering not met yet). No bonus rules exist yet: the hook answers 0.
-   * When they land, their holds are subtracted here, under the same player lock as the request.
+   * What may be withdrawn: the cash balance, all of it. Bonus money is never part of it: it is the
+   * player's bonus account (docs/bonuses.md), converted to cash only once its wagering is met.
    */
-  const bonusHolds = (_userId: string, _currency: string): Effect.Effect<bigint> => Effect.succeed(0n)
-
-  const withdrawableOf = (userId: string, currency: string, balance: bigint) =>
-    Effect.map(bonusHolds(userId, currency), (held) => (balance - held > 0n ? balance - held : 0n))
+  const withdrawableOf = (_userId: string, _currency: string, balance: bigint) =>
+    Effect.succeed(balance > 0n ? balance : 0n)
 
   const withdrawable = Effect.fn("Withdrawals.withdrawable")(function* (
     userId: string,

@@ -7,6 +7,7 @@
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
+import type { bonusesMachine } from "../../machines/profile/bonuses.machine.ts"
 import type { changePasswordMachine } from "../../machines/profile/changePassword.machine.ts"
 import type { profileAreaMachine } from "../../machines/profile/profileArea.machine.ts"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
@@ -23,6 +24,7 @@ import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import "../account/flows.css"
 import { BetsTab, betsLoadFailed } from "./BetsTab.tsx"
+import { BonusesTab } from "./BonusesTab.tsx"
 import { CryptoDepositsTab, cryptoDepositsLoadFailed } from "./CryptoDepositsTab.tsx"
 import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
 import { LoadFailed } from "./fields.tsx"
@@ -114,6 +116,10 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
       const id = children.idDocument as ActorRefFrom<typeof verificationDocumentMachine> | undefined
       const bill = children.billDocument as ActorRefFrom<typeof verificationDocumentMachine> | undefined
       return id && bill ? <VerificationTab id={id} bill={bill} /> : null
+    }
+    case "bonuses": {
+      const actor = children.bonuses as ActorRefFrom<typeof bonusesMachine> | undefined
+      return actor ? <BonusesTab actor={actor} /> : null
     }
     case "sessions": {
       const actor = children.sessions as ActorRefFrom<typeof sessionsMachine> | undefined

@@ -5,7 +5,7 @@ import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
 import { prefetchModalLayer } from "./ModalHost.tsx"
 
-/** The default wallet's balance; a button opening the wallets (currency) modal. */
+/** The default wallet's balance ("real + bonus" while bonus money is held); opens the wallets modal. */
 const Balance = () => {
   const auth = useAuthActor()
   const modals = useModalsActor()
@@ -14,6 +14,8 @@ const Balance = () => {
   // Spec: the default currency is EUR when no entry is marked default.
   const entry = fund?.find((f) => f.default) ?? fund?.find((f) => f.currency === "EUR") ?? fund?.[0]
   if (!entry) return null
+  // Cash and bonus money apart: only cash can be withdrawn.
+  const hasBonus = entry.bonusBalance !== undefined && entry.bonusBalance !== "0"
   return (
     <button
       type="button"
@@ -25,6 +27,12 @@ const Balance = () => {
       <span className="visually-hidden">Balance: </span>
       <Amount minor={entry.balance} currency={entry.currency} currencies={currencies} />{" "}
       {currencyDisplayName(entry.currency)}
+      {hasBonus ? (
+        <span className="header__bonus">
+          {" + "}
+          <Amount minor={entry.bonusBalance ?? "0"} currency={entry.currency} currencies={currencies} /> bonus
+        </span>
+      ) : null}
     </button>
   )
 }

@@ -87,7 +87,8 @@ CREATE TABLE player_bonuses (
   percent               integer NOT NULL,
   free_spins            integer NOT NULL DEFAULT 0 CHECK (free_spins >= 0),
   wagering_required     numeric(38, 0) NOT NULL CHECK (wagering_required >= 0),
-  wagered               numeric(38, 0) NOT NULL DEFAULT 0 CHECK (wagered >= 0),
+  -- Weighted bets count fractions of a cent (10 % of a 5-cent bet): kept exact, shown rounded down.
+  wagered               numeric(40, 2) NOT NULL DEFAULT 0 CHECK (wagered >= 0),
   max_bet               numeric(38, 0) NOT NULL CHECK (max_bet > 0),
   expires_at            timestamptz NOT NULL,
   created_at            timestamptz NOT NULL DEFAULT now(),
@@ -132,3 +133,10 @@ INSERT INTO promotion_bands (promotion_id, up_to_eur_cents, percent, free_spins)
   ('welcome-5', NULL, 200, 100);
 INSERT INTO bonus_game_weights (game_kind, percent) VALUES
   ('slot', 100), ('plinko', 50), ('mines', 20), ('dice', 10), ('crash', 10), ('roulette', 10);
+
+-- Play with a bonus: the part of each bet taken from the bonus account (cash first, then bonus),
+-- kept on the round (wins are paid in the same proportion) and on the bet (a rollback refunds it).
+ALTER TABLE game_rounds ADD COLUMN bonus_id uuid REFERENCES player_bonuses (id);
+ALTER TABLE game_rounds ADD COLUMN bonus_bet numeric(38, 0) NOT NULL DEFAULT 0 CHECK (bonus_bet >= 0);
+ALTER TABLE game_transactions ADD COLUMN bonus_id uuid;
+ALTER TABLE game_transactions ADD COLUMN bonus_amount numeric(38, 0) NOT NULL DEFAULT 0 CHECK (bonus_amount >= 0);
