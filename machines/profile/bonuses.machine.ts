@@ -2,8 +2,9 @@
  * The bonuses tab (spec section 7: the promotion, coupon calls): the player's bonuses with their
  * wagering progress, the offers they may take for their next deposit with the terms, a bonus code,
  * and the way out of offers. Forfeiting an active bonus shows first what is lost (its bonus money;
- * cash is not touched) and asks to confirm. While a bonus is active the tab reads it again every
- * 30 s, so its progress follows the player's bets; without one it reads nothing more.
+ * cash is not touched) and asks to confirm. While a bonus is active the tab reads the player's
+ * bonuses again every minute (one request), so the progress follows the bets; without one it reads
+ * nothing more.
  */
 import { Effect } from "effect"
 import { assign, setup } from "xstate"
@@ -17,19 +18,19 @@ import { isSessionGone, sessionEnded, type TabOutput } from "./support.ts"
 
 export const BonusesMessages = {
   loadFailed: "Your bonuses could not be loaded.",
-  accepted: "Offer taken: it is paid with your next qualifying deposit.",
+  accepted: "Offer taken: the deposit step adds it to your next deposit.",
   declined: "Offer declined.",
   chooseFailed: "Your answer could not be saved. Please try again.",
   forfeited: "The bonus was forfeited.",
   forfeitFailed: "The bonus could not be forfeited. Please try again.",
-  redeemed: "Bonus code accepted: it applies to your next deposit.",
+  redeemed: "Bonus code accepted: the deposit step adds its offer to your next deposit.",
   redeemFailed: "The bonus code could not be checked. Please try again.",
   optedOut: "You will not be offered bonuses. Taking an offer again opts you back in.",
   optOutFailed: "Your choice could not be saved. Please try again.",
 } as const
 
-/** How often an active bonus's progress is read again while the tab is open. */
-export const BONUS_REFRESH_MS = 30_000
+/** How often an active bonus's progress is read again while the tab is open (one request). */
+export const BONUS_REFRESH_MS = 60_000
 
 export interface BonusesContext {
   readonly bonuses: MyPromotions["bonuses"]
@@ -88,6 +89,7 @@ export const bonusesMachine = setup({
     choose: fromEffect((payload: { readonly id: string; readonly accepted: boolean }) =>
       bonusesClient.choose({ payload }),
     ),
+    progress: fromEffect(() => bonusesClient.mine()),
     forfeit: fromEffect((id: string) => bonusesClient.forfeit({ payload: { id } })),
     redeem: fromEffect((promotionCoupon: string) =>
       bonusesClient.redeemCoupon({ payload: { promotionCoupon } }),
@@ -115,6 +117,7 @@ export const bonusesMachine = setup({
       bonuses: params.loaded.mine.bonuses,
       offers: params.loaded.offers,
     })),
+    useBonuses: assign((_, params: { mine: MyPromotions }) => ({ bonuses: params.mine.bonuses })),
     select: assign(({ context }, params: { id: string }) => ({
       selected: context.bonuses.find((b) => b.id === params.id) ?? null,
     })),
@@ -164,7 +167,25 @@ export const bonusesMachine = setup({
       states: {
         choosingRefresh: { always: [{ guard: "hasActiveBonus", target: "following" }, { target: "still" }] },
         /** An active bonus: its progress is read again now and then. */
-        following: { after: { bonusRefresh: "#bonuses.loading" } },
+        following: { after: { bonusRefresh: "refreshing" } },
+        /** Only the bonuses (the offers do not move with bets); a failure keeps what is shown. */
+        refreshing: {
+          invoke: {
+            id: "progress",
+            src: "progress",
+            onDone: {
+              target: "choosingRefresh",
+              actions: { type: "useBonuses", params: ({ event }) => ({ mine: event.output }) },
+            },
+            onError: [
+              {
+                guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+                target: "#bonuses.sessionEnded",
+              },
+              { target: "following" },
+            ],
+          },
+        },
         still: {},
       },
       on: {

@@ -1,7 +1,7 @@
 /**
  * Generated-path model of machines/profile/bonuses.machine.ts: the tab loads with an active bonus
  * and the welcome offer, with only history, or fails or finds the session gone; the active bonus is
- * read again on its timer; an offer is taken or declined (saved, gone meanwhile, failed); the bonus
+ * read again on its timer (still active, converted, not readable, session gone); an offer is taken or declined (saved, gone meanwhile, failed); the bonus
  * is forfeited after its preview (or not, or it ended meanwhile); a code is redeemed, refused with
  * the server's reason, or not checked; the player opts out of offers.
  */
@@ -34,6 +34,10 @@ export const model = defineModel({
     { type: "RETRY" },
     { type: "REFRESH" },
     { type: "xstate.after.bonusRefresh.bonuses.ready.following" },
+    { type: "xstate.done.actor.progress", output: { bonuses: [activeBonus] } },
+    { type: "xstate.done.actor.progress", output: { bonuses: [{ ...activeBonus, status: "completed" }] } },
+    { type: "xstate.error.actor.progress", error: transportError() },
+    { type: "xstate.error.actor.progress", error: gone },
     { type: "ACCEPT", id: "welcome-1" },
     { type: "ACCEPT", id: "welcome-9" },
     { type: "DECLINE", id: "welcome-1" },

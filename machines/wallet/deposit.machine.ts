@@ -28,9 +28,11 @@
  */
 import { Effect } from "effect"
 import { assign, fromPromise, sendParent, setup } from "xstate"
+import type { EligiblePromotions, Promotion } from "../../services/bonus-service.ts"
 import { fromEffect } from "../../services/bridge.ts"
 import type { Currencies, SiteConfig } from "../../services/cdn.ts"
 import { analyticsClient } from "../../services/clients/analytics.ts"
+import { bonusesClient } from "../../services/clients/bonuses.ts"
 import { paymentsClient } from "../../services/clients/payments.ts"
 import { profileClient } from "../../services/clients/profile.ts"
 import { walletClient } from "../../services/clients/wallet.ts"
@@ -117,6 +119,10 @@ export interface DepositContext extends AmountState {
   readonly outcome: WalletOutput
   /** The crypto currency chosen for the crypto form; the amount step keeps its fiat one. */
   readonly cryptoCurrency: string | null
+  /** The bonus offer for this deposit (its number's promotion), when the player may take one. */
+  readonly offer: Promotion | null
+  /** The player's choice on the amount step: take the offer with this deposit, or no bonus. */
+  readonly takeBonus: boolean
 }
 
 export type DepositEvent =
@@ -126,6 +132,7 @@ export type DepositEvent =
   | { readonly type: "CRYPTO"; readonly currency: string }
   | { readonly type: "TOGGLE_COUPON" }
   | { readonly type: "COUPON"; readonly value: string }
+  | { readonly type: "BONUS"; readonly take: boolean }
   | { readonly type: "PLAY" }
   | { readonly type: "RETRY" }
   | { readonly type: "CHOOSE_METHOD"; readonly method: FiatMethod }
@@ -133,10 +140,28 @@ export type DepositEvent =
   | { readonly type: "BACK" }
   | { readonly type: "ACCOUNT_CHANGED" }
 
-/** What the amount step loads once: the wallets and the completed deposits (the bonus tier). */
+/**
+ * What the amount step loads once: the wallets, the completed deposits (the bonus tier) and the
+ * offer for this deposit (null: none, the player opted out, or the offers could not be read).
+ */
 export interface DepositBasics {
   readonly fund: Fund
   readonly totals: TotalDeposits
+  readonly offer: Promotion | null
+}
+
+/** The offer a deposit after `completed` deposits may take: its number's deposit bonus. */
+export const depositOffer = (offers: EligiblePromotions, completed: number): Promotion | null =>
+  offers.promotions.find((p) => p.kind === "deposit_bonus" && p.depositNumber === completed + 1) ?? null
+
+/**
+ * The deposit's promotionCoupon (spec): a typed bonus code; else the offer's own code when the
+ * player takes it; else none — a bonus is never taken for the player.
+ */
+export const couponOf = (context: DepositContext): string | null => {
+  const typed = context.couponOpen ? context.coupon.trim() : ""
+  if (typed !== "") return typed
+  return context.takeBonus && context.offer !== null ? context.offer.code : null
 }
 
 /** Which of the basics failed, for the spec's message of each. */
@@ -212,7 +237,7 @@ export const depositFailureMessage = (context: DepositContext, error: unknown): 
 const bodyOf = (context: DepositContext): PayBody => ({
   amount: (quoteOf(context)?.amount ?? 0n).toString(),
   currency: context.currency,
-  promotionCoupon: context.couponOpen && context.coupon.trim() !== "" ? context.coupon.trim() : null,
+  promotionCoupon: couponOf(context),
   language: context.language,
 })
 
@@ -297,14 +322,20 @@ export const depositMachine = setup({
     readConfig: fromPromise(async () => readPaymentConfig()),
     loadBasics: fromEffect(() =>
       Effect.gen(function* () {
-        const [fund, totals] = yield* Effect.all(
+        const [fund, totals, offers] = yield* Effect.all(
           [
             profileClient.getFund().pipe(Effect.mapError((e) => new BasicsFailed("fund", e))),
             walletClient.totalDeposits().pipe(Effect.mapError((e) => new BasicsFailed("totals", e))),
+            // Without the offers the deposit goes ahead, only without a bonus to choose.
+            bonusesClient.eligible().pipe(Effect.orElseSucceed(() => null)),
           ],
           { concurrency: "unbounded" },
         )
-        const basics: DepositBasics = { fund, totals }
+        const basics: DepositBasics = {
+          fund,
+          totals,
+          offer: offers === null ? null : depositOffer(offers, totals.deposits.length),
+        }
         return basics
       }),
     ),
@@ -332,6 +363,7 @@ export const depositMachine = setup({
     cryptoDeposit: cryptoDepositMachine,
   },
   guards: {
+    hasOffer: ({ context }) => context.offer !== null,
     isSessionGone: (_, params: { error: unknown }) =>
       params.error instanceof Unauthenticated ||
       (params.error instanceof BasicsFailed && params.error.cause instanceof Unauthenticated),
@@ -415,8 +447,12 @@ export const depositMachine = setup({
     useBasics: assign((_, params: { basics: DepositBasics }) => ({
       fund: params.basics.fund,
       depositCount: params.basics.totals.deposits.length,
+      offer: params.basics.offer,
+      // An offer taken before (the Bonuses tab, a registration code) is chosen; else "No bonus".
+      takeBonus: params.basics.offer?.accepted === true,
       loadError: null,
     })),
+    chooseBonus: assign((_, params: { take: boolean }) => ({ takeBonus: params.take })),
     showBasicsFailure: assign((_, params: { error: unknown }) => ({
       loadError: params.error instanceof BasicsFailed ? params.error.message : MoneyMessages.fundFailed,
     })),
@@ -483,6 +519,9 @@ export const depositMachine = setup({
       message: null,
       outcome: { type: "sessionEnded" },
       cryptoCurrency: null,
+      offer: null,
+      // Opt-in: "No bonus" until the player takes the offer (here, or in the Bonuses tab before).
+      takeBonus: false,
     }
   },
   initial: "restoring",
@@ -512,6 +551,10 @@ export const depositMachine = setup({
           actions: [{ type: "setQuick", params: ({ event }) => ({ euros: event.euros }) }, "saveConfig"],
         },
         TOGGLE_COUPON: { actions: "toggleCoupon" },
+        BONUS: {
+          guard: "hasOffer",
+          actions: { type: "chooseBonus", params: ({ event }) => ({ take: event.take }) },
+        },
         COUPON: {
           actions: [{ type: "setCoupon", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
         },
@@ -635,7 +678,7 @@ export const depositMachine = setup({
         input: ({ context }) => ({
           currency: context.cryptoCurrency ?? "",
           currencies: context.currencies,
-          promotionCoupon: context.couponOpen && context.coupon.trim() !== "" ? context.coupon.trim() : null,
+          promotionCoupon: couponOf(context),
           // The server's days are UTC: the recent transfers are the last 30 days to today's UTC date.
           today: new Date().toISOString().slice(0, 10),
         }),

@@ -16,7 +16,7 @@ import {
 import { MoneyMessages, meetsMinimum, passesGatewayGate } from "../../services/money-rules.ts"
 import { fixtureCurrencies, fixtureSiteConfig, transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
-import { completeProfile, fixtureProfile } from "../profile/fixtures.ts"
+import { completeProfile, fixtureProfile, welcomeOffer } from "../profile/fixtures.ts"
 import { BasicsFailed, depositMachine, missingFor } from "./deposit.machine.ts"
 import { eurMinimums, fixtureFund, noDeposits, redirectAnswer, twoWallets, usdMinimums } from "./fixtures.ts"
 import { hasWallet, quoteOf } from "./support.ts"
@@ -69,7 +69,7 @@ export const model = defineModel({
             // The server's wallets: the fixture's, plus any added on the way (back from a step).
             {
               type: "xstate.done.actor.loadBasics",
-              output: { fund: c.fund ?? fixtureFund, totals: noDeposits },
+              output: { fund: c.fund ?? fixtureFund, totals: noDeposits, offer: welcomeOffer },
             },
             { type: "xstate.error.actor.loadBasics", error: new BasicsFailed("totals", transportError()) },
             { type: "xstate.error.actor.loadBasics", error: new BasicsFailed("fund", gone) },
@@ -98,6 +98,8 @@ export const model = defineModel({
             { type: "CRYPTO", currency: "EUR" },
             { type: "TOGGLE_COUPON" },
             { type: "COUPON", value: "WELCOME" },
+            { type: "BONUS", take: true },
+            { type: "BONUS", take: false },
             { type: "PLAY" },
           ]
         : []),
@@ -185,6 +187,8 @@ export const model = defineModel({
           wallet: hasWallet(c.fund, c.currency),
           loaded: c.fund !== null,
           cryptoWallet: hasWallet(c.fund, "BTC"),
+          offer: c.offer?.id ?? null,
+          takeBonus: c.takeBonus,
         }
       : {
           amount,

@@ -5,9 +5,10 @@
  * balance back. Bonus money is a separate account, so it is never withdrawable.
  *
  * Rules (the terms the player reads):
- * - A deposit bonus is opt-in: it is paid when the deposit names it (its code as the deposit's
- *   promotionCoupon) or when the player accepted the offer before depositing (POST …/promotion,
- *   or a redeemed code) — never by default, and never after the player opted out of offers.
+ * - A deposit bonus is opt-in: it is paid only when the deposit names it (its code as the deposit's
+ *   promotionCoupon): the player took it on the deposit step, or typed its code. An offer accepted
+ *   before (POST …/promotion, a redeemed or registration code) is that step's default, no more; an
+ *   opted-out player is offered nothing there.
  * - The tier is the promotion of the deposit's number (completed deposits before it + 1), its band
  *   by the deposit's EUR value; nothing below the currency's minPromotion; the bonus is capped at
  *   the promotion's cap in the deposit's currency, rounded down.
@@ -354,23 +355,16 @@ const make = Effect.gen(function* () {
 
   const awardForDeposit = (deposit: DepositForBonus) =>
     Effect.gen(function* () {
+      // Only a deposit that names its bonus earns one (see the header): nothing to decide without.
+      if (deposit.promotionCoupon === null) return undefined
       const now = yield* Clock.currentTimeMillis
       // Two deposits of one player completing at once must not both be "the first", nor both
       // take an offer meant once: their bonus decisions queue on the player's row.
       yield* repo.lockPlayer(deposit.userId)
       const completedBefore = yield* repo.completedDepositsBefore(deposit.userId, deposit.id)
       const number = completedBefore + 1
-      const named =
-        deposit.promotionCoupon === null ? undefined : yield* repo.promotionByCode(deposit.promotionCoupon)
-      let promotion: PromotionRow | undefined
-      if (named !== undefined) promotion = named
-      else {
-        if (yield* repo.optedOut(deposit.userId)) return undefined
-        const choices = yield* repo.choicesOf(deposit.userId)
-        promotion = (yield* repo.promotions()).find(
-          (p) => p.kind === "deposit_bonus" && p.depositNumber === number && choices.get(p.id) === true,
-        )
-      }
+      // The player chose it on the deposit step (the offer's code) or typed a code.
+      const promotion = yield* repo.promotionByCode(deposit.promotionCoupon)
       if (promotion === undefined || promotion.kind !== "deposit_bonus") return undefined
       if (!isRunning(promotion, now)) return undefined
       if (promotion.depositNumber !== null && promotion.depositNumber !== number) return undefined
@@ -421,7 +415,7 @@ const make = Effect.gen(function* () {
         promotionId: promotion.id,
         currency: deposit.currency,
         depositId: deposit.id,
-        coupon: named === undefined ? null : (deposit.promotionCoupon?.trim().toUpperCase() ?? null),
+        coupon: deposit.promotionCoupon.trim().toUpperCase(),
         amount,
         percent: band.percent,
         freeSpins: band.freeSpins,

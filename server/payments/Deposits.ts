@@ -395,8 +395,8 @@ const make = Effect.gen(function* () {
               yield* record("ignored", "already completed")
               return { answer: received, push: [] } satisfies Settled
             }
-            // The player's bonus lock before their accounts: this deposit may pay a bonus below.
-            yield* bonuses.lockPlayer(deposit.userId)
+            // The player's bonus lock before their accounts: a deposit naming a bonus pays it below.
+            if (deposit.promotionCoupon !== null) yield* bonuses.lockPlayer(deposit.userId)
             const player = yield* ledger.playerAccount(deposit.userId, deposit.currency)
             if (player === undefined)
               return yield* Effect.die(

@@ -95,7 +95,7 @@ export interface DepositsRepoShape {
     ReadonlyArray<{
       readonly deposit: DepositRow | undefined
       readonly eventSeen: boolean
-      /** The deposit may earn a bonus (a code, or an offer the player accepted): settled alone. */
+      /** The deposit names a bonus (its promotionCoupon): settled alone, with the bonus rules. */
       readonly bonusCandidate: boolean
       readonly accountId: string | undefined
     }>
@@ -220,9 +220,7 @@ const make = Effect.gen(function* () {
                d.ledger_transaction_id::text AS "ledgerTransactionId", d.created_at AS "createdAt",
                d.updated_at AS "updatedAt", d.completed_at AS "completedAt",
                (e.provider IS NOT NULL) AS "eventSeen", a.id::text AS "accountId",
-               (d.promotion_coupon IS NOT NULL OR EXISTS (
-                  SELECT 1 FROM promotion_choices c WHERE c.user_id = d.user_id AND c.accepted
-                )) AS "bonusCandidate"
+               (d.promotion_coupon IS NOT NULL) AS "bonusCandidate"
         FROM input i
         LEFT JOIN locked d ON d.id = i.deposit
         LEFT JOIN payment_webhook_events e ON e.provider = i.provider AND e.event_id = i.event_id

@@ -1,11 +1,13 @@
 /**
  * HTTP handlers of the user-service (services/api/user-service.ts). They read the request (client
- * IP, session cookie, clickId cookie), call `Users`, and set or clear the session cookie.
+ * IP, session cookie, clickId cookie), call `Users`, and set or clear the session cookie; a
+ * registration's bonus code is handed to `Bonuses`.
  */
 import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
+import { Bonuses } from "../bonuses/Bonuses.ts"
 import { Captcha } from "../captcha/Captcha.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
@@ -31,6 +33,7 @@ export const UserHandlers = HttpApiBuilder.group(
     const users = yield* Users
     const sessions = yield* Sessions
     const captcha = yield* Captcha
+    const bonuses = yield* Bonuses
 
     const metaOf = (request: HttpServerRequest.HttpServerRequest): RequestMeta => ({
       ip: geo.clientIp(request),
@@ -52,6 +55,19 @@ export const UserHandlers = HttpApiBuilder.group(
       register: Effect.fn("http.user.register")(function* ({ payload, request }) {
         const signedIn = yield* users.register(payload, metaOf(request))
         yield* setSessionCookie(config, signedIn.token)
+        // The registration's bonus code is taken for the first deposit, as a code redeemed in the
+        // Bonuses tab. A code that grants nothing does not refuse the registration: the form checks
+        // it as it is typed, and the Bonuses tab shows what was taken.
+        const code = payload.registrationCode?.trim() ?? ""
+        const user = signedIn.status.user
+        if (code !== "" && user !== null)
+          yield* bonuses
+            .redeemCoupon(user.id, code)
+            .pipe(
+              Effect.catchTag("CouponRejected", (e) =>
+                Effect.logInfo(`registration code of ${user.id} not taken: ${e.reason}`),
+              ),
+            )
         return signedIn.status
       }),
       validateEmail: ({ payload }) => Effect.succeed({ email_status: emailStatus(payload.email) }),

@@ -4,7 +4,18 @@
  * section 9) with its wagering of 375.00 EUR; forfeiting shows what is lost and asks first; a code
  * already used is refused with the server's reason.
  */
-import { balance, depositThirtyByCard, newPlayer, signedInThroughApi } from "./support/deposit.ts"
+import {
+  balance,
+  banner,
+  chooseMethod,
+  completeCardProfile,
+  depositDialog,
+  depositThirtyByCard,
+  newPlayer,
+  payByCard,
+  paymentDialog,
+  signedInThroughApi,
+} from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { dismissToasts } from "./support/ui.ts"
 
@@ -22,7 +33,7 @@ test("the welcome offer taken, paid with the first deposit, then forfeited", asy
   await expect(page.getByText("No bonus is active. Take an offer below, then deposit.")).toBeVisible()
   await world.screenshot(page, "bonuses-01-offer")
   await offers.getByRole("button", { name: "Take offer" }).click()
-  await expect(page.getByText("Offer taken: it is paid with your next qualifying deposit.")).toBeVisible()
+  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
   await expect(offers.getByText("Taken", { exact: true })).toBeVisible()
   await dismissToasts(page)
 
@@ -62,4 +73,34 @@ test("the welcome offer taken, paid with the first deposit, then forfeited", asy
   await expect(
     page.getByRole("alert").filter({ hasText: "You have already used this bonus code." }),
   ).toBeVisible()
+})
+
+test("the deposit step shows this deposit's bonus with its terms; taken there, the deposit pays it", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(120_000)
+  await signedInThroughApi(page, world, newPlayer(world, "bonus-deposit"))
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const form = dialog.getByRole("form", { name: "Deposit amount" })
+  await form.getByRole("button", { name: "30 EUR" }).click()
+  await expect(
+    form.getByText("This deposit gets 125% bonus + 125 free spins (up to 8,000 EUR)"),
+  ).toBeVisible()
+  // Never taken for the player: "No bonus" until the player takes it.
+  await expect(form.getByRole("radio", { name: "No bonus" })).toBeChecked()
+  const take = form.getByRole("radio", { name: /^Take the bonus/ })
+  await expect(take).toHaveAccessibleName(
+    "Take the bonus (wager it 10× within 30 days, bets up to 5.00 EUR while it is active)",
+  )
+  await take.check()
+  await world.screenshot(page, "bonuses-04-deposit-choice")
+  await form.getByRole("button", { name: "Play with" }).click()
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
 })

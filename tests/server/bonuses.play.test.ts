@@ -8,22 +8,20 @@
  * (125 %), wagering 10 × = 375.00 EUR, at most 5.00 EUR a bet.
  */
 import { randomUUID } from "node:crypto"
-import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { Bonuses } from "../../server/bonuses/Bonuses.ts"
-import type { Game, GamesAndCategories } from "../../services/game-service.ts"
+import type { Game } from "../../services/game-service.ts"
+import { gameOfKind, grantFirstDepositBonus, walletOf } from "./bonuses-support.ts"
 import {
   betBody,
   type FakeGameProvider,
   fundedPlayer,
-  GAMES,
   launchReal,
   startFakeGameProvider,
   walletCall,
 } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
-import { insertDeposit, ledgerReport, PROFILE } from "./money-support.ts"
-import { Browser } from "./users-support.ts"
+import { ledgerReport, PROFILE } from "./money-support.ts"
+import type { Browser } from "./users-support.ts"
 
 describeBackends("bonuses: playing with bonus money", ({ start }) => {
   let server: TestServer
@@ -33,45 +31,19 @@ describeBackends("bonuses: playing with bonus money", ({ start }) => {
   beforeAll(async () => {
     fake = await startFakeGameProvider()
     server = await start({ captchaEnabled: false }, { env: { ...fake.env, RATE_LIMIT_SCALE: "100" } })
-    const games = (
-      (await new Browser(server).get(`${GAMES}/games-and-categories/EUR`)).body as GamesAndCategories
-    ).games
-    const s = games.find((g) => g.kind === "slot" && !g.jackpot)
-    const d = games.find((g) => g.kind === "dice" && !g.jackpot)
-    if (s === undefined || d === undefined) throw new Error("the catalogue has no slot or no dice game")
-    slot = s
-    dice = d
+    slot = await gameOfKind(server, "slot")
+    dice = await gameOfKind(server, "dice")
   })
   afterAll(async () => {
     await server?.close()
     await fake?.close()
   })
 
-  /** A first deposit of `cents` naming WELCOME1, paid its bonus (the deposit's cash is not credited). */
-  const grantBonus = async (userId: string, cents: string) => {
-    const depositId = await insertDeposit(server, userId, cents)
-    await server.run(
-      Effect.gen(function* () {
-        const bonuses = yield* Bonuses
-        return yield* bonuses.awardForDeposit({
-          id: depositId,
-          userId,
-          currency: "EUR",
-          amount: BigInt(cents),
-          amountEurCents: BigInt(cents),
-          promotionCoupon: "WELCOME1",
-        })
-      }).pipe(Effect.orDie),
-    )
-  }
+  const grantBonus = (userId: string, cents: string) => grantFirstDepositBonus(server, userId, cents)
 
   const balances = async (userId: string) => {
-    const rows = await server.query<{ kind: string; balance: string }>(
-      "SELECT kind, balance::text AS balance FROM ledger_accounts WHERE user_id = $1 AND currency = 'EUR'",
-      [userId],
-    )
-    const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? "none"
-    return { cash: of("player_cash"), bonus: of("player_bonus") }
+    const w = await walletOf(server, userId)
+    return { cash: w.cash?.toString() ?? "none", bonus: w.bonus?.toString() ?? "none" }
   }
 
   const bonusOf = async (p: { player: { browser: Browser } }) => {

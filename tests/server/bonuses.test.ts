@@ -1,6 +1,6 @@
 /**
  * Bonuses end to end on both backends: the offers a player may take, a deposit bonus paid by the
- * ledger when the deposit names it or the player accepted it (never by default), the spec's tiers
+ * ledger only when the deposit names it (never by default), the spec's tiers
  * (section 9: first deposit 30 EUR → 125 % and 125 free spins), the minimum, forfeits, bonus codes,
  * opting out, and every refusal with its status. Expected amounts are written out as literals.
  */
@@ -17,7 +17,7 @@ import {
   userIdOf,
   webhookBody,
 } from "./money-support.ts"
-import { Browser } from "./users-support.ts"
+import { Browser, register, uniqueEmail, uniqueIp } from "./users-support.ts"
 
 const USER = "/user-service/api/v1"
 
@@ -127,16 +127,27 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
     expect((await ledgerReport(server)).clean).toBe(true)
   })
 
-  it("pays an offer the player accepted before depositing; none by default, none once declined", async () => {
+  it("pays only a deposit that names its bonus: never by default, an accepted offer is the deposit step's choice", async () => {
     const taker = await newCompletePlayer(server, "accepts")
     const accepted = await taker.browser.post(`${PROFILE}/profile/promotion`, {
       id: "welcome-1",
       accepted: true,
     })
     expect(accepted).toMatchObject({ status: 200, body: { id: "welcome-1", accepted: true } })
-    await deposit(taker.browser, "10000")
+    const offers = (await taker.browser.get(`${PROFILE}/profile/promotion-eligible`)).body as {
+      promotions: ReadonlyArray<{ id: string; accepted: boolean | null }>
+    }
+    expect(offers.promotions).toMatchObject([{ id: "welcome-1", accepted: true }])
+    // The deposit step sends the offer's code when the player keeps it chosen.
+    await deposit(taker.browser, "10000", "WELCOME1")
     // 100 EUR is above 50 EUR: 200 % and 150 spins.
     expect(await bonusesOf(taker.browser)).toMatchObject([{ amount: "20000", percent: 200, freeSpins: 150 }])
+
+    // Accepted, but the deposit names no bonus (the player chose "No bonus" on the step): none.
+    const changedMind = await newCompletePlayer(server, "changed-mind")
+    await changedMind.browser.post(`${PROFILE}/profile/promotion`, { id: "welcome-1", accepted: true })
+    await deposit(changedMind.browser, "10000")
+    expect(await bonusesOf(changedMind.browser)).toEqual([])
 
     const silent = await newCompletePlayer(server, "silent")
     await deposit(silent.browser, "10000")
@@ -147,10 +158,10 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
       (await decliner.browser.post(`${PROFILE}/profile/promotion`, { id: "welcome-1", accepted: false }))
         .status,
     ).toBe(200)
-    const offers = (await decliner.browser.get(`${PROFILE}/profile/promotion-eligible`)).body as {
+    const declined = (await decliner.browser.get(`${PROFILE}/profile/promotion-eligible`)).body as {
       promotions: ReadonlyArray<{ id: string; accepted: boolean | null }>
     }
-    expect(offers.promotions).toMatchObject([{ id: "welcome-1", accepted: false }])
+    expect(declined.promotions).toMatchObject([{ id: "welcome-1", accepted: false }])
     await deposit(decliner.browser, "10000")
     expect(await bonusesOf(decliner.browser)).toEqual([])
     expect(await fundOf(decliner.browser)).toMatchObject([{ balance: "10000", bonusBalance: "0" }])
@@ -238,7 +249,7 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
       })
     })
 
-    it("a redeemed code is taken for the next deposit", async () => {
+    it("a redeemed code makes its offer the deposit step's choice", async () => {
       const p = await newCompletePlayer(server, "redeem")
       const res = await p.browser.call("PUT", `${PROFILE}/profile/redeem-promotion-coupon`, {
         promotionCoupon: "welcome1",
@@ -248,13 +259,37 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
         couponName: "WELCOME1",
         promotion: { id: "welcome-1", accepted: true },
       })
-      await deposit(p.browser, "2000")
+      const offers = (await p.browser.get(`${PROFILE}/profile/promotion-eligible`)).body as {
+        promotions: ReadonlyArray<{ id: string; accepted: boolean | null }>
+      }
+      expect(offers.promotions).toMatchObject([{ id: "welcome-1", accepted: true }])
+      await deposit(p.browser, "2000", "WELCOME1")
       // 20 EUR: the 125 % band (above 16 EUR), 25 EUR of bonus.
       expect(await bonusesOf(p.browser)).toMatchObject([{ amount: "2500", freeSpins: 125 }])
     })
   })
 
-  it("opting out of offers empties them and stops an accepted offer being paid", async () => {
+  it("a registration's bonus code is taken for the first deposit; one that grants nothing is ignored", async () => {
+    const withCode = new Browser(server, uniqueIp())
+    expect(
+      (await register(withCode, uniqueEmail("reg-code"), { registrationCode: " welcome1 " })).status,
+    ).toBe(200)
+    const offers = (await withCode.get(`${PROFILE}/profile/promotion-eligible`)).body as {
+      promotions: ReadonlyArray<{ id: string; accepted: boolean | null }>
+    }
+    expect(offers.promotions).toMatchObject([{ id: "welcome-1", accepted: true }])
+
+    const badCode = new Browser(server, uniqueIp())
+    expect((await register(badCode, uniqueEmail("reg-bad"), { registrationCode: "NOSUCHCODE" })).status).toBe(
+      200,
+    )
+    const none = (await badCode.get(`${PROFILE}/profile/promotion-eligible`)).body as {
+      promotions: ReadonlyArray<{ id: string; accepted: boolean | null }>
+    }
+    expect(none.promotions).toMatchObject([{ id: "welcome-1", accepted: null }])
+  })
+
+  it("opting out of offers empties them (nothing to choose on the deposit step)", async () => {
     const p = await newCompletePlayer(server, "opt-out")
     await p.browser.post(`${PROFILE}/profile/promotion`, { id: "welcome-1", accepted: true })
     const out = await p.browser.call("DELETE", `${PROFILE}/profile/promotion-eligible`)
@@ -265,6 +300,11 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
     })
     await deposit(p.browser, "3000")
     expect(await bonusesOf(p.browser)).toEqual([])
+    // Taking an offer again opts back in.
+    await p.browser.post(`${PROFILE}/profile/promotion`, { id: "welcome-2", accepted: true })
+    expect(
+      ((await p.browser.get(`${PROFILE}/profile/promotion-eligible`)).body as { optedOut: boolean }).optedOut,
+    ).toBe(false)
   })
 
   it("refuses what cannot be done, with the right status", async () => {

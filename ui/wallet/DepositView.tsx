@@ -17,7 +17,7 @@ import {
   quickAmounts,
   quickAmountText,
 } from "../../machines/wallet/support.ts"
-import { type FiatMethod, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
+import { type FiatMethod, formatAmount, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
 import { Spinner } from "../components/Spinner.tsx"
 import { ProfileFormView } from "../profile/ProfileFormView.tsx"
@@ -65,6 +65,8 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const coupon = useSelector(actor, (s) => s.context.coupon)
   const minimum = useSelector(actor, (s) => minimumMessage(s.context))
   const promotion = useSelector(actor, (s) => promotionOf(s.context))
+  const offer = useSelector(actor, (s) => s.context.offer)
+  const takeBonus = useSelector(actor, (s) => s.context.takeBonus)
   const message = useSelector(actor, (s) => s.context.message)
   const loadError = useSelector(actor, (s) =>
     s.matches({ amount: { basics: "failed" } }) ? s.context.loadError : null,
@@ -161,7 +163,34 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
       <p id="deposit-minimum" className="deposit__note">
         {minimum ?? ""}
       </p>
-      {promotion !== null ? <p className="deposit__promotion">{promotion}</p> : null}
+      {promotion !== null && offer !== null ? <p className="deposit__promotion">{promotion}</p> : null}
+      {promotion !== null && offer !== null && !(couponOpen && coupon.trim() !== "") ? (
+        <fieldset className="deposit__bonus deposit__fieldset">
+          <legend className="visually-hidden">Bonus</legend>
+          <label className="deposit__bonus-choice">
+            <input
+              type="radio"
+              name="deposit-bonus"
+              checked={takeBonus}
+              onChange={() => actor.send({ type: "BONUS", take: true })}
+            />{" "}
+            Take the bonus{" "}
+            <span className="muted">
+              (wager it {offer.wageringMultiple}× within {offer.validDays} days, bets up to{" "}
+              {formatAmount(BigInt(offer.maxBetEurCents), 100n)} EUR while it is active)
+            </span>
+          </label>
+          <label className="deposit__bonus-choice">
+            <input
+              type="radio"
+              name="deposit-bonus"
+              checked={!takeBonus}
+              onChange={() => actor.send({ type: "BONUS", take: false })}
+            />{" "}
+            No bonus
+          </label>
+        </fieldset>
+      ) : null}
       <div className="deposit__coupon">
         <label className="deposit__toggle">
           <input

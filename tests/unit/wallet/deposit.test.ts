@@ -7,19 +7,24 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
-import { completeProfile } from "../../../machines/profile/fixtures.ts"
+import { completeProfile, welcomeOffer } from "../../../machines/profile/fixtures.ts"
 import {
   type DepositBasics,
   depositMachine,
   type PayRequest,
 } from "../../../machines/wallet/deposit.machine.ts"
 import { eurMinimums, fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
+import type { Promotion } from "../../../services/bonus-service.ts"
 import { GatewayUnavailable } from "../../../services/errors.ts"
 import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
 import type { DepositMinimums, DepositResponse, Gateways } from "../../../services/wallet-service.ts"
 import { controlled, settle } from "../account/doubles.ts"
 
-const start = (saved: PaymentConfig | null, gateways: Gateways = ["brpay", "paypound", "ems"]) => {
+const start = (
+  saved: PaymentConfig | null,
+  gateways: Gateways = ["brpay", "paypound", "ems"],
+  offer: Promotion | null = null,
+) => {
   const pay = controlled<DepositResponse, PayRequest>()
   const written: Array<PaymentConfig> = []
   const actor = createActor(
@@ -27,7 +32,7 @@ const start = (saved: PaymentConfig | null, gateways: Gateways = ["brpay", "payp
       actors: {
         readConfig: fromPromise(async () => saved),
         loadBasics: fromPromise(
-          async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits }),
+          async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits, offer }),
         ),
         loadMinimums: fromPromise(async (): Promise<DepositMinimums> => eurMinimums),
         loadGateways: fromPromise(async (): Promise<Gateways> => gateways),
@@ -148,5 +153,46 @@ describe("the card cascade", () => {
     await settle()
     expect(pay.calls).toHaveLength(0)
     expect(actor.getSnapshot().context.message).toBe(MoneyMessages.belowGatewayGate)
+  })
+})
+
+describe("the bonus of this deposit", () => {
+  const thirty: PaymentConfig = { tabs: {}, depositAmount: "30", currency: "EUR", promotionCoupon: "" }
+  const payCoupon = async (
+    choose: (actor: ReturnType<typeof start>["actor"]) => void,
+    offer: Promotion | null,
+  ) => {
+    const { actor, pay } = start(thirty, ["brpay"], offer)
+    await settle()
+    choose(actor)
+    actor.send({ type: "PLAY" })
+    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    await settle()
+    return pay.last().input.body.promotionCoupon
+  }
+
+  it("is not taken unless the player takes it", async () => {
+    expect(await payCoupon(() => {}, welcomeOffer)).toBeNull()
+  })
+
+  it("taken, the deposit names the offer's code; declined again, it names none", async () => {
+    expect(await payCoupon((a) => a.send({ type: "BONUS", take: true }), welcomeOffer)).toBe("WELCOME1")
+    expect(
+      await payCoupon((a) => {
+        a.send({ type: "BONUS", take: true })
+        a.send({ type: "BONUS", take: false })
+      }, welcomeOffer),
+    ).toBeNull()
+  })
+
+  it("a typed bonus code is sent instead; without an offer there is nothing to take", async () => {
+    expect(
+      await payCoupon((a) => {
+        a.send({ type: "BONUS", take: true })
+        a.send({ type: "TOGGLE_COUPON" })
+        a.send({ type: "COUPON", value: " SPRING25 " })
+      }, welcomeOffer),
+    ).toBe("SPRING25")
+    expect(await payCoupon((a) => a.send({ type: "BONUS", take: true }), null)).toBeNull()
   })
 })

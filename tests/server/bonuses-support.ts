@@ -1,0 +1,56 @@
+/**
+ * Helpers for the bonus play tests (tests/server/bonuses.*.test.ts): a first deposit paid its bonus
+ * without a payment provider, the catalogue's games by kind, and a wallet's cash and bonus money.
+ */
+import { Effect } from "effect"
+import { Bonuses } from "../../server/bonuses/Bonuses.ts"
+import type { Game, GamesAndCategories } from "../../services/game-service.ts"
+import { GAMES } from "./games-support.ts"
+import type { TestServer } from "./harness.ts"
+import { insertDeposit } from "./money-support.ts"
+import { Browser } from "./users-support.ts"
+
+/** A first deposit of `cents` naming WELCOME1, paid its bonus (the deposit's cash is not credited). */
+export const grantFirstDepositBonus = async (
+  server: TestServer,
+  userId: string,
+  cents: string,
+): Promise<void> => {
+  const depositId = await insertDeposit(server, userId, cents)
+  await server.run(
+    Effect.gen(function* () {
+      const bonuses = yield* Bonuses
+      return yield* bonuses.awardForDeposit({
+        id: depositId,
+        userId,
+        currency: "EUR",
+        amount: BigInt(cents),
+        amountEurCents: BigInt(cents),
+        promotionCoupon: "WELCOME1",
+      })
+    }).pipe(Effect.orDie),
+  )
+}
+
+/** A listed game of `kind` without a jackpot. */
+export const gameOfKind = async (server: TestServer, kind: Game["kind"]): Promise<Game> => {
+  const games = (
+    (await new Browser(server).get(`${GAMES}/games-and-categories/EUR`)).body as GamesAndCategories
+  ).games
+  const game = games.find((g) => g.kind === kind && !g.jackpot)
+  if (game === undefined) throw new Error(`the catalogue has no ${kind} game without a jackpot`)
+  return game
+}
+
+/** The player's EUR cash and bonus money, as the ledger holds them (null: no such account). */
+export const walletOf = async (server: TestServer, userId: string) => {
+  const rows = await server.query<{ kind: string; balance: string }>(
+    "SELECT kind, balance::text AS balance FROM ledger_accounts WHERE user_id = $1 AND currency = 'EUR'",
+    [userId],
+  )
+  const of = (kind: string) => {
+    const balance = rows.find((r) => r.kind === kind)?.balance
+    return balance === undefined ? null : BigInt(balance)
+  }
+  return { cash: of("player_cash"), bonus: of("player_bonus") }
+}
