@@ -174,10 +174,12 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
               checked={takeBonus}
               onChange={() => actor.send({ type: "BONUS", take: true })}
             />{" "}
-            Take the bonus{" "}
-            <span className="muted">
-              (wager it {offer.wageringMultiple}× within {offer.validDays} days, bets up to{" "}
-              {formatAmount(BigInt(offer.maxBetEurCents), 100n)} EUR while it is active)
+            <span>
+              Take the bonus{" "}
+              <span className="muted">
+                (wager it {offer.wageringMultiple}× within {offer.validDays} days, bets up to{" "}
+                {formatAmount(BigInt(offer.maxBetEurCents), 100n)} EUR while it is active)
+              </span>
             </span>
           </label>
           <label className="deposit__bonus-choice">
