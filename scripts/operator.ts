@@ -37,6 +37,7 @@ import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { Effect, Exit, Layer, References } from "effect"
 import { makeDbLayer } from "../lib/db/client.ts"
+import { Bonuses } from "../server/bonuses/Bonuses.ts"
 import { AppConfig, ConfigError, loadConfig, operatorSecretFile } from "../server/config.ts"
 import { migrate } from "../server/db/migrate.ts"
 import { PlayerEvents } from "../server/events/PlayerEvents.ts"
@@ -325,6 +326,7 @@ const runDirect = async (options: Options): Promise<unknown> => {
   // Withdrawals with what they need (the server's money services, without HTTP).
   const WithdrawalServices = Withdrawals.layer.pipe(
     Layer.provideMerge(FiatPayouts.layer),
+    Layer.provideMerge(Bonuses.layer),
     Layer.provideMerge(Layer.mergeAll(Ledger.layer, Wallets.layer, Gateways.layer, ResponsibleGaming.layer)),
     Layer.provideMerge(Layer.mergeAll(Sessions.layer, DepositTotals.layer, PlayerEvents.layer)),
   )

@@ -30,6 +30,12 @@ export const CashoutMessages = {
   rateLimited: (seconds: number) => `Too many cashout requests, please try again in ${seconds} seconds`,
   blocked: "Payments are not available on this account",
   currencyUnavailable: "Cashout is not available in this currency",
+  /**
+   * Cashing out with an active bonus (docs/bonuses.md): what the player gives up, asked before the
+   * request is sent. The cash is never touched.
+   */
+  forfeitBonus: (name: string, bonusMoney: string, currency: string) =>
+    `You have an active bonus (${name}). Cashing out now forfeits it: ${bonusMoney} ${currency} of bonus money goes back to the casino. Your cash is not touched.`,
 } as const
 
 export const CashoutConstants = {

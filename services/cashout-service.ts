@@ -23,16 +23,27 @@ const Email = Schema.String.check(
   Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "an e-mail address" }),
 )
 
-/** POST /profile/crypto/withdraw: the spec's payload. */
+/**
+ * Set by the player who confirmed that cashing out forfeits the active bonus in this currency
+ * (docs/bonuses.md). Without it such a request is refused with `BonusForfeitRequired`.
+ */
+const forfeitBonus = Schema.optional(Schema.Boolean)
+
+/** POST /profile/crypto/withdraw: the spec's payload (and the bonus forfeit's consent). */
 export const CryptoWithdrawPayload = Schema.Struct({
   amount: PositiveAmount,
   currency: CurrencyCode,
   address: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(128)),
+  forfeitBonus,
 })
 export type CryptoWithdrawPayload = typeof CryptoWithdrawPayload.Type
 
 /** POST /profile/skrill/withdraw: the spec's payload; paid to the player's account e-mail. */
-export const SkrillWithdrawPayload = Schema.Struct({ amount: PositiveAmount, currency: CurrencyCode })
+export const SkrillWithdrawPayload = Schema.Struct({
+  amount: PositiveAmount,
+  currency: CurrencyCode,
+  forfeitBonus,
+})
 export type SkrillWithdrawPayload = typeof SkrillWithdrawPayload.Type
 
 /** POST /profile/bank/withdraw: the Bank Account tab (its only input is an e-mail). */
@@ -40,6 +51,7 @@ export const BankWithdrawPayload = Schema.Struct({
   amount: PositiveAmount,
   currency: CurrencyCode,
   email: Email,
+  forfeitBonus,
 })
 export type BankWithdrawPayload = typeof BankWithdrawPayload.Type
 

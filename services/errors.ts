@@ -306,3 +306,20 @@ export class PromotionUnavailable extends Schema.TaggedError<PromotionUnavailabl
   { message: Schema.String, id: Schema.String },
   { httpApiStatus: 409 },
 ) {}
+
+/**
+ * A withdrawal in a currency with an active bonus, not confirmed: cashing out forfeits the bonus
+ * (its bonus money, `bonusBalance` in minor units, goes back to the casino). The player confirms
+ * by sending the request again with `forfeitBonus: true`.
+ */
+export class BonusForfeitRequired extends Schema.TaggedError<BonusForfeitRequired>()(
+  "BonusForfeitRequired",
+  {
+    message: Schema.String,
+    currency: Schema.String,
+    bonusId: Schema.String,
+    name: Schema.String,
+    bonusBalance: Schema.String,
+  },
+  { httpApiStatus: 409 },
+) {}

@@ -11,6 +11,10 @@
  *   leads to /profile/verification (VERIFY); not enough withdrawable → its message; address (crypto)
  *   or bank e-mail empty → 'required'. Crypto then sends at once; fiat opens `fiat`, the second step
  *   with the payment-wallet (Skrill, the account's e-mail) and Bank Account (an e-mail) tabs.
+ * - `forfeit`: with a bonus active in the currency (docs/bonuses.md), once the checks pass the player
+ *   reads what cashing out forfeits (its bonus money) and confirms (CONFIRM: the request carries
+ *   `forfeitBonus`) or keeps the bonus (BACK to the step). The server asks the same question
+ *   (`BonusForfeitRequired`) when a bonus appeared after the step loaded: the answer leads here too.
  * - `sending`: success → toast "Cash out request has been sent!"; a refusal the contract declares →
  *   its message on the step it came from; anything else → toast "Something went wrong, please
  *   contact support!". Both toasts close the modal.
@@ -37,10 +41,12 @@ import type {
   Withdrawal,
 } from "../../services/cashout-service.ts"
 import type { Currencies } from "../../services/cdn.ts"
+import { bonusesClient } from "../../services/clients/bonuses.ts"
 import { cashoutClient } from "../../services/clients/cashout.ts"
 import { profileClient } from "../../services/clients/profile.ts"
 import { walletClient } from "../../services/clients/wallet.ts"
 import {
+  BonusForfeitRequired,
   CurrencyNotSupported,
   InvalidAddress,
   NotEnoughMoney,
@@ -54,11 +60,18 @@ import {
 } from "../../services/errors.ts"
 import { notify } from "../../services/notify.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import { Constants } from "../../services/rules.ts"
+import { Constants, currencyDisplayName } from "../../services/rules.ts"
 import { clientFailureClasses, failureFrom, type ToastParams } from "../flowSupport.ts"
 import { defaultWallet } from "./support.ts"
 
 export type FiatTab = "wallet" | "bank"
+
+/** The active bonus of the chosen currency: what a cashout would forfeit (`balance`, minor units). */
+export interface CashoutBonus {
+  readonly id: string
+  readonly name: string
+  readonly balance: string
+}
 
 export interface CashoutInput {
   readonly currencies: Currencies
@@ -91,6 +104,12 @@ export interface CashoutContext {
   readonly minWithdraw: string | null
   readonly withdrawable: string | null
   readonly verified: boolean
+  /** The currency's active bonus, or null. */
+  readonly bonus: CashoutBonus | null
+  /** The player confirmed forfeiting `bonus` with this request. */
+  readonly forfeitConfirmed: boolean
+  /** The step the forfeit question came from (BACK returns there). */
+  readonly forfeitFrom: "amount" | "fiat"
   readonly loadError: string | null
   /** The check of the last click that failed (shown by the view), or null. */
   readonly failed: CashoutCheck | null
@@ -108,6 +127,7 @@ export type CashoutEvent =
   | { readonly type: "CASHOUT" }
   | { readonly type: "VERIFY" }
   | { readonly type: "BACK" }
+  | { readonly type: "CONFIRM" }
   | { readonly type: "RETRY" }
   | { readonly type: "CLOSE" }
 
@@ -116,6 +136,7 @@ export interface CashoutBasics {
   readonly minWithdraw: string
   readonly withdrawable: string
   readonly verified: boolean
+  readonly bonus: CashoutBonus | null
 }
 
 /** Which load failed, with the spec's message for the withdrawable one. */
@@ -157,6 +178,7 @@ export const withdrawFailure = failureFrom([
   PaymentsBlocked,
   RateLimited,
   InvalidAddress,
+  BonusForfeitRequired,
   ...clientFailureClasses,
 ])
 export type WithdrawFailure = ReturnType<typeof withdrawFailure>
@@ -182,6 +204,8 @@ export const refusalMessage = (failure: WithdrawFailure, currencies: Currencies)
     .with({ _tag: "InvalidAddress" }, (e) => CashoutMessages.invalidAddress(e.currency))
     .with({ _tag: "RateLimited" }, (e) => CashoutMessages.rateLimited(e.retryAfterSeconds))
     .with({ _tag: "PaymentsBlocked" }, () => CashoutMessages.blocked)
+    // Not a refusal: the forfeit question (the machine goes to `forfeit`).
+    .with({ _tag: "BonusForfeitRequired" }, () => null)
     .with(
       { _tag: "CurrencyNotSupported" },
       { _tag: "WalletNotFound" },
@@ -215,19 +239,33 @@ export const factsOf = (context: CashoutContext, step: "amount" | "fiat") => ({
         : null,
 })
 
-const requestOf = (context: CashoutContext): WithdrawRequest => {
+export const requestOf = (context: CashoutContext): WithdrawRequest => {
   const amount = (
     parseCashoutAmount(context.amountText, context.currencies, context.currency) ?? 0n
   ).toString()
+  // Sent only when confirmed: the server refuses a request that would forfeit without it.
+  const consent = context.forfeitConfirmed ? { forfeitBonus: true } : {}
   if (isCryptoStep(context)) {
     return {
       kind: "crypto",
-      payload: { amount, currency: context.currency, address: context.address.trim() },
+      payload: { amount, currency: context.currency, address: context.address.trim(), ...consent },
     }
   }
   return context.tab === "bank"
-    ? { kind: "bank", payload: { amount, currency: context.currency, email: context.email.trim() } }
-    : { kind: "skrill", payload: { amount, currency: context.currency } }
+    ? {
+        kind: "bank",
+        payload: { amount, currency: context.currency, email: context.email.trim(), ...consent },
+      }
+    : { kind: "skrill", payload: { amount, currency: context.currency, ...consent } }
+}
+
+/** The bonus a cashout in `currency` would forfeit, from the player's bonuses. */
+const activeBonusIn = (
+  bonuses: ReadonlyArray<{ id: string; name: string; status: string; currency: string; balance: string }>,
+  currency: string,
+): CashoutBonus | null => {
+  const active = bonuses.find((b) => b.status === "active" && b.currency === currency)
+  return active === undefined ? null : { id: active.id, name: active.name, balance: active.balance }
 }
 
 const walletsOf = (currencies: Currencies, fund: Fund | null): ReadonlyArray<string> =>
@@ -249,6 +287,11 @@ const clickOnAmount = [
     guard: { type: "isFirstFailing" as const, params: { step: "amount" as const, check } },
     actions: { type: "showCheck" as const, params: { check } },
   })),
+  {
+    guard: { type: "needsForfeitConsent", params: { step: "amount" } },
+    target: "#cashout.forfeit",
+    actions: ["clearMessages", { type: "askForfeit", params: { from: "amount" } }],
+  },
   { guard: "isCrypto", target: "#cashout.sending", actions: "clearMessages" },
   { target: "#cashout.fiat", actions: "clearMessages" },
 ] as const
@@ -262,6 +305,11 @@ const clickOnFiat = [
   {
     guard: { type: "isFirstFailing", params: { step: "fiat", check: "destinationMissing" } },
     actions: { type: "showCheck", params: { check: "destinationMissing" } },
+  },
+  {
+    guard: { type: "needsForfeitConsent", params: { step: "fiat" } },
+    target: "#cashout.forfeit",
+    actions: ["clearMessages", { type: "askForfeit", params: { from: "fiat" } }],
   },
   { target: "#cashout.sending", actions: "clearMessages" },
 ] as const
@@ -280,7 +328,7 @@ export const cashoutMachine = setup({
   actors: {
     loadBasics: fromEffect((currency: string) =>
       Effect.gen(function* () {
-        const [limits, withdrawable, profile] = yield* Effect.all(
+        const [limits, withdrawable, profile, bonus] = yield* Effect.all(
           [
             walletClient
               .withdrawLimits({ params: { currency } })
@@ -289,6 +337,12 @@ export const cashoutMachine = setup({
               .withdrawable({ query: { currency } })
               .pipe(Effect.mapError((e) => new CashoutLoadFailed("withdrawable", e))),
             profileClient.getProfile().pipe(Effect.mapError((e) => new CashoutLoadFailed("profile", e))),
+            // Only to ask before the request: without it the server still asks
+            // (BonusForfeitRequired), so a failed read is not a failed step.
+            bonusesClient.mine().pipe(
+              Effect.map((mine) => activeBonusIn(mine.bonuses, currency)),
+              Effect.orElseSucceed(() => null),
+            ),
           ],
           { concurrency: "unbounded" },
         )
@@ -296,6 +350,7 @@ export const cashoutMachine = setup({
           minWithdraw: limits.minWithdraw,
           withdrawable: withdrawable.withdrawable,
           verified: isVerified(profile),
+          bonus,
         }
         return basics
       }),
@@ -315,6 +370,16 @@ export const cashoutMachine = setup({
     isFirstFailing: ({ context }, params: { step: "amount" | "fiat"; check: CashoutCheck }) =>
       firstFailingCheck(factsOf(context, params.step)) === params.check,
     isCrypto: ({ context }) => isCryptoStep(context),
+    /**
+     * A crypto click sends from the amount step, a fiat one from the fiat step: the question comes
+     * right before the request, after every check passed.
+     */
+    needsForfeitConsent: ({ context }, params: { step: "amount" | "fiat" }) =>
+      context.bonus !== null &&
+      !context.forfeitConfirmed &&
+      (params.step === "fiat" || isCryptoStep(context)),
+    cameFromFiat: ({ context }) => context.forfeitFrom === "fiat",
+    isForfeitQuestion: (_, params: { error: unknown }) => params.error instanceof BonusForfeitRequired,
     showsNotVerified: ({ context }) => context.failed === "notVerified",
     isVerificationRefusal: (_, params: { error: unknown }) => params.error instanceof VerificationRequired,
     isRefusal: ({ context }, params: { error: unknown }) =>
@@ -341,6 +406,8 @@ export const cashoutMachine = setup({
       currency: params.currency,
       minWithdraw: null,
       withdrawable: null,
+      bonus: null,
+      forfeitConfirmed: false,
       address: "",
       failed: null,
       message: null,
@@ -350,6 +417,7 @@ export const cashoutMachine = setup({
       minWithdraw: params.basics.minWithdraw,
       withdrawable: params.basics.withdrawable,
       verified: params.basics.verified,
+      bonus: params.basics.bonus,
       // Spec section 4: the amount is prefilled with minWithdraw once loaded.
       amountText: formatMinor(params.basics.minWithdraw, context.currencies, context.currency),
       loadError: null,
@@ -361,8 +429,27 @@ export const cashoutMachine = setup({
     showCheck: assign((_, params: { check: CashoutCheck }) => ({ failed: params.check, message: null })),
     showRefusal: assign(({ context }, params: { error: unknown }) => ({
       message: refusalMessage(withdrawFailure(params.error), context.currencies),
+      // A refused request forfeited nothing: the next one asks again.
+      forfeitConfirmed: false,
     })),
-    refusedVerification: assign({ verified: false, failed: "notVerified" as const, message: null }),
+    refusedVerification: assign({
+      verified: false,
+      failed: "notVerified" as const,
+      message: null,
+      forfeitConfirmed: false,
+    }),
+    askForfeit: assign((_, params: { from: "amount" | "fiat" }) => ({ forfeitFrom: params.from })),
+    /** The server asked: the bonus it named, from the step the request was sent from. */
+    askForfeitFromServer: assign(({ context }, params: { error: unknown }) =>
+      params.error instanceof BonusForfeitRequired
+        ? {
+            bonus: { id: params.error.bonusId, name: params.error.name, balance: params.error.bonusBalance },
+            forfeitConfirmed: false,
+            forfeitFrom: isCryptoStep(context) ? ("amount" as const) : ("fiat" as const),
+          }
+        : {},
+    ),
+    confirmForfeit: assign({ forfeitConfirmed: true }),
     clearMessages: assign({ failed: null, message: null }),
     /** Closing clears the content at once (the form itself resets 500 ms later). */
     clearContent: assign({ failed: null, message: null, loadError: null }),
@@ -384,6 +471,9 @@ export const cashoutMachine = setup({
       minWithdraw: null,
       withdrawable: null,
       verified: isVerified(input.profile),
+      bonus: null,
+      forfeitConfirmed: false,
+      forfeitFrom: "amount",
       loadError: null,
       failed: null,
       message: null,
@@ -448,6 +538,13 @@ export const cashoutMachine = setup({
         CASHOUT: clickOnFiat,
       },
     },
+    /** What cashing out forfeits, and the choice: CONFIRM sends with consent, BACK keeps the bonus. */
+    forfeit: {
+      on: {
+        CONFIRM: { target: "sending", actions: "confirmForfeit" },
+        BACK: [{ guard: "cameFromFiat", target: "fiat" }, { target: "#cashout.form.ready" }],
+      },
+    },
     sending: {
       invoke: {
         id: "withdraw",
@@ -461,6 +558,11 @@ export const cashoutMachine = setup({
           {
             guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
             target: "sessionEnded",
+          },
+          {
+            guard: { type: "isForfeitQuestion", params: ({ event }) => ({ error: event.error }) },
+            target: "forfeit",
+            actions: { type: "askForfeitFromServer", params: ({ event }) => ({ error: event.error }) },
           },
           {
             guard: { type: "isVerificationRefusal", params: ({ event }) => ({ error: event.error }) },
@@ -499,3 +601,13 @@ export const cashoutMachine = setup({
 /** Whether the cashout button should look disabled (check 1 fails): aria-disabled, the click still arrives. */
 export const looksDisabled = (context: CashoutContext, step: "amount" | "fiat"): boolean =>
   context.minWithdraw === null || checkFails("belowMinimum", factsOf(context, step))
+
+/** The forfeit question's words for the bonus the step holds (null: no bonus to forfeit). */
+export const forfeitQuestion = (context: CashoutContext): string | null =>
+  context.bonus === null
+    ? null
+    : CashoutMessages.forfeitBonus(
+        context.bonus.name,
+        formatMinor(context.bonus.balance, context.currencies, context.currency),
+        currencyDisplayName(context.currency),
+      )

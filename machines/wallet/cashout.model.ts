@@ -3,16 +3,29 @@
  * wallet cashes out. The amount step loads (verified or not), fails, or finds the session gone; the
  * amount is below the minimum, fine, or above the withdrawable; the address and the bank e-mail are
  * empty or typed; each failing check of the click, in order; the fiat tabs; every answer of the
- * withdraw call (sent, a refusal from each step, the verification refusal, the network, 401); the
- * close from every step and the 500 ms reset.
+ * withdraw call (sent, a refusal from each step, the verification refusal, the network, 401); an
+ * active bonus (known when the step loads, or named by the server's answer) and its forfeit question
+ * kept or confirmed; the close from every step and the 500 ms reset.
  */
 import { firstFailingCheck } from "../../services/cashout-rules.ts"
-import { NotEnoughMoney, RateLimited, Unauthenticated, VerificationRequired } from "../../services/errors.ts"
+import {
+  BonusForfeitRequired,
+  NotEnoughMoney,
+  RateLimited,
+  Unauthenticated,
+  VerificationRequired,
+} from "../../services/errors.ts"
 import { fixtureCurrencies, transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { fixtureProfile } from "../profile/fixtures.ts"
 import { CashoutLoadFailed, cashoutMachine, factsOf } from "./cashout.machine.ts"
-import { btcCashoutBasics, cashoutFund, eurCashoutBasics, requestedWithdrawal } from "./cashoutFixtures.ts"
+import {
+  btcCashoutBasics,
+  cashoutFund,
+  eurCashoutBasics,
+  eurCashoutBonus,
+  requestedWithdrawal,
+} from "./cashoutFixtures.ts"
 
 const gone = new Unauthenticated({ message: "Session expired" })
 
@@ -29,6 +42,9 @@ export const model = defineModel({
         ? [
             { type: "xstate.done.actor.loadBasics", output: basics },
             { type: "xstate.done.actor.loadBasics", output: { ...basics, verified: false } },
+            ...(c.currency === "EUR"
+              ? [{ type: "xstate.done.actor.loadBasics", output: { ...basics, bonus: eurCashoutBonus } }]
+              : []),
             {
               type: "xstate.error.actor.loadBasics",
               error: new CashoutLoadFailed("withdrawable", transportError()),
@@ -58,6 +74,7 @@ export const model = defineModel({
         : []),
       { type: "CASHOUT" },
       { type: "VERIFY" },
+      ...(snapshot.matches("forfeit") ? [{ type: "CONFIRM" }, { type: "BACK" }] : []),
       ...(snapshot.matches("sending")
         ? [
             { type: "xstate.done.actor.withdraw", output: requestedWithdrawal },
@@ -70,6 +87,20 @@ export const model = defineModel({
               error: new RateLimited({ message: "slow down", retryAfterSeconds: 30 }),
             },
             { type: "xstate.error.actor.withdraw", error: new VerificationRequired({ message: "verify" }) },
+            ...(c.forfeitConfirmed
+              ? []
+              : [
+                  {
+                    type: "xstate.error.actor.withdraw",
+                    error: new BonusForfeitRequired({
+                      message: "asked",
+                      currency: c.currency,
+                      bonusId: eurCashoutBonus.id,
+                      name: eurCashoutBonus.name,
+                      bonusBalance: eurCashoutBonus.balance,
+                    }),
+                  },
+                ]),
             { type: "xstate.error.actor.withdraw", error: transportError() },
             { type: "xstate.error.actor.withdraw", error: gone },
           ]
@@ -89,6 +120,9 @@ export const model = defineModel({
       failed: c.failed,
       message: c.message !== null,
       empty: c.amountText === "" && c.email === "" && c.address === "",
+      bonus: c.bonus !== null,
+      confirmed: c.forfeitConfirmed,
+      forfeitFrom: snapshot.matches("forfeit") ? c.forfeitFrom : null,
     }
   },
 })

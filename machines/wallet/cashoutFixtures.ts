@@ -12,10 +12,27 @@ export const cashoutFund: Fund = [
 ]
 
 /** What the cashout's amount step loads for EUR: min 10.00, 500.00 withdrawable, verified. */
-export const eurCashoutBasics = { minWithdraw: "1000", withdrawable: "50000", verified: true } as const
+export const eurCashoutBasics = {
+  minWithdraw: "1000",
+  withdrawable: "50000",
+  verified: true,
+  bonus: null,
+} as const
 
 /** The same for BTC: min 0.001 BTC, 0.05 BTC withdrawable. */
-export const btcCashoutBasics = { minWithdraw: "100000", withdrawable: "5000000", verified: true } as const
+export const btcCashoutBasics = {
+  minWithdraw: "100000",
+  withdrawable: "5000000",
+  verified: true,
+  bonus: null,
+} as const
+
+/** An active welcome bonus on the EUR wallet: 37.50 EUR of bonus money a cashout would forfeit. */
+export const eurCashoutBonus = {
+  id: "5b0c7f4e-2a1d-4c3b-9e8f-0a1b2c3d4e5f",
+  name: "Welcome bonus",
+  balance: "3750",
+} as const
 
 /** A withdrawal just requested (bank e-mail), as every withdraw call answers it. */
 export const requestedWithdrawal: Withdrawal = {

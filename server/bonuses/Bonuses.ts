@@ -91,6 +91,22 @@ export interface BonusesShape {
    * caller's transaction. Taken before the player's accounts are locked.
    */
   readonly lockPlayer: (userId: string) => Effect.Effect<void, SqlError.SqlError>
+  /** The player's active bonus in a currency, with its balance (the caller holds `lockPlayer`). */
+  readonly activeIn: (
+    userId: string,
+    currency: string,
+  ) => Effect.Effect<PlayerBonus | undefined, SqlError.SqlError>
+  /**
+   * Forfeits the active bonus inside the caller's transaction (which holds `lockPlayer`): what a
+   * withdrawal the player confirmed does. The bonus money moved back to the house.
+   */
+  readonly forfeitWithin: (
+    userId: string,
+    bonusId: string,
+    currency: string,
+  ) => Effect.Effect<bigint, SqlError.SqlError>
+  /** Pushes the wallet's cash and bonus balances to the player's open tabs (after a commit). */
+  readonly publishWallet: (userId: string, currency: string) => Effect.Effect<void>
   /** Ends the active bonuses past their end (the sweeper runs it every minute); how many. */
   readonly expireDue: Effect.Effect<number>
   /** What the game wallet asks when a player with a bonus plays (./play.ts). */
@@ -445,6 +461,13 @@ const make = Effect.gen(function* () {
     redeemCoupon,
     awardForDeposit,
     lockPlayer: repo.lockPlayer,
+    activeIn: (userId, currency) =>
+      repo
+        .activeIn(userId, currency)
+        .pipe(Effect.map((b) => (b === undefined ? undefined : toPlayerBonus(b)))),
+    forfeitWithin: (userId, bonusId, currency) =>
+      end(bonusId, userId, currency, "forfeited").pipe(Effect.map((ended) => ended?.moved ?? 0n)),
+    publishWallet,
     expireDue,
     play,
   } satisfies BonusesShape

@@ -94,6 +94,8 @@ export interface BonusesRepoShape {
   /** The player's active bonus in a currency, locked for the caller's transaction. */
   readonly lockActive: (userId: string, currency: string) => Sql<BonusRow | undefined>
   readonly lockOwn: (userId: string, bonusId: string) => Sql<BonusRow | undefined>
+  /** The active bonus in a currency, unlocked (the caller holds the player's bonus lock). */
+  readonly activeIn: (userId: string, currency: string) => Sql<BonusRow | undefined>
   readonly hasActive: (userId: string) => Sql<ReadonlyArray<string>>
   readonly insertBonus: (bonus: NewBonus) => Sql<string>
   readonly endBonus: (end: {
@@ -192,6 +194,12 @@ const make = Effect.gen(function* () {
       SELECT ${bcols} FROM ${bfrom}
       WHERE b.user_id = ${userId} AND b.currency = ${currency} AND b.status = 'active'
       FOR UPDATE OF b
+    `.pipe(Effect.map((r) => r[0]))
+
+  const activeIn = (userId: string, currency: string) =>
+    sql<BonusRow>`
+      SELECT ${bcols} FROM ${bfrom}
+      WHERE b.user_id = ${userId} AND b.currency = ${currency} AND b.status = 'active'
     `.pipe(Effect.map((r) => r[0]))
 
   const lockOwn = (userId: string, bonusId: string) =>
@@ -304,6 +312,7 @@ const make = Effect.gen(function* () {
     lockPlayer,
     lockActive,
     lockOwn,
+    activeIn,
     hasActive,
     insertBonus,
     endBonus,

@@ -39,6 +39,7 @@ import type {
 import { displayCode, isValidAddress, networkOf } from "../../services/crypto-rules.ts"
 import type { CryptoCurrency, CryptoTransfer } from "../../services/crypto-service.ts"
 import {
+  BonusForfeitRequired,
   CurrencyNotSupported,
   InvalidAddress,
   NotEnoughMoney,
@@ -52,6 +53,7 @@ import {
 } from "../../services/errors.ts"
 import { formatAmount, MoneyMessages, RATE_SCALE, toEurCents } from "../../services/money-rules.ts"
 import type { FiatPayment, PlayerEvent } from "../../services/wallet-service.ts"
+import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { CryptoPayouts } from "../crypto/payouts.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
@@ -134,6 +136,8 @@ export interface WithdrawRequest {
   readonly amount: bigint
   /** Crypto address, or the e-mail of the Skrill / bank account. */
   readonly destination: string
+  /** The player confirmed that this cashout forfeits the active bonus in `currency`. */
+  readonly forfeitBonus: boolean
 }
 
 export type RequestError =
@@ -146,6 +150,7 @@ export type RequestError =
   | NotEnoughMoney
   | InvalidAddress
   | RateLimited
+  | BonusForfeitRequired
 
 /** An operator's view: the withdrawal and whose it is. */
 export interface OperatorWithdrawal extends Withdrawal {
@@ -262,6 +267,7 @@ const make = Effect.gen(function* () {
   const audit = yield* OperatorAudit
   const fiat = yield* FiatPayouts
   const limiter = yield* RateLimiter
+  const bonuses = yield* Bonuses
   // Provided by the server when it has a hot wallet (crypto-evm); without it crypto payouts are manual.
   const crypto = yield* Effect.serviceOption(CryptoPayouts)
 
@@ -310,7 +316,7 @@ const make = Effect.gen(function* () {
     )
 
   const request = Effect.fn("Withdrawals.request")(function* (input: WithdrawRequest) {
-    const { userId, method, currency, amount, destination } = input
+    const { userId, method, currency, amount, destination, forfeitBonus } = input
     // docs/withdrawals.md "Checks, in order": first what the spec's checks assume (not excluded, a
     // currency of the method's kind, a wallet in it); then the spec's four cashout checks in the
     // spec's order with the statechart's own rule and messages (services/cashout-rules.ts); then
@@ -349,6 +355,9 @@ const make = Effect.gen(function* () {
           // limit are read and used under this lock, so parallel requests cannot both spend the
           // same funds (or the same day's allowance).
           yield* repo.lockPlayer(userId)
+          // The bonus lock before any account (the order bets with a bonus take): the active bonus
+          // cannot change under this request, and forfeiting it below cannot deadlock with a bet.
+          yield* bonuses.lockPlayer(userId)
           const account = yield* ledger.playerAccount(userId, currency)
           if (account === undefined)
             return yield* new WalletNotFound({ message: WithdrawMessages.noWallet(currency), currency })
@@ -411,6 +420,26 @@ const make = Effect.gen(function* () {
               message: CashoutMessages.invalidAddress(displayCode(currency)),
               currency,
             })
+          // Last, once the request would otherwise be accepted: an active bonus is forfeited only
+          // with the player's consent, in this transaction (docs/bonuses.md).
+          const bonus = yield* bonuses.activeIn(userId, currency)
+          let forfeited = false
+          if (bonus !== undefined) {
+            if (!forfeitBonus)
+              return yield* new BonusForfeitRequired({
+                message: CashoutMessages.forfeitBonus(
+                  bonus.name,
+                  formatAmount(BigInt(bonus.balance), rate.subunitsToUnit),
+                  displayCode(currency),
+                ),
+                currency,
+                bonusId: bonus.id,
+                name: bonus.name,
+                bonusBalance: bonus.balance,
+              })
+            yield* bonuses.forfeitWithin(userId, bonus.id, currency)
+            forfeited = true
+          }
           const row = yield* repo.insert({
             id,
             userId,
@@ -447,14 +476,19 @@ const make = Effect.gen(function* () {
                 InvalidPosting: Effect.die,
               }),
             )
-          return { row, balance: posted.balances.get(account.id) ?? 0n }
+          return { row, balance: posted.balances.get(account.id) ?? 0n, forfeited }
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
     yield* Effect.logInfo(`withdrawal ${id}: ${method} ${amount} ${currency} requested by ${userId}`)
     yield* publish(userId, [
       withdrawalEvent(created.row),
-      { type: "balance", currency, balance: created.balance.toString() },
+      {
+        type: "balance",
+        currency,
+        balance: created.balance.toString(),
+        ...(created.forfeited ? { bonusBalance: "0" } : {}),
+      },
     ])
     return yield* viewOf(created.row)
   })

@@ -27,7 +27,11 @@ export const CashoutHandlers = HttpApiBuilder.group(
     const withdraw = (
       request: HttpServerRequest.HttpServerRequest,
       method: WithdrawalMethod,
-      input: { readonly amount: string; readonly currency: string },
+      input: {
+        readonly amount: string
+        readonly currency: string
+        readonly forfeitBonus?: boolean | undefined
+      },
       destination: (accountEmail: string) => string,
     ) =>
       Effect.gen(function* () {
@@ -38,6 +42,7 @@ export const CashoutHandlers = HttpApiBuilder.group(
           currency: input.currency,
           amount: BigInt(input.amount),
           destination: destination(session.user.email),
+          forfeitBonus: input.forfeitBonus === true,
         })
       })
 

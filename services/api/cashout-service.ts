@@ -17,6 +17,7 @@ import {
   Withdrawals,
 } from "../cashout-service.ts"
 import {
+  BonusForfeitRequired,
   CurrencyNotSupported,
   InvalidAddress,
   NotEnoughMoney,
@@ -39,6 +40,7 @@ const withdrawErrors = [
   NotEnoughMoney,
   PaymentsBlocked,
   RateLimited,
+  BonusForfeitRequired,
 ] as const
 
 export class CashoutServiceApi extends HttpApiGroup.make("cashout")

@@ -233,3 +233,50 @@ test("a verified player cashes out USDT to a crypto address; approved, paid on t
     await shoot(page, world, "10-crypto-paid")
   })
 })
+
+test("cashing out with an active bonus says what is forfeited and asks first", async ({ page, world }) => {
+  test.setTimeout(180_000)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const player = await signedInPlayer(page, world, "cashout-bonus")
+  // The welcome offer taken, then a first deposit of 30 EUR: 37.50 EUR of bonus money (125 %).
+  await page.goto("/profile/bonuses")
+  await page
+    .getByRole("list", { name: "Offers for your next deposit" })
+    .getByRole("listitem")
+    .filter({ hasText: "Welcome bonus" })
+    .getByRole("button", { name: "Take offer" })
+    .click()
+  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
+  await page.goto("/")
+  await depositThirtyByCard(page)
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+  await verify(page, world, player.email)
+  await page.goto("/")
+  await dismissToasts(page)
+
+  await openCashout(page)
+  await amountForm(page).getByLabel("Amount").fill("10")
+  await amountForm(page).getByRole("button", { name: "Continue" }).click()
+  await fiatForm(page).getByRole("button", { name: "Cash out" }).click()
+  const question = cashoutDialog(page).getByRole("alertdialog", { name: "Forfeit your bonus?" })
+  await expect(question).toContainText(
+    "You have an active bonus (Welcome bonus). Cashing out now forfeits it: 37.50 EUR of bonus money goes back to the casino. Your cash is not touched.",
+  )
+  await shoot(page, world, "07-forfeit-question")
+  // Keeping the bonus goes back; nothing was sent.
+  await question.getByRole("button", { name: "Keep my bonus" }).click()
+  await expect(fiatForm(page)).toBeVisible()
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+
+  await fiatForm(page).getByRole("button", { name: "Cash out" }).click()
+  await cashoutDialog(page).getByRole("button", { name: "Forfeit the bonus and cash out" }).click()
+  await expect(toast(page, "Cash out request has been sent!")).toBeVisible()
+  await expect(cashoutDialog(page)).toHaveCount(0)
+  // 10.00 EUR held for the withdrawal, the bonus money gone back to the casino.
+  await expect(balance(page)).toContainText("20.00 EUR")
+  await expect(balance(page)).not.toContainText("bonus")
+  await page.goto("/profile/bonuses")
+  await expect(
+    page.getByRole("list", { name: "History" }).getByRole("listitem").filter({ hasText: "Forfeited" }),
+  ).toContainText("37.50 EUR")
+})

@@ -122,6 +122,7 @@ const clickWith = async (currency: "EUR" | "BTC", flags: Failing, extra: bigint,
     minWithdraw: facts.minWithdraw.toString(),
     withdrawable: facts.withdrawable.toString(),
     verified: facts.verified,
+    bonus: null,
   }
   const requests: Array<WithdrawRequest> = []
   const actor = createActor(

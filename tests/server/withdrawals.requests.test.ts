@@ -366,6 +366,7 @@ describeBackends("withdrawals: requests", ({ start }) => {
           currency: "EUR",
           amount: 2_000n,
           destination: "payee@example.com",
+          forfeitBonus: false,
         })
       }).pipe(Effect.result),
     )

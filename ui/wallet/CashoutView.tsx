@@ -7,7 +7,12 @@
 import { useSelector } from "@xstate/react"
 import { Label } from "radix-ui"
 import type { ActorRefFrom } from "xstate"
-import { type cashoutMachine, type FiatTab, looksDisabled } from "../../machines/wallet/cashout.machine.ts"
+import {
+  type cashoutMachine,
+  type FiatTab,
+  forfeitQuestion,
+  looksDisabled,
+} from "../../machines/wallet/cashout.machine.ts"
 import {
   CashoutConstants,
   CashoutMessages,
@@ -265,15 +270,51 @@ const FiatStep = ({ actor }: { actor: CashoutActor }) => {
   )
 }
 
+/** With an active bonus: what the cashout forfeits, and the choice (keep it, or forfeit and go on). */
+const ForfeitStep = ({ actor }: { actor: CashoutActor }) => {
+  const question = useSelector(actor, (s) => forfeitQuestion(s.context))
+  return (
+    <div
+      className="deposit cashout"
+      role="alertdialog"
+      aria-labelledby="cashout-forfeit-title"
+      aria-describedby="cashout-forfeit-text"
+    >
+      <h3 id="cashout-forfeit-title" className="cashout__forfeit-title">
+        Forfeit your bonus?
+      </h3>
+      <p id="cashout-forfeit-text" className="cashout__forfeit">
+        {question}
+      </p>
+      <button
+        type="button"
+        className="button button--danger button--block"
+        onClick={() => actor.send({ type: "CONFIRM" })}
+      >
+        Forfeit the bonus and cash out
+      </button>
+      <button
+        type="button"
+        className="button button--ghost button--block"
+        onClick={() => actor.send({ type: "BACK" })}
+      >
+        Keep my bonus
+      </button>
+    </div>
+  )
+}
+
 /** Which step shows; `hidden` while closing (the modal is gone, the form resets 500 ms later). */
 export const cashoutStep = (snapshot: ReturnType<CashoutActor["getSnapshot"]>) =>
   snapshot.matches("form")
     ? ("amount" as const)
     : snapshot.matches("fiat")
       ? ("fiat" as const)
-      : snapshot.matches("sending") || snapshot.matches("refused")
-        ? ("busy" as const)
-        : ("hidden" as const)
+      : snapshot.matches("forfeit")
+        ? ("forfeit" as const)
+        : snapshot.matches("sending") || snapshot.matches("refused")
+          ? ("busy" as const)
+          : ("hidden" as const)
 
 export const CashoutView = ({ actor }: { actor: CashoutActor }) => {
   const step = useSelector(actor, cashoutStep)
@@ -282,6 +323,8 @@ export const CashoutView = ({ actor }: { actor: CashoutActor }) => {
       return <AmountStep actor={actor} />
     case "fiat":
       return <FiatStep actor={actor} />
+    case "forfeit":
+      return <ForfeitStep actor={actor} />
     case "busy":
       return <Spinner label="Sending your cash out request" />
     case "hidden":

@@ -13,17 +13,19 @@ import {
   type CashoutBasics,
   CashoutLoadFailed,
   cashoutMachine,
+  forfeitQuestion,
   type WithdrawRequest,
 } from "../../../machines/wallet/cashout.machine.ts"
 import {
   btcCashoutBasics,
   cashoutFund,
   eurCashoutBasics,
+  eurCashoutBonus,
   requestedWithdrawal,
 } from "../../../machines/wallet/cashoutFixtures.ts"
 import { CashoutMessages } from "../../../services/cashout-rules.ts"
 import type { Withdrawal } from "../../../services/cashout-service.ts"
-import { InvalidAddress, WithdrawDailyLimitReached } from "../../../services/errors.ts"
+import { BonusForfeitRequired, InvalidAddress, WithdrawDailyLimitReached } from "../../../services/errors.ts"
 import { controlled, settle, toastRecorder } from "../account/doubles.ts"
 
 const start = (
@@ -192,6 +194,85 @@ describe("the requests", () => {
     await settle()
     expect(toasts).toEqual([{ kind: "error", message: CashoutMessages.requestFailed }])
     expect(actor.getSnapshot().matches("closing")).toBe(true)
+  })
+})
+
+describe("an active bonus", () => {
+  const withBonus = async (currency: string) =>
+    currency === "BTC"
+      ? { ...btcCashoutBasics, bonus: { ...eurCashoutBonus, balance: "150000" } }
+      : { ...eurCashoutBasics, bonus: eurCashoutBonus }
+
+  it("fiat: after the checks, asks what the cashout forfeits; Keep goes back, Confirm sends the consent", async () => {
+    const { actor, withdraw } = start(withBonus)
+    await settle()
+    actor.send({ type: "AMOUNT", value: "25" })
+    actor.send({ type: "CASHOUT" })
+    expect(actor.getSnapshot().matches("fiat")).toBe(true)
+    actor.send({ type: "CASHOUT" })
+    expect(actor.getSnapshot().matches("forfeit")).toBe(true)
+    expect(withdraw.calls).toHaveLength(0)
+    expect(forfeitQuestion(actor.getSnapshot().context)).toBe(
+      "You have an active bonus (Welcome bonus). Cashing out now forfeits it: 37.50 EUR of bonus money goes back to the casino. Your cash is not touched.",
+    )
+    actor.send({ type: "BACK" })
+    expect(actor.getSnapshot().matches("fiat")).toBe(true)
+    actor.send({ type: "CASHOUT" })
+    actor.send({ type: "CONFIRM" })
+    expect(actor.getSnapshot().matches("sending")).toBe(true)
+    expect(withdraw.last().input).toEqual({
+      kind: "skrill",
+      payload: { amount: "2500", currency: "EUR", forfeitBonus: true },
+    })
+  })
+
+  it("crypto: the question comes from the amount step and Keep returns there", async () => {
+    const { actor, withdraw } = start(withBonus)
+    await settle()
+    actor.send({ type: "CURRENCY", currency: "BTC" })
+    await settle()
+    actor.send({ type: "ADDRESS", value: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu" })
+    actor.send({ type: "CASHOUT" })
+    expect(actor.getSnapshot().matches("forfeit")).toBe(true)
+    expect(forfeitQuestion(actor.getSnapshot().context)).toBe(
+      "You have an active bonus (Welcome bonus). Cashing out now forfeits it: 0.0015 BTC of bonus money goes back to the casino. Your cash is not touched.",
+    )
+    actor.send({ type: "BACK" })
+    expect(actor.getSnapshot().matches({ form: "ready" })).toBe(true)
+    expect(withdraw.calls).toHaveLength(0)
+  })
+
+  it("a bonus the step did not know: the server asks, the same question follows, a refusal asks again", async () => {
+    const { actor, withdraw } = start()
+    await settle()
+    actor.send({ type: "CASHOUT" })
+    actor.send({ type: "CASHOUT" })
+    expect(withdraw.last().input).toEqual({ kind: "skrill", payload: { amount: "1000", currency: "EUR" } })
+    withdraw.last().reject(
+      new BonusForfeitRequired({
+        message: "asked",
+        currency: "EUR",
+        bonusId: eurCashoutBonus.id,
+        name: "Welcome bonus",
+        bonusBalance: "3750",
+      }),
+    )
+    await settle()
+    expect(actor.getSnapshot().matches("forfeit")).toBe(true)
+    expect(forfeitQuestion(actor.getSnapshot().context)).toContain("37.50 EUR of bonus money")
+    actor.send({ type: "CONFIRM" })
+    expect(withdraw.last().input).toEqual({
+      kind: "skrill",
+      payload: { amount: "1000", currency: "EUR", forfeitBonus: true },
+    })
+    withdraw
+      .last()
+      .reject(new WithdrawDailyLimitReached({ message: "cap", remaining: "500", currency: "EUR" }))
+    await settle()
+    expect(actor.getSnapshot().matches("fiat")).toBe(true)
+    // Nothing was forfeited: the next click asks again.
+    actor.send({ type: "CASHOUT" })
+    expect(actor.getSnapshot().matches("forfeit")).toBe(true)
   })
 })
 
