@@ -14,6 +14,7 @@ import {
 } from "../cashout-service.ts"
 import { type ClientTable, makeClient } from "../client.ts"
 import {
+  BonusForfeitRequired,
   CurrencyNotSupported,
   InvalidAddress,
   NotEnoughMoney,
@@ -44,7 +45,7 @@ export const cashoutTable: ClientTable<typeof CashoutServiceApi> = {
       401: [Unauthenticated],
       403: [VerificationRequired, PaymentsBlocked],
       404: [WalletNotFound],
-      409: [NotEnoughMoney],
+      409: [NotEnoughMoney, BonusForfeitRequired],
       422: [WithdrawAmountOutOfRange, WithdrawDailyLimitReached, InvalidAddress],
       429: [RateLimited],
     },
@@ -59,7 +60,7 @@ export const cashoutTable: ClientTable<typeof CashoutServiceApi> = {
       401: [Unauthenticated],
       403: [VerificationRequired, PaymentsBlocked],
       404: [WalletNotFound],
-      409: [NotEnoughMoney],
+      409: [NotEnoughMoney, BonusForfeitRequired],
       422: [WithdrawAmountOutOfRange, WithdrawDailyLimitReached],
       429: [RateLimited],
     },
@@ -74,7 +75,7 @@ export const cashoutTable: ClientTable<typeof CashoutServiceApi> = {
       401: [Unauthenticated],
       403: [VerificationRequired, PaymentsBlocked],
       404: [WalletNotFound],
-      409: [NotEnoughMoney],
+      409: [NotEnoughMoney, BonusForfeitRequired],
       422: [WithdrawAmountOutOfRange, WithdrawDailyLimitReached],
       429: [RateLimited],
     },
