@@ -1,102 +1,16 @@
 /**
- * The bonus tiers of spec section 9, by deposit count: which promotion a deposit would earn, and the
- * deposit flow's promotion message, and the arithmetic of paying a deposit bonus (band, cap in the
- * deposit's currency). Pure and exact (bigint). What the player is told and what the server pays
- * (server/bonuses/Bonuses.ts) come from the same rules.
+ * The arithmetic of deposit bonuses (spec section 9) and the deposit flow's promotion message. The
+ * tiers themselves are data — the seeded promotions `welcome-1` … `welcome-5` with their bands
+ * (server/db/migrations/0070_bonuses.sql), managed by operators — so what the player is told comes
+ * from the offer the server sent, and what the server pays from the same rows, through the same
+ * rules below. Pure and exact (bigint).
  *
  * Decisions where the spec is terse (docs/bonuses.md, "Decisions where the spec is terse"):
- * - "up to 16 EUR" / "up to 50 EUR" include the bound: 16.00 EUR is the 50 % tier, 16.01 the 125 %.
+ * - "up to 16 EUR" / "up to 50 EUR" include the bound: 16.00 EUR is the 50 % band, 16.01 the 125 %.
  * - The cap of 8,000 EUR bounds the BONUS (not the deposit), for every tier.
  * - A deposit below the currency's minPromotion earns no promotion (it still deposits).
- * - "limit 20" of the later tiers is kept as the tier's `limit` (the most free spins one bet may
- *   trigger… the spec does not say): carried as data, not interpreted here.
+ * - Amounts round down: the player is never promised a cent the rule does not give.
  */
-export interface BonusTier {
-  /** 1-based deposit number this tier applies to. */
-  readonly deposit: number
-  readonly percent: number
-  readonly freeSpins: number
-  /** The most the bonus can be, in EUR cents. */
-  readonly maxBonusEurCents: bigint
-  readonly limit: number | null
-}
-
-const MAX_BONUS = 800_000n
-
-/** The deposit count from which no promotion is shown (spec: "fewer than 5 deposits"). */
-export const PROMOTION_DEPOSIT_COUNT = 5
-
-/** First-deposit tiers by amount: up to 16 EUR, up to 50 EUR, above. */
-export const firstDepositBands: ReadonlyArray<{
-  readonly upToEurCents: bigint | null
-  readonly tier: BonusTier
-}> = [
-  {
-    upToEurCents: 1_600n,
-    tier: { deposit: 1, percent: 50, freeSpins: 100, maxBonusEurCents: MAX_BONUS, limit: null },
-  },
-  {
-    upToEurCents: 5_000n,
-    tier: { deposit: 1, percent: 125, freeSpins: 125, maxBonusEurCents: MAX_BONUS, limit: null },
-  },
-  {
-    upToEurCents: null,
-    tier: { deposit: 1, percent: 200, freeSpins: 150, maxBonusEurCents: MAX_BONUS, limit: null },
-  },
-]
-
-/** Second to fifth deposits. */
-export const laterTiers: ReadonlyArray<BonusTier> = [
-  { deposit: 2, percent: 150, freeSpins: 100, maxBonusEurCents: MAX_BONUS, limit: 20 },
-  { deposit: 3, percent: 100, freeSpins: 100, maxBonusEurCents: MAX_BONUS, limit: 20 },
-  { deposit: 4, percent: 100, freeSpins: 100, maxBonusEurCents: MAX_BONUS, limit: 20 },
-  { deposit: 5, percent: 200, freeSpins: 100, maxBonusEurCents: MAX_BONUS, limit: 20 },
-]
-
-/** Whether promotions are shown at all for a player with `depositCount` completed deposits. */
-export const showsPromotions = (depositCount: number): boolean =>
-  depositCount >= 0 && depositCount < PROMOTION_DEPOSIT_COUNT
-
-/**
- * The tier the NEXT deposit would earn: `depositCount` completed deposits so far, the new deposit
- * worth `amountEurCents`. null: no promotion (5 or more deposits).
- */
-export const tierFor = (depositCount: number, amountEurCents: bigint): BonusTier | null => {
-  if (!showsPromotions(depositCount)) return null
-  if (depositCount === 0) {
-    const band = firstDepositBands.find((b) => b.upToEurCents === null || amountEurCents <= b.upToEurCents)
-    return band?.tier ?? null
-  }
-  return laterTiers[depositCount - 1] ?? null
-}
-
-/** The bonus a deposit worth `amountEurCents` earns under `tier`, in EUR cents, capped. */
-export const bonusEurCents = (tier: BonusTier, amountEurCents: bigint): bigint => {
-  const raw = (amountEurCents * BigInt(tier.percent)) / 100n
-  return raw > tier.maxBonusEurCents ? tier.maxBonusEurCents : raw
-}
-
-export interface PromotionInput {
-  readonly depositCount: number
-  /** The deposit in EUR cents (0 when nothing valid is typed yet). */
-  readonly amountEurCents: bigint
-  /** Whether the amount reaches the currency's minPromotion. */
-  readonly reachesMinPromotion: boolean
-  /** minPromotion as the player reads it ("20.00 EUR"). */
-  readonly minPromotionText: string
-}
-
-/** The deposit modal's promotion message (spec section 2), or null when none is shown. */
-export const promotionMessage = (input: PromotionInput): string | null => {
-  const tier = tierFor(input.depositCount, input.amountEurCents)
-  if (tier === null) return null
-  const offer = `${tier.percent}% bonus + ${tier.freeSpins} free spins`
-  if (!input.reachesMinPromotion) return `Deposit at least ${input.minPromotionText} to get ${offer}`
-  return `This deposit gets ${offer} (up to 8,000 EUR)`
-}
-
-// ── paying a deposit bonus (server/bonuses/Bonuses.ts) ─────────────────────────────────────────────
-
 /** A deposit bonus band as operators set it: deposits up to `upToEurCents` (inclusive; null: above). */
 export interface Band {
   readonly upToEurCents: bigint | null
@@ -120,3 +34,103 @@ export const depositBonusOf = (amount: bigint, percent: number, cap: bigint): bi
   const raw = (amount * BigInt(percent)) / 100n
   return raw > cap ? cap : raw
 }
+
+/** A promotion's bands as the contract carries them (EUR cents as decimal strings). */
+export const bandsOf = (
+  bands: ReadonlyArray<{
+    readonly upToEurCents: string | null
+    readonly percent: number
+    readonly freeSpins: number
+  }>,
+): ReadonlyArray<Band> =>
+  bands.map((b) => ({
+    upToEurCents: b.upToEurCents === null ? null : BigInt(b.upToEurCents),
+    percent: b.percent,
+    freeSpins: b.freeSpins,
+  }))
+
+/** A cap in EUR cents as the promotion message says it: "8,000 EUR", "12.50 EUR". */
+export const eurCapText = (eurCents: bigint): string => {
+  const whole = (eurCents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+  const cents = eurCents % 100n
+  return cents === 0n ? `${whole} EUR` : `${whole}.${cents.toString().padStart(2, "0")} EUR`
+}
+
+export interface PromotionInput {
+  /** The band of the offer this deposit would take (undefined: no offer, nothing to say). */
+  readonly band: Band | undefined
+  /** The offer's cap in EUR cents. */
+  readonly maxBonusEurCents: bigint
+  /** Whether the amount reaches the currency's minPromotion. */
+  readonly reachesMinPromotion: boolean
+  /** minPromotion as the player reads it ("20.00 EUR"). */
+  readonly minPromotionText: string
+}
+
+/** The deposit modal's promotion message (spec sections 2 and 9), or null when none is shown. */
+export const promotionMessage = (input: PromotionInput): string | null => {
+  if (input.band === undefined) return null
+  const offer = `${input.band.percent}% bonus + ${input.band.freeSpins} free spins`
+  if (!input.reachesMinPromotion) return `Deposit at least ${input.minPromotionText} to get ${offer}`
+  return `This deposit gets ${offer} (up to ${eurCapText(input.maxBonusEurCents)})`
+}
+
+// ── what the Bonuses tab shows (pure: the view only reads these) ──────────────────────────────────
+
+export const bonusStatusLabels = {
+  active: "Active",
+  completed: "Converted to cash",
+  forfeited: "Forfeited",
+  expired: "Expired",
+} as const
+
+/** EUR cents as the terms read them ("5.00 EUR"). */
+const eurText = (cents: string) => {
+  const v = BigInt(cents)
+  return `${v / 100n}.${(v % 100n).toString().padStart(2, "0")} EUR`
+}
+
+/** Whole days left until `expiresAt` at `now` (ms), a started day counted as a day; never negative. */
+export const bonusDaysLeft = (expiresAt: string, now: number): number =>
+  Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 86_400_000))
+
+/** Wagering progress in whole percent, rounded down, at most 100 (nothing to wager: 100). */
+export const wageringPercent = (wagered: string, required: string): number => {
+  const whole = BigInt(required)
+  if (whole === 0n) return 100
+  const p = (BigInt(wagered) * 100n) / whole
+  return Number(p > 100n ? 100n : p)
+}
+
+/** A promotion's bands as its terms read them: "50 % up to 16.00 EUR (+100 free spins) · …". */
+export const offerBandsText = (offer: {
+  readonly bands: ReadonlyArray<{
+    readonly upToEurCents: string | null
+    readonly percent: number
+    readonly freeSpins: number
+  }>
+}): string =>
+  offer.bands
+    .map((b) =>
+      b.upToEurCents === null
+        ? `${b.percent} %${offer.bands.length > 1 ? " above that" : ""} (+${b.freeSpins} free spins)`
+        : `${b.percent} % up to ${eurText(b.upToEurCents)} (+${b.freeSpins} free spins)`,
+    )
+    .join(" · ")
+
+/** An offer's key terms in one sentence, as the Bonuses tab lists them. */
+export const offerTermsText = (offer: {
+  readonly bands: ReadonlyArray<{
+    readonly upToEurCents: string | null
+    readonly percent: number
+    readonly freeSpins: number
+  }>
+  readonly maxBonusEurCents: string
+  readonly wageringMultiple: number
+  readonly validDays: number
+  readonly maxBetEurCents: string
+  readonly code: string | null
+}): string =>
+  `${offerBandsText(offer)}. Bonus at most ${eurCapText(BigInt(offer.maxBonusEurCents))}; wager it ${offer.wageringMultiple}× ` +
+  `within ${offer.validDays} days; bets up to ${eurText(offer.maxBetEurCents)} while it is active.` +
+  (offer.code === null ? "" : ` Code: ${offer.code}.`)

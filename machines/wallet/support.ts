@@ -4,7 +4,8 @@
  * (the amount as minor units, the quick amounts, the minimum and promotion messages). Pure: no fetch,
  * no DOM, no clock.
  */
-import { promotionMessage } from "../../services/bonus-rules.ts"
+import { bandFor, bandsOf, promotionMessage } from "../../services/bonus-rules.ts"
+import type { Promotion } from "../../services/bonus-service.ts"
 import type { Currencies } from "../../services/cdn.ts"
 import {
   type DepositQuote,
@@ -73,6 +74,8 @@ export interface AmountState {
   readonly minimums: DepositMinimums | null
   /** Completed deposits so far (null until loaded). */
   readonly depositCount: number | null
+  /** The bonus offer for this deposit, as the server sent it (null: none to take). */
+  readonly offer: Promotion | null
 }
 
 /** The typed amount with the loaded minimums, or null while anything needed is missing or invalid. */
@@ -107,17 +110,21 @@ export const minimumMessage = (s: AmountState): string | null => {
   return MoneyMessages.belowMinimum(formatAmount(BigInt(s.minimums.minDeposit), subunits), s.currency)
 }
 
-/** The promotion message (spec sections 2 and 9) for the typed amount and the deposit count. */
+/**
+ * The promotion message (spec sections 2 and 9) for the typed amount: the band of this deposit's
+ * offer (the promotion of its number, as the server holds it), so the words match what is paid.
+ */
 export const promotionOf = (s: AmountState): string | null => {
   const subunits = subunitsOf(s.currencies, s.currency)
-  if (subunits === null || s.minimums === null || s.depositCount === null) return null
+  if (subunits === null || s.minimums === null || s.offer === null) return null
   if (s.minimums.currency !== s.currency) return null
   const quote = quoteOf(s)
   const minPromotion = BigInt(s.minimums.minPromotion)
   const amount = quote?.amount ?? 0n
+  const amountEurCents = quote === null ? 0n : toEurCents(quote.amount, quote.eurRate, quote.subunitsToUnit)
   return promotionMessage({
-    depositCount: s.depositCount,
-    amountEurCents: quote === null ? 0n : toEurCents(quote.amount, quote.eurRate, quote.subunitsToUnit),
+    band: bandFor(bandsOf(s.offer.bands), amountEurCents),
+    maxBonusEurCents: BigInt(s.offer.maxBonusEurCents),
     reachesMinPromotion: amount > 0n && amount >= minPromotion,
     minPromotionText: `${formatAmount(minPromotion, subunits)} ${s.currency}`,
   })

@@ -16,7 +16,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
-import { bandFor, depositBonusOf, eurCentsToMinor } from "../../services/bonus-rules.ts"
+import { bandFor, bandsOf, depositBonusOf, eurCentsToMinor } from "../../services/bonus-rules.ts"
 import type {
   CouponCheck,
   EligiblePromotions,
@@ -388,14 +388,7 @@ const make = Effect.gen(function* () {
       if ((yield* repo.grantsTo(deposit.userId, promotion.id)) >= promotion.maxUsesPerPlayer) return undefined
       const rate = yield* rates.get(deposit.currency)
       if (rate === undefined || deposit.amount < rate.minPromotion) return undefined
-      const band = bandFor(
-        promotion.bands.map((b) => ({
-          upToEurCents: b.upToEurCents === null ? null : BigInt(b.upToEurCents),
-          percent: b.percent,
-          freeSpins: b.freeSpins,
-        })),
-        deposit.amountEurCents,
-      )
+      const band = bandFor(bandsOf(promotion.bands), deposit.amountEurCents)
       if (band === undefined) return undefined
       const cap = eurCentsToMinor(BigInt(promotion.maxBonusEurCents), rate.eurRate, rate.subunitsToUnit)
       const amount = depositBonusOf(deposit.amount, band.percent, cap)

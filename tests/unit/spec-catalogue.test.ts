@@ -8,7 +8,6 @@
  */
 import { describe, expect, it } from "vitest"
 import { AccountMessages } from "../../services/account-rules.ts"
-import { firstDepositBands, laterTiers, PROMOTION_DEPOSIT_COUNT } from "../../services/bonus-rules.ts"
 import { CashoutConstants, CashoutMessages } from "../../services/cashout-rules.ts"
 import { LobbyMessages, PAGE_SIZE } from "../../services/lobby-rules.ts"
 import { MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
@@ -142,33 +141,8 @@ describe("spec sections 2 and 7: pages and services, verbatim", () => {
 })
 
 describe("spec section 9: business constants and limits", () => {
-  it("bonus tiers by deposit count", () => {
-    // "First deposit: 50% bonus plus 100 free spins up to 16 EUR; 125% plus 125 spins up to 50 EUR;
-    // 200% plus 150 spins above that. Each has a max of 8,000 EUR."
-    expect(
-      firstDepositBands.map((b) => [
-        b.upToEurCents,
-        b.tier.deposit,
-        b.tier.percent,
-        b.tier.freeSpins,
-        b.tier.maxBonusEurCents,
-      ]),
-    ).toEqual([
-      [1_600n, 1, 50, 100, 800_000n],
-      [5_000n, 1, 125, 125, 800_000n],
-      [null, 1, 200, 150, 800_000n],
-    ])
-    // "Second deposit: 150% plus 100 spins. Third deposit: 100%. Fourth: 100%. Fifth: 200%. (Each plus
-    // 100 spins, max 8,000 EUR, limit 20.)"
-    expect(laterTiers.map((t) => [t.deposit, t.percent, t.freeSpins, t.maxBonusEurCents, t.limit])).toEqual([
-      [2, 150, 100, 800_000n, 20],
-      [3, 100, 100, 800_000n, 20],
-      [4, 100, 100, 800_000n, 20],
-      [5, 200, 100, 800_000n, 20],
-    ])
-    // "promotions shown only when the user has fewer than 5 deposits"
-    expect(PROMOTION_DEPOSIT_COUNT).toBe(5)
-  })
+  // The bonus tiers are data (the seeded promotions): tests/server/bonuses.tiers.test.ts holds them
+  // to the spec's table.
 
   it("deposits", () => {
     expect(MoneyConstants.quickAmountsEur).toEqual([30, 75, 100])

@@ -6,8 +6,13 @@
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import { BonusesMessages, type bonusesMachine } from "../../machines/profile/bonuses.machine.ts"
+import {
+  bonusDaysLeft,
+  offerTermsText,
+  wageringPercent as percentOf,
+  bonusStatusLabels as statusLabels,
+} from "../../services/bonus-rules.ts"
 import type { PlayerBonus, Promotion } from "../../services/bonus-service.ts"
-import { formatMinorUnits } from "../../services/money.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
@@ -15,35 +20,6 @@ import { ConfirmDialog, Field, invalidProps, LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
 
 type Actor = ActorRefFrom<typeof bonusesMachine>
-
-const statusLabels: Readonly<Record<PlayerBonus["status"], string>> = {
-  active: "Active",
-  completed: "Converted to cash",
-  forfeited: "Forfeited",
-  expired: "Expired",
-}
-
-/** EUR cents as the terms read them ("5.00 EUR"). */
-const eur = (cents: string) => `${formatMinorUnits(cents, "100")} EUR`
-
-/** Days left until `iso`, a part of a day counted as a day. */
-const daysLeft = (iso: string, now: number) => Math.max(0, Math.ceil((Date.parse(iso) - now) / 86_400_000))
-
-const percentOf = (part: string, whole: string): number => {
-  const w = BigInt(whole)
-  if (w === 0n) return 100
-  const p = (BigInt(part) * 100n) / w
-  return Number(p > 100n ? 100n : p)
-}
-
-const bandText = (offer: Promotion) =>
-  offer.bands
-    .map((b) =>
-      b.upToEurCents === null
-        ? `${b.percent} %${offer.bands.length > 1 ? " above that" : ""} (+${b.freeSpins} free spins)`
-        : `${b.percent} % up to ${eur(b.upToEurCents)} (+${b.freeSpins} free spins)`,
-    )
-    .join(" · ")
 
 const ActiveBonus = ({ bonus, actor }: { bonus: PlayerBonus; actor: Actor }) => {
   const currencies = useShell((s) => s.context.currencies)
@@ -85,7 +61,7 @@ const ActiveBonus = ({ bonus, actor }: { bonus: PlayerBonus; actor: Actor }) => 
         <dd>{money(bonus.maxBet)}</dd>
         <dt>Expires</dt>
         <dd>
-          {formatDateTime(bonus.expiresAt)} ({daysLeft(bonus.expiresAt, Date.now())} days left)
+          {formatDateTime(bonus.expiresAt)} ({bonusDaysLeft(bonus.expiresAt, Date.now())} days left)
         </dd>
       </dl>
       <p className="muted">
@@ -110,11 +86,7 @@ const Offer = ({ offer, actor, busy }: { offer: Promotion; actor: Actor; busy: b
       {offer.accepted === true ? <span className="badge">Taken</span> : null}
       {offer.accepted === false ? <span className="badge badge--warning">Declined</span> : null}
       <p>{offer.description}</p>
-      <p className="muted">
-        {bandText(offer)}. Bonus at most {eur(offer.maxBonusEurCents)}; wager it {offer.wageringMultiple}×
-        within {offer.validDays} days; bets up to {eur(offer.maxBetEurCents)} while it is active.
-        {offer.code === null ? null : ` Code: ${offer.code}.`}
-      </p>
+      <p className="muted">{offerTermsText(offer)}</p>
     </div>
     <div className="offer__actions">
       <button

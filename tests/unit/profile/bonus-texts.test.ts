@@ -1,0 +1,66 @@
+/**
+ * What the Bonuses tab and the deposit step say about a bonus (services/bonus-rules.ts), held to
+ * literal texts: the offer's terms, the wagering percent, the days left, the cap as the promotion
+ * message writes it.
+ */
+import { describe, expect, it } from "vitest"
+import {
+  bonusDaysLeft,
+  eurCapText,
+  offerBandsText,
+  offerTermsText,
+  wageringPercent,
+} from "../../../services/bonus-rules.ts"
+
+const welcome = {
+  bands: [
+    { upToEurCents: "1600", percent: 50, freeSpins: 100 },
+    { upToEurCents: "5000", percent: 125, freeSpins: 125 },
+    { upToEurCents: null, percent: 200, freeSpins: 150 },
+  ],
+  maxBonusEurCents: "800000",
+  wageringMultiple: 10,
+  validDays: 30,
+  maxBetEurCents: "500",
+  code: "WELCOME1",
+}
+
+describe("bonus texts", () => {
+  it("an offer's bands and terms", () => {
+    expect(offerBandsText(welcome)).toBe(
+      "50 % up to 16.00 EUR (+100 free spins) · 125 % up to 50.00 EUR (+125 free spins) · 200 % above that (+150 free spins)",
+    )
+    expect(offerBandsText({ bands: [{ upToEurCents: null, percent: 150, freeSpins: 100 }] })).toBe(
+      "150 % (+100 free spins)",
+    )
+    expect(offerTermsText(welcome)).toBe(
+      "50 % up to 16.00 EUR (+100 free spins) · 125 % up to 50.00 EUR (+125 free spins) · 200 % above that (+150 free spins). Bonus at most 8,000 EUR; wager it 10× within 30 days; bets up to 5.00 EUR while it is active. Code: WELCOME1.",
+    )
+    expect(offerTermsText({ ...welcome, code: null })).not.toContain("Code:")
+  })
+
+  it("the wagering percent: rounded down, at most 100, 100 when nothing is to wager", () => {
+    expect(wageringPercent("0", "37500")).toBe(0)
+    expect(wageringPercent("374", "37500")).toBe(0)
+    expect(wageringPercent("375", "37500")).toBe(1)
+    expect(wageringPercent("18749", "37500")).toBe(49)
+    expect(wageringPercent("37500", "37500")).toBe(100)
+    expect(wageringPercent("99999", "37500")).toBe(100)
+    expect(wageringPercent("0", "0")).toBe(100)
+  })
+
+  it("days left: a started day counts, never negative", () => {
+    const now = Date.parse("2026-11-27T12:00:00Z")
+    expect(bonusDaysLeft("2026-12-27T12:00:00Z", now)).toBe(30)
+    expect(bonusDaysLeft("2026-11-27T12:00:01Z", now)).toBe(1)
+    expect(bonusDaysLeft("2026-11-27T12:00:00Z", now)).toBe(0)
+    expect(bonusDaysLeft("2026-11-20T00:00:00Z", now)).toBe(0)
+  })
+
+  it("the cap as the deposit step's message writes it", () => {
+    expect(eurCapText(800_000n)).toBe("8,000 EUR")
+    expect(eurCapText(1_250n)).toBe("12.50 EUR")
+    expect(eurCapText(123_456_700n)).toBe("1,234,567 EUR")
+    expect(eurCapText(5n)).toBe("0.05 EUR")
+  })
+})
