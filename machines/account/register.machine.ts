@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { match, P } from "ts-pattern"
-import { assign, setup } from "xstate"
+import { assign, sendTo, setup } from "xstate"
 import {
   AccountMessages,
   type EmailStatus,
@@ -30,6 +30,7 @@ import {
 } from "../../services/errors.ts"
 import { Constants, Messages } from "../../services/rules.ts"
 import type { AuthStatus, RegistrationPayload, SessionUser } from "../../services/user-service.ts"
+import { couponCheckMachine } from "../couponCheck.machine.ts"
 import type { FlowInput, FlowOutput } from "../flow.ts"
 import {
   clientFailureClasses,
@@ -200,6 +201,7 @@ export const registerMachine = setup({
     events: {} as RegisterEvent,
     input: {} as FlowInput,
     output: {} as FlowOutput,
+    children: {} as { coupon: "couponCheck" },
   },
   actors: {
     validateEmail: fromEffect((payload: { readonly email: string }) =>
@@ -207,6 +209,8 @@ export const registerMachine = setup({
         return yield* userClient.validateEmail({ payload })
       }),
     ),
+    /** The bonus code checked as it is typed (machines/couponCheck.machine.ts). */
+    couponCheck: couponCheckMachine,
     register: fromEffect((payload: RegistrationPayload) =>
       Effect.gen(function* () {
         return yield* userClient.register({ payload })
@@ -246,6 +250,10 @@ export const registerMachine = setup({
     changeCurrency: assign((_, params: { code: string }) => ({ currency: params.code })),
     toggleBonusCode: assign(({ context }) => ({ bonusCodeOpen: !context.bonusCodeOpen })),
     changeBonusCode: assign((_, params: { value: string }) => ({ registrationCode: params.value })),
+    checkBonusCode: sendTo("coupon", (_, params: { value: string }) => ({
+      type: "CODE" as const,
+      value: params.value,
+    })),
     setTerms: assign((_, params: { accepted: boolean }) => ({ terms: params.accepted, errors: {} })),
     acceptCaptcha: assign((_, params: { payload: string }) => ({ captcha: params.payload, errors: {} })),
     dropCaptcha: assign({ captcha: null }),
@@ -300,6 +308,8 @@ export const registerMachine = setup({
   }),
   initial: "editing",
   output: ({ context }) => ({ type: "registered", user: requireUser(context.user) }),
+  // For the whole form: what the code field says survives a refused submit.
+  invoke: { id: "coupon", src: "couponCheck", onError: {} },
   on: {
     VIEWPORT_CHANGED: [
       {
@@ -327,7 +337,10 @@ export const registerMachine = setup({
         CHANGE_BONUS_CODE: {
           // The field exists only while the toggle is on.
           guard: "bonusCodeIsOpen",
-          actions: { type: "changeBonusCode", params: ({ event }) => ({ value: event.value }) },
+          actions: [
+            { type: "changeBonusCode", params: ({ event }) => ({ value: event.value }) },
+            { type: "checkBonusCode", params: ({ event }) => ({ value: event.value }) },
+          ],
         },
         SET_TERMS: { actions: { type: "setTerms", params: ({ event }) => ({ accepted: event.accepted }) } },
         CAPTCHA_VERIFIED: {

@@ -39,6 +39,8 @@ export const model = defineModel({
             ...(c.bonusCodeOpen ? [{ type: "CHANGE_BONUS_CODE", value: "WELCOME125" } as const] : []),
             { type: "VIEWPORT_CHANGED", width: 1280 } as const,
             { type: "VIEWPORT_CHANGED", width: 1100 } as const,
+            // The code checker (its own model: couponCheck) failing is ignored by the form.
+            { type: "xstate.error.actor.coupon", error: new Error("checker stopped") } as const,
           ]
         : []),
       // The fields in form order, each offered once the previous one passes.

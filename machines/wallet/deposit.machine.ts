@@ -27,7 +27,7 @@
  * The deposit limit is the server's: its DepositLimitExceeded answer is shown on the amount step.
  */
 import { Effect } from "effect"
-import { assign, fromPromise, sendParent, setup } from "xstate"
+import { assign, fromPromise, sendParent, sendTo, setup } from "xstate"
 import type { EligiblePromotions, Promotion } from "../../services/bonus-service.ts"
 import { fromEffect } from "../../services/bridge.ts"
 import type { Currencies, SiteConfig } from "../../services/cdn.ts"
@@ -71,6 +71,7 @@ import {
   gatewaySegments,
   type TotalDeposits,
 } from "../../services/wallet-service.ts"
+import { couponCheckMachine } from "../couponCheck.machine.ts"
 import { profileFormMachine } from "../profile/profileForm.machine.ts"
 import type { TabOutput } from "../profile/support.ts"
 import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
@@ -317,8 +318,11 @@ export const depositMachine = setup({
     context: {} as DepositContext,
     events: {} as DepositEvent,
     output: {} as WalletOutput,
+    children: {} as { coupon: "couponCheck" },
   },
   actors: {
+    /** The bonus code checked as it is typed (machines/couponCheck.machine.ts). */
+    couponCheck: couponCheckMachine,
     readConfig: fromPromise(async () => readPaymentConfig()),
     loadBasics: fromEffect(() =>
       Effect.gen(function* () {
@@ -440,6 +444,10 @@ export const depositMachine = setup({
       config: configOf({ ...context, currency: params.currency }),
     })),
     toggleCoupon: assign(({ context }) => ({ couponOpen: !context.couponOpen })),
+    checkCoupon: sendTo("coupon", (_, params: { value: string }) => ({
+      type: "CODE" as const,
+      value: params.value,
+    })),
     setCoupon: assign(({ context }, params: { value: string }) => ({
       coupon: params.value.slice(0, 64),
       config: configOf({ ...context, coupon: params.value.slice(0, 64) }),
@@ -526,6 +534,7 @@ export const depositMachine = setup({
   },
   initial: "restoring",
   output: ({ context }) => context.outcome,
+  invoke: { id: "coupon", src: "couponCheck", onError: {} },
   on: {
     ACCOUNT_CHANGED: { actions: "announceChange" },
   },
@@ -556,7 +565,11 @@ export const depositMachine = setup({
           actions: { type: "chooseBonus", params: ({ event }) => ({ take: event.take }) },
         },
         COUPON: {
-          actions: [{ type: "setCoupon", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
+          actions: [
+            { type: "setCoupon", params: ({ event }) => ({ value: event.value }) },
+            "saveConfig",
+            { type: "checkCoupon", params: ({ event }) => ({ value: event.value }) },
+          ],
         },
         PLAY: { guard: "canPlay", target: "wallet", actions: "clearMessage" },
         CRYPTO: {

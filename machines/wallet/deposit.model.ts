@@ -98,6 +98,8 @@ export const model = defineModel({
             { type: "CRYPTO", currency: "EUR" },
             { type: "TOGGLE_COUPON" },
             { type: "COUPON", value: "WELCOME" },
+            // The code checker (its own model: couponCheck) failing is ignored by the deposit.
+            { type: "xstate.error.actor.coupon", error: new Error("checker stopped") },
             { type: "BONUS", take: true },
             { type: "BONUS", take: false },
             { type: "PLAY" },

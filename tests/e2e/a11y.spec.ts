@@ -104,6 +104,9 @@ for (const viewport of VIEWPORTS) {
 
       await form.getByRole("switch", { name: "I have a bonus code" }).click()
       await expect(form.getByLabel("Bonus code", { exact: true })).toBeVisible()
+      // Checked as it is typed: what the code grants.
+      await form.getByLabel("Bonus code", { exact: true }).fill("welcome1")
+      await expect(form.getByText(/^✓ WELCOME1: Welcome bonus: 50 % up to 16.00 EUR/)).toBeVisible()
       await expectAccessible(page, testInfo, "register bonus code open")
 
       const currency = form.getByRole("button", { name: "Currency" })

@@ -88,6 +88,13 @@ test("the deposit step shows this deposit's bonus with its terms; taken there, t
   await expect(
     form.getByText("This deposit gets 125% bonus + 125 free spins (up to 8,000 EUR)"),
   ).toBeVisible()
+  // A typed code is checked as it is typed, with the server's reason.
+  await form.getByText("I have a bonus code").click()
+  await form.getByLabel("Bonus code").fill("NOPE1")
+  await expect(form.getByText("This bonus code does not exist.")).toBeVisible()
+  await form.getByLabel("Bonus code").fill("")
+  await expect(form.getByText("This bonus code does not exist.")).toHaveCount(0)
+  await form.getByText("I have a bonus code").click()
   // Never taken for the player: "No bonus" until the player takes it.
   await expect(form.getByRole("radio", { name: "No bonus" })).toBeChecked()
   const take = form.getByRole("radio", { name: /^Take the bonus/ })

@@ -9,6 +9,7 @@ import { type ReactNode, useEffect, useRef } from "react"
 import type { ActorRefFrom } from "xstate"
 import type { registerMachine } from "../../machines/account/register.machine.ts"
 import { Constants } from "../../services/rules.ts"
+import { CouponFeedback } from "../components/CouponFeedback.tsx"
 import { Captcha } from "./Captcha.tsx"
 import { EmailField, FormError, NewPasswordField, SubmitButton, TextField } from "./fields.tsx"
 import "./flows.css"
@@ -55,6 +56,7 @@ export const RegisterView = ({
   const currency = useSelector(actor, (s) => s.context.currency)
   const bonusCodeOpen = useSelector(actor, (s) => s.context.bonusCodeOpen)
   const registrationCode = useSelector(actor, (s) => s.context.registrationCode)
+  const coupon = useSelector(actor, (s) => s.children.coupon)
   const terms = useSelector(actor, (s) => s.context.terms)
   const errors = useSelector(actor, (s) => s.context.errors)
   const captchaKey = useSelector(actor, (s) => s.context.captchaKey)
@@ -152,6 +154,7 @@ export const RegisterView = ({
               onChange={(value) => actor.send({ type: "CHANGE_BONUS_CODE", value })}
             />
           ) : null}
+          {bonusCodeOpen ? <CouponFeedback actor={coupon} id="register-bonus-code-check" /> : null}
           <div className="flows__terms">
             <div className="flows__toggle">
               <Checkbox.Root

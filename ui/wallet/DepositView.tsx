@@ -19,6 +19,7 @@ import {
 } from "../../machines/wallet/support.ts"
 import { type FiatMethod, formatAmount, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
+import { CouponFeedback } from "../components/CouponFeedback.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import { ProfileFormView } from "../profile/ProfileFormView.tsx"
 import { CryptoDepositView } from "./CryptoDepositView.tsx"
@@ -63,6 +64,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const amountText = useSelector(actor, (s) => s.context.amountText)
   const couponOpen = useSelector(actor, (s) => s.context.couponOpen)
   const coupon = useSelector(actor, (s) => s.context.coupon)
+  const couponChecker = useSelector(actor, (s) => s.children.coupon)
   const minimum = useSelector(actor, (s) => minimumMessage(s.context))
   const promotion = useSelector(actor, (s) => promotionOf(s.context))
   const offer = useSelector(actor, (s) => s.context.offer)
@@ -214,7 +216,9 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
               maxLength={64}
               value={coupon}
               onChange={(event) => actor.send({ type: "COUPON", value: event.target.value })}
+              aria-describedby="deposit-coupon-check"
             />
+            <CouponFeedback actor={couponChecker} id="deposit-coupon-check" />
           </div>
         ) : null}
       </div>
