@@ -90,9 +90,9 @@ test("the deposit step shows this deposit's bonus with its terms; taken there, t
   ).toBeVisible()
   // A typed code is checked as it is typed, with the server's reason.
   await form.getByText("I have a bonus code").click()
-  await form.getByLabel("Bonus code").fill("NOPE1")
+  await form.getByRole("textbox", { name: "Bonus code" }).fill("NOPE1")
   await expect(form.getByText("This bonus code does not exist.")).toBeVisible()
-  await form.getByLabel("Bonus code").fill("")
+  await form.getByRole("textbox", { name: "Bonus code" }).fill("")
   await expect(form.getByText("This bonus code does not exist.")).toHaveCount(0)
   await form.getByText("I have a bonus code").click()
   // Never taken for the player: "No bonus" until the player takes it.
