@@ -7,7 +7,8 @@
  * A balance the server pushes (a bet, a win, a deposit credited) is written into the fund as it
  * comes: a round costs no profile or fund request. The fund alone is read again only when the push
  * names a wallet not known here, or when the stream (re)opens — what happened while it was closed
- * was not pushed.
+ * was not pushed. A higher loyalty level the server pushes is written in too (the header shows it)
+ * and told in a toast.
  *
  * While authenticated: when the tab becomes visible again the session is verified, so a
  * device signed out from another one notices at once; and the reality check runs beside the account
@@ -20,7 +21,7 @@ import { notify } from "../services/notify.ts"
 import type { Fund, Profile } from "../services/profile-service.ts"
 import { forgetPlayerQueries } from "../services/query-cache.ts"
 import { Constants, Messages } from "../services/rules.ts"
-import type { Account } from "../services/session-calls.ts"
+import type { Account, LoyaltyBadge } from "../services/session-calls.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
 import { lazyLogic, lazyModule } from "./lazy.ts"
 import type { realityCheckMachine } from "./profile/realityCheck.machine.ts"
@@ -31,6 +32,8 @@ export interface AuthContext {
   readonly user: SessionUser | null
   readonly profile: Profile | null
   readonly fund: Fund | null
+  /** The loyalty level the header shows (null: not read yet, or not readable). */
+  readonly loyalty: LoyaltyBadge | null
 }
 
 export type AuthEvent =
@@ -54,6 +57,8 @@ export type AuthEvent =
   | { readonly type: "FUND_CHANGED" }
   /** The server pushed that a page of this player answered the reality check's reminder. */
   | { readonly type: "REALITY_CHECK_ANSWERED" }
+  /** The server pushed that the player reached a higher loyalty level. */
+  | { readonly type: "LEVEL_UP"; readonly level: number; readonly name: string }
 
 /**
  * The session's calls are their own chunk (services/session-calls.ts): the first screen does not
@@ -77,7 +82,7 @@ export const isSessionGone = (error: unknown): boolean =>
 /** The server's push events (services/player-events.ts, its own chunk): loaded once signed in. */
 export const loadPlayerEvents = lazyModule(() => import("../services/player-events.ts"))
 
-const signedOut = { user: null, profile: null, fund: null } as const
+const signedOut = { user: null, profile: null, fund: null, loyalty: null } as const
 
 export const authMachine = setup({
   types: {
@@ -109,6 +114,8 @@ export const authMachine = setup({
                   bonusBalance: event.bonusBalance,
                 })
               else if (event.type === "realityCheck") sendBack({ type: "REALITY_CHECK_ANSWERED" })
+              else if (event.type === "loyalty")
+                sendBack({ type: "LEVEL_UP", level: event.level, name: event.name })
             },
             () => sendBack({ type: "STREAM_OPENED" }),
           ),
@@ -132,6 +139,8 @@ export const authMachine = setup({
   },
   actions: {
     notifyError: (_, params: { message: string }) => notify("error", params.message),
+    notifyLevelUp: (_, params: { name: string }) => notify("success", Messages.levelUp(params.name)),
+    setLoyalty: assign({ loyalty: (_, params: LoyaltyBadge) => params }),
     setBalance: assign({
       fund: ({ context }, params: { currency: string; balance: string; bonusBalance?: string | undefined }) =>
         context.fund?.map((w) =>
@@ -206,12 +215,18 @@ export const authMachine = setup({
           target: "authenticated",
           reenter: true,
           actions: [
-            assign({ user: ({ event }) => event.user, profile: null, fund: null }),
+            assign({ user: ({ event }) => event.user, profile: null, fund: null, loyalty: null }),
             { type: "rememberUser", params: ({ event }) => ({ user: event.user }) },
           ],
         },
         RECHECK: "checking",
         SIGN_OUT: "signingOut",
+        LEVEL_UP: {
+          actions: [
+            { type: "setLoyalty", params: ({ event }) => ({ level: event.level, name: event.name }) },
+            { type: "notifyLevelUp", params: ({ event }) => ({ name: event.name }) },
+          ],
+        },
       },
       states: {
         account: {
@@ -232,6 +247,7 @@ export const authMachine = setup({
                   actions: assign({
                     profile: ({ event }) => event.output.profile,
                     fund: ({ event }) => event.output.fund,
+                    loyalty: ({ event }) => event.output.loyalty,
                   }),
                 },
                 onError: [

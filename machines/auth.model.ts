@@ -4,7 +4,7 @@ import { fixtureAccount, fixtureUser } from "./flowFixtures.ts"
 import { defineModel } from "./model.ts"
 
 const user = fixtureUser
-const { profile, fund } = fixtureAccount
+const { profile, fund, loyalty } = fixtureAccount
 const otherUser = {
   ...fixtureUser,
   id: "5a3e1c7b-9d2f-4e6a-8b1c-0f4d2e6a9b37",
@@ -15,13 +15,19 @@ export const model = defineModel({
   name: "auth",
   // The parent-bound actions (navigation, loading modal) need a parent; traversal runs the machine alone.
   machine: authMachine.provide({
-    actions: { navigateHome: () => {}, showLoading: () => {}, hideLoading: () => {}, notifyError: () => {} },
+    actions: {
+      navigateHome: () => {},
+      showLoading: () => {},
+      hideLoading: () => {},
+      notifyError: () => {},
+      notifyLevelUp: () => {},
+    },
   }),
   events: [
     { type: "xstate.done.actor.checkSession", output: { isAuthenticated: true, user } },
     { type: "xstate.done.actor.checkSession", output: { isAuthenticated: false, user: null } },
     { type: "xstate.error.actor.checkSession", error: new Error("network down") },
-    { type: "xstate.done.actor.loadAccount", output: { profile, fund } },
+    { type: "xstate.done.actor.loadAccount", output: { profile, fund, loyalty } },
     { type: "xstate.error.actor.loadAccount", error: new Unauthenticated({ message: "Session expired" }) },
     { type: "xstate.error.actor.loadAccount", error: new Error("Get fund failed") },
     { type: "xstate.after.queryStale.auth.authenticated.account.ready" },
@@ -34,6 +40,8 @@ export const model = defineModel({
     { type: "xstate.error.actor.loadFund", error: new Error("Get fund failed") },
     { type: "FUND_CHANGED" },
     { type: "REALITY_CHECK_ANSWERED" },
+    // The accrual job pushed a higher level: the header shows it, a toast says so.
+    { type: "LEVEL_UP", level: 2, name: "Silver" },
     { type: "xstate.error.actor.pushEvents", error: new Error("no EventSource") },
     { type: "PAGE_VISIBLE" },
     { type: "xstate.done.actor.verifySession", output: { isAuthenticated: true, user } },

@@ -41,7 +41,10 @@ export const fixtureUser: SessionUser = {
   confirmed: false,
 }
 
-/** The account a signed-in session loads: the profile of a fresh registration and its first wallet. */
+/**
+ * The account a signed-in session loads: the profile of a fresh registration, its first wallet and
+ * its loyalty level (every player starts Bronze).
+ */
 export const fixtureAccount: Account = {
   profile: {
     email: fixtureUser.email,
@@ -67,6 +70,7 @@ export const fixtureAccount: Account = {
     lastLogin: null,
   },
   fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
+  loyalty: { level: 1, name: "Bronze" },
 }
 
 export const signedInStatus: AuthStatus = { isAuthenticated: true, user: fixtureUser }

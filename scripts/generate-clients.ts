@@ -39,6 +39,7 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
   { file: "crypto-service.ts", load: () => import("../services/crypto-service.ts") },
   { file: "cashout-service.ts", load: () => import("../services/cashout-service.ts") },
   { file: "bonus-service.ts", load: () => import("../services/bonus-service.ts") },
+  { file: "loyalty-service.ts", load: () => import("../services/loyalty-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */

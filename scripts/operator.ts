@@ -44,6 +44,7 @@ import { PlayerEvents } from "../server/events/PlayerEvents.ts"
 import { Geo } from "../server/geo/Geo.ts"
 import { Kyc, type KycReviewRefused } from "../server/kyc/Kyc.ts"
 import { Ledger } from "../server/ledger/Ledger.ts"
+import { Loyalty } from "../server/loyalty/Loyalty.ts"
 import { OperatorAudit } from "../server/operator/Audit.ts"
 import { readOperatorEndpoint } from "../server/operator/endpointFile.ts"
 import { OPERATOR_PREFIX } from "../server/operator/http.ts"
@@ -326,7 +327,7 @@ const runDirect = async (options: Options): Promise<unknown> => {
   // Withdrawals with what they need (the server's money services, without HTTP).
   const WithdrawalServices = Withdrawals.layer.pipe(
     Layer.provideMerge(FiatPayouts.layer),
-    Layer.provideMerge(Bonuses.layer),
+    Layer.provideMerge(Layer.mergeAll(Bonuses.layer, Loyalty.layer)),
     Layer.provideMerge(Layer.mergeAll(Ledger.layer, Wallets.layer, Gateways.layer, ResponsibleGaming.layer)),
     Layer.provideMerge(Layer.mergeAll(Sessions.layer, DepositTotals.layer, PlayerEvents.layer)),
   )

@@ -34,6 +34,7 @@ import { seed } from "./db/seed.ts"
 import { ErrorLoggerHandlersLive } from "./errorlog/http.ts"
 import { eventEndpoints, eventRoutes } from "./events/http.ts"
 import { PlayerEvents } from "./events/PlayerEvents.ts"
+import { FreeRoundsSenderLive } from "./games/freeRoundsSender.ts"
 import { Games } from "./games/Games.ts"
 import { GamesRepo } from "./games/GamesRepo.ts"
 import { GameWallet } from "./games/GameWallet.ts"
@@ -44,6 +45,7 @@ import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
 import { Ledger } from "./ledger/Ledger.ts"
+import { Loyalty } from "./loyalty/Loyalty.ts"
 import type { OperatorAudit } from "./operator/Audit.ts"
 import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
 import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
@@ -117,9 +119,13 @@ export const makeAppLayer = (config: AppConfigShape) => {
   ).pipe(Layer.provideMerge(Account))
   // Bonuses: promotions, the bonuses players hold (their money is the ledger's).
   const BonusLayer = Bonuses.layer.pipe(Layer.provideMerge(MoneyBase))
+  // Loyalty levels: points from the wallet's settled bets, the weekly cashback (docs/loyalty.md).
+  const LoyaltyLayer = Loyalty.layer.pipe(Layer.provideMerge(BonusLayer))
   // Games: the catalogue and lobby, launch, and the seamless wallet providers call.
-  const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(BonusLayer))
-  const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer).pipe(Layer.provideMerge(GamesBase))
+  const GamesBase = Layer.mergeAll(GamesRepo.layer, Integrations.layer).pipe(Layer.provideMerge(LoyaltyLayer))
+  const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer, FreeRoundsSenderLive).pipe(
+    Layer.provideMerge(GamesBase),
+  )
   const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
   // Crypto: the EVM node (EVM_RPC_URL) and its hot wallet, addresses, transfers, and the chain
   // watcher over every configured chain.
@@ -231,6 +237,7 @@ export type ServerServices =
   | Integrations
   | Withdrawals
   | Bonuses
+  | Loyalty
   | FiatPayouts
   | OperatorAudit
   | EvmNode

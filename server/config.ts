@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret, text } from "../lib/env.ts"
+import { defaultFreeRoundsUrl } from "../protocols/game-wallet/free-rounds.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { productionProblems } from "./security/production.ts"
@@ -201,6 +202,8 @@ export interface GameProviderConfig {
   readonly launchUrl: string
   /** Its signed games list (docs/game-wallet-protocol.md); default: the sibling `games` of launchUrl. */
   readonly gamesUrl: string
+  /** Where free rounds are granted (docs/game-wallet-protocol.md); default: the sibling `freerounds`. */
+  readonly freeRoundsUrl: string
   /** Signs the casino's calls to the provider (launch). */
   readonly casinoKey: string
   /** Signs the provider's wallet calls to the casino. */
@@ -213,6 +216,7 @@ const GameProviderOverrides = Schema.fromJsonString(
       code: Schema.String.check(Schema.isPattern(/^[a-z0-9-]{2,30}$/)),
       launchUrl: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
       gamesUrl: Schema.optional(Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/))),
+      freeRoundsUrl: Schema.optional(Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/))),
       casinoKey: Schema.String.check(Schema.isMinLength(16)),
       walletSecret: Schema.String.check(Schema.isMinLength(16)),
     }),
@@ -515,12 +519,16 @@ export const loadConfig = (env: Env): AppConfigShape => {
       return fail(
         "GAME_PROVIDERS",
         "(hidden)",
-        "a JSON array of { code, launchUrl, gamesUrl?, casinoKey (16+ chars), walletSecret (16+ chars) }",
+        "a JSON array of { code, launchUrl, gamesUrl?, freeRoundsUrl?, casinoKey (16+ chars), walletSecret (16+ chars) }",
       )
     const codes = decoded.value.map((p) => p.code)
     if (new Set(codes).size !== codes.length)
       return fail("GAME_PROVIDERS", "(hidden)", "each integration code once")
-    gameProviders = decoded.value.map((p) => ({ ...p, gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl) }))
+    gameProviders = decoded.value.map((p) => ({
+      ...p,
+      gamesUrl: p.gamesUrl ?? gamesUrlFor(p.launchUrl),
+      freeRoundsUrl: p.freeRoundsUrl ?? defaultFreeRoundsUrl(p.launchUrl),
+    }))
   }
   const onrampWidgetsRaw = str(env, "ONRAMP_WIDGETS")
   let onrampWidgets: ReadonlyArray<OnrampWidgetConfig> = []

@@ -134,3 +134,17 @@ export const offerTermsText = (offer: {
   `${offerBandsText(offer)}. Bonus at most ${eurCapText(BigInt(offer.maxBonusEurCents))}; wager it ${offer.wageringMultiple}× ` +
   `within ${offer.validDays} days; bets up to ${eurText(offer.maxBetEurCents)} while it is active.` +
   (offer.code === null ? "" : ` Code: ${offer.code}.`)
+
+/** The free spins of a bonus as its card says them ("Free spins: 87 of 125 left"); null: none to show. */
+export const freeSpinsText = (
+  freeRounds:
+    | { readonly rounds: number; readonly played: number; readonly status: string }
+    | null
+    | undefined,
+): string | null => {
+  if (freeRounds === null || freeRounds === undefined) return null
+  if (freeRounds.status === "pending" || freeRounds.status === "active")
+    return `Free spins: ${freeRounds.rounds - freeRounds.played} of ${freeRounds.rounds} left`
+  if (freeRounds.status === "finished") return `Free spins: all ${freeRounds.rounds} played`
+  return null
+}

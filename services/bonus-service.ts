@@ -61,6 +61,32 @@ export type EligiblePromotions = typeof EligiblePromotions.Type
 export const bonusStatuses = ["active", "completed", "forfeited", "expired"] as const
 export type BonusStatus = (typeof bonusStatuses)[number]
 
+export const freeRoundStatuses = [
+  "pending",
+  "active",
+  "finished",
+  "cancelling",
+  "cancelled",
+  "expired",
+] as const
+
+/**
+ * The free spins that came with a bonus: rounds of one game at one bet, played on the game's page
+ * ("Free spins: 87 of 125 left"); their winnings are bonus money under the bonus's wagering.
+ */
+export const FreeRounds = Schema.Struct({
+  gameId: Schema.String,
+  gameName: Schema.String,
+  rounds: Schema.Int,
+  played: Schema.Int,
+  /** The bet of every spin and what they won so far, minor units of the bonus's currency. */
+  bet: Amount,
+  won: Amount,
+  /** pending: on its way to the game's provider; active: playable; the rest: no more to play. */
+  status: Schema.Literals(freeRoundStatuses),
+})
+export type FreeRounds = typeof FreeRounds.Type
+
 /** A bonus the player holds or held, with its progress. */
 export const PlayerBonus = Schema.Struct({
   id: Schema.String,
@@ -84,6 +110,8 @@ export const PlayerBonus = Schema.Struct({
   endedAt: Schema.NullOr(Schema.String),
   /** What the end moved: converted to cash, or returned to the house. */
   endedAmount: Schema.NullOr(Amount),
+  /** Its free spins, when it came with some the player can play. */
+  freeRounds: Schema.optional(Schema.NullOr(FreeRounds)),
 })
 export type PlayerBonus = typeof PlayerBonus.Type
 

@@ -1,9 +1,10 @@
 /**
  * The server's push events for a signed-in player (`GET /api/events`, server-sent events carrying
- * `PlayerEvent`): a wallet's new balance, a deposit's new status, a reality check answered. One EventSource per page, shared by
- * every subscriber (the session's fund refresh, the payment frame) and closed when the last one
- * leaves. The browser's EventSource reconnects by itself after a drop; an event that does not decode
- * is ignored (the 15 s fund poll remains the fallback).
+ * `PlayerEvent`): a wallet's new balance, a deposit's new status, a reality check answered, a
+ * loyalty level reached. One EventSource per page, shared by every subscriber (the session's fund
+ * refresh, the payment frame) and closed when the last one leaves. The browser's EventSource
+ * reconnects by itself after a drop; an event that does not decode is ignored (the 15 s fund poll
+ * remains the fallback).
  *
  * The stream carries no history: what happened before it (re)opened is not sent. So each `open` is
  * told to the subscribers that asked (`onOpen`): a view of server state reads it again then, and a
@@ -58,7 +59,15 @@ export const subscribePlayerEvents = (listener: Listener, onOpen?: () => void): 
   if (source === null && typeof EventSource !== "undefined") {
     source = new EventSource(PLAYER_EVENTS_PATH, { withCredentials: true })
     // The server names each event by its `type` (`event: balance`, …); unnamed ones are accepted too.
-    for (const name of ["balance", "deposit", "cryptoDeposit", "withdrawal", "realityCheck", "message"])
+    for (const name of [
+      "balance",
+      "deposit",
+      "cryptoDeposit",
+      "withdrawal",
+      "realityCheck",
+      "loyalty",
+      "message",
+    ])
       source.addEventListener(name, deliver)
     source.addEventListener("open", opened)
   }

@@ -17,6 +17,8 @@ export const Messages = {
   ipServiceFailed: "Authentication failed!",
   tooManyAttempts: (seconds: number) => `Too many attempts, please try again in ${seconds} seconds`,
   countryRestricted: "This service is not available in your country",
+  /** The toast when the server pushes a higher loyalty level (docs/loyalty.md). */
+  levelUp: (name: string) => `Level up! You are now ${name}.`,
 } as const
 
 /** The generic error page (spec section 2), verbatim. */

@@ -262,5 +262,7 @@ export const PlayerEvent = Schema.Union([
   // The reality check: a page of this player answered a reminder. The answer is kept per
   // sign-in, so the player's other pages read their own session's state again rather than trust this.
   Schema.Struct({ type: Schema.Literal("realityCheck"), acknowledgedAt: Schema.String }),
+  // Loyalty: the player reached a higher level (docs/loyalty.md); the page says so in a toast.
+  Schema.Struct({ type: Schema.Literal("loyalty"), level: Schema.Int, name: Schema.String }),
 ])
 export type PlayerEvent = typeof PlayerEvent.Type

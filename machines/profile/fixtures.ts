@@ -5,6 +5,7 @@
  */
 import type { PlayerBonus, Promotion } from "../../services/bonus-service.ts"
 import type { CountryCodes } from "../../services/cdn.ts"
+import type { LoyaltyLevel, LoyaltyTier } from "../../services/loyalty-service.ts"
 import type {
   PlayerSession,
   Profile,
@@ -157,4 +158,55 @@ export const forfeitedBonus: PlayerBonus = {
   balance: "0",
   endedAt: "2026-11-20T10:00:00.000Z",
   endedAmount: "1200",
+}
+
+/** The seeded levels (migration 0071) as the loyalty call lists them. */
+export const loyaltyTiers: ReadonlyArray<LoyaltyTier> = [
+  { level: 1, name: "Bronze", minPoints: "0", cashbackBps: 0, withdrawLimitBps: 10000, perks: [] },
+  {
+    level: 2,
+    name: "Silver",
+    minPoints: "1000",
+    cashbackBps: 200,
+    withdrawLimitBps: 12500,
+    perks: ["2 % weekly cashback on net losses, paid as cash", "Daily withdrawal limit ×1.25"],
+  },
+  {
+    level: 3,
+    name: "Gold",
+    minPoints: "5000",
+    cashbackBps: 500,
+    withdrawLimitBps: 15000,
+    perks: ["5 % weekly cashback on net losses, paid as cash", "Daily withdrawal limit ×1.5"],
+  },
+  {
+    level: 4,
+    name: "Platinum",
+    minPoints: "25000",
+    cashbackBps: 800,
+    withdrawLimitBps: 20000,
+    perks: ["8 % weekly cashback on net losses, paid as cash", "Daily withdrawal limit ×2"],
+  },
+  {
+    level: 5,
+    name: "Diamond",
+    minPoints: "100000",
+    cashbackBps: 1000,
+    withdrawLimitBps: 30000,
+    perks: ["10 % weekly cashback on net losses, paid as cash", "Daily withdrawal limit ×3"],
+  },
+]
+
+/** A Silver player a quarter of the way to Gold. */
+export const silverLevel: LoyaltyLevel = {
+  level: 2,
+  name: "Silver",
+  points: "2000",
+  nextLevel: { level: 3, name: "Gold", minPoints: "5000" },
+  pointsToNext: "3000",
+  progressPercent: 25,
+  cashbackBps: 200,
+  withdrawLimitBps: 12500,
+  perks: ["2 % weekly cashback on net losses, paid as cash", "Daily withdrawal limit ×1.25"],
+  levels: loyaltyTiers,
 }

@@ -1,10 +1,10 @@
 /**
- * The profile area: `/profile` and its tabs — general (the profile form), deposits, bonuses, verification,
- * sessions, security, responsible gaming, promo e-mail. The shell runs it while its path is under
- * `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the area runs the
- * open tab's machine and routes what the tabs report to the shell: a changed account (the session's
- * copy of the profile is refreshed), a session that ended (re-check it), a self-exclusion (home,
- * signed out everywhere).
+ * The profile area: `/profile` and its tabs — general (the profile form), deposits, bonuses, loyalty,
+ * verification, sessions, security, responsible gaming, promo e-mail. The shell runs it while its
+ * path is under `/profile` (its code is downloaded then) and sends it every new path as ROUTE; the
+ * area runs the open tab's machine and routes what the tabs report to the shell: a changed account
+ * (the session's copy of the profile is refreshed), a session that ended (re-check it), a
+ * self-exclusion (home, signed out everywhere).
  *
  * It follows the session (the `auth` actor of the system) through an invoked watcher: a visitor who
  * is not signed in gets the login modal, and after signing in the tab they asked for.
@@ -28,6 +28,7 @@ import type { depositHistoryMachine } from "../wallet/depositHistory.machine.ts"
 import type { withdrawalsMachine } from "../wallet/withdrawals.machine.ts"
 import { bonusesMachine } from "./bonuses.machine.ts"
 import { changePasswordMachine } from "./changePassword.machine.ts"
+import { loyaltyMachine } from "./loyalty.machine.ts"
 import { profileFormMachine } from "./profileForm.machine.ts"
 import { promoEmailMachine } from "./promoEmail.machine.ts"
 import { responsibleGamingMachine } from "./responsibleGaming.machine.ts"
@@ -144,6 +145,7 @@ export const profileAreaMachine = setup({
       idDocument: "document"
       billDocument: "document"
       bonuses: "bonuses"
+      loyalty: "loyalty"
       sessions: "sessions"
       security: "security"
       responsibleGaming: "responsibleGaming"
@@ -175,6 +177,7 @@ export const profileAreaMachine = setup({
     bets: betHistory.logic,
     document: verificationDocumentMachine,
     bonuses: bonusesMachine,
+    loyalty: loyaltyMachine,
     sessions: sessionsMachine,
     security: changePasswordMachine,
     responsibleGaming: responsibleGamingMachine,
@@ -267,6 +270,7 @@ export const profileAreaMachine = setup({
             tabRoute("cryptoDeposits"),
             tabRoute("bets"),
             tabRoute("bonuses"),
+            tabRoute("loyalty"),
             tabRoute("verification"),
             tabRoute("sessions"),
             tabRoute("security"),
@@ -366,6 +370,7 @@ export const profileAreaMachine = setup({
           ],
         },
         bonuses: { invoke: { id: "bonuses", src: "bonuses", ...tabOutcome } },
+        loyalty: { invoke: { id: "loyalty", src: "loyalty", ...tabOutcome } },
         sessions: { invoke: { id: "sessions", src: "sessions", ...tabOutcome } },
         security: { invoke: { id: "security", src: "security", ...tabOutcome } },
         responsibleGaming: { invoke: { id: "responsibleGaming", src: "responsibleGaming", ...tabOutcome } },

@@ -20,6 +20,10 @@ export const GameWalletErrors = {
   betLimit: "BET_LIMIT",
   /** 422, bet: above the maximum bet while the player's bonus is active ({ max }). */
   bonusMaxBet: "BONUS_MAX_BET",
+  /** 404, win: the free-round grant named is not this player's, currency's and game's. */
+  unknownGrant: "UNKNOWN_GRANT",
+  /** 409, win: every round of the free-round grant named was played already. */
+  freeRoundsUsedUp: "FREE_ROUNDS_USED_UP",
   duplicateMismatch: "DUPLICATE_MISMATCH",
   rolledBack: "ROLLED_BACK",
   unknownPlayer: "UNKNOWN_PLAYER",

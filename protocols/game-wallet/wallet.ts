@@ -56,6 +56,11 @@ export const WinCall = Schema.Struct({
   roundClosed: Schema.Boolean,
   /** Present: this round won that jackpot (the provider's id). */
   jackpotId: Schema.optional(Schema.NullOr(Id)),
+  /**
+   * Present: a free round of that grant (free-rounds.ts). No bet call precedes it: this win opens and
+   * closes the round (`roundClosed` true), and the casino counts it against the grant.
+   */
+  freeRoundGrantId: Schema.optional(Uuid),
 })
 export type WinCall = typeof WinCall.Type
 

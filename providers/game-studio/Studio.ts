@@ -26,6 +26,13 @@ import {
 } from "../../services/games/play.ts"
 import type { StudioConfig } from "./config.ts"
 import { studioCredentials } from "./credentials.ts"
+import {
+  type FreeRounds,
+  type FreeRoundsView,
+  makeFreeRounds,
+  playFreeRound,
+  type RoundRecord,
+} from "./freeRounds.ts"
 import { callWallet, type WalletAnswer } from "./wallet.ts"
 
 /** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
@@ -106,6 +113,10 @@ export interface RoundResult {
   /** The balance after the round; null when the casino has not acknowledged the win yet. */
   readonly balance: string | null
   readonly currency: string
+  /** A free round of a casino grant (freeRounds.ts): no bet was taken. */
+  readonly freeRound: boolean
+  /** The grant after this round: the one just played, else the one the next round would play, or null. */
+  readonly freeRounds: FreeRoundsView | null
 }
 
 export interface SeedState {
@@ -188,7 +199,18 @@ export interface StudioShape {
   readonly balance: (
     s: SessionRow,
   ) => Effect.Effect<{ readonly balance: string | null; readonly error?: string }, SqlError.SqlError>
-  readonly round: (s: SessionRow, bet: bigint, options: unknown) => Sql<RoundResult | Refusal>
+  /**
+   * A round. `expectFree`: the page showed a free round; if none is left (cancelled, expired) nothing
+   * is bet and the refusal says so, so a player never pays for a round shown as free.
+   */
+  readonly round: (
+    s: SessionRow,
+    bet: bigint,
+    options: unknown,
+    expectFree?: boolean,
+  ) => Sql<RoundResult | Refusal>
+  /** The casino's free-round grants (freeRounds.ts). */
+  readonly freeRounds: FreeRounds
   readonly setClientSeed: (s: SessionRow, clientSeed: string) => Sql<SeedState>
   readonly rotate: (s: SessionRow) => Sql<{
     readonly revealed: {
@@ -256,26 +278,15 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
           return { seed, nonce, outcome, jackpotHit: jackpotHit(def, floats[need]) }
         })
 
-      const insertRound = (r: {
-        id: string
-        s: SessionRow
-        seed: SeedRow
-        nonce: number
-        options: unknown
-        bet: bigint
-        outcome: Outcome
-        win: bigint
-        jackpotHit: boolean
-        contribution: bigint
-        status: string
-      }) =>
+      const insertRound = (r: RoundRecord) =>
         sql`INSERT INTO studio_rounds (id, session_id, game_id, seed_id, client_seed, nonce, options, bet, multiplier, win,
-              detail, jackpot_hit, jackpot_contribution, bet_tx, win_tx, status, settled_at)
+              detail, jackpot_hit, jackpot_contribution, bet_tx, win_tx, status, settled_at, free_round_grant_id)
             VALUES (${r.id}, ${r.s.id}, ${r.s.gameId}, ${r.seed.id}::bigint, ${r.seed.clientSeed}, ${r.nonce},
               ${JSON.stringify(r.options ?? {})}::jsonb, ${r.bet.toString()}::bigint, ${r.outcome.multiplier.toString()}::bigint,
               ${r.win.toString()}::bigint, ${JSON.stringify(r.outcome.detail)}::jsonb, ${r.jackpotHit},
-              ${r.contribution.toString()}::bigint, ${`bet-${r.id}`}, ${`win-${r.id}`}, ${r.status},
-              ${r.status === "settled" ? new Date() : null})`
+              ${r.contribution.toString()}::bigint, ${r.freeRoundGrantId === undefined ? `bet-${r.id}` : null},
+              ${`win-${r.id}`}, ${r.status}, ${r.status === "settled" ? new Date() : null},
+              ${r.freeRoundGrantId ?? null}::uuid)`
 
       const result = (
         s: SessionRow,
@@ -300,6 +311,8 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
         jackpotAmount,
         balance,
         currency: s.currency,
+        freeRound: false,
+        freeRounds: null,
       })
 
       const markDelivered = (transactionId: string, answer: Readonly<Record<string, unknown>>) =>
@@ -472,6 +485,9 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
           return result(s, id, d, bet, win, balance, jackpotAmount)
         })
 
+      const freeRounds = makeFreeRounds(sql)
+      const freeRound = playFreeRound({ sql, store: freeRounds, draw, insertRound, queue, deliver })
+
       return Studio.of({
         credentials,
         publicUrl: options.publicUrl,
@@ -522,7 +538,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                             : "The casino's wallet did not answer; your balance will show after the next round.",
                       },
               ),
-        round: (s, bet, rawOptions) =>
+        round: (s, bet, rawOptions, expectFree = false) =>
           Effect.gen(function* () {
             const def = gameById(s.gameId)
             if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
@@ -537,10 +553,31 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                 "Your game session has expired. Open the game again from the lobby.",
               )
             }
-            return s.demo
-              ? yield* demoRound(s, def, bet, rawOptions)
-              : yield* realRound(s, def, bet, rawOptions)
+            if (s.demo) return yield* demoRound(s, def, bet, rawOptions)
+            // The player's free rounds of this game come first (freeRounds.ts): no bet call.
+            const free = yield* freeRound(s, def, rawOptions)
+            if (free !== undefined) {
+              const balance =
+                free.answer._tag === "Ok" && typeof free.answer.body.balance === "string"
+                  ? free.answer.body.balance
+                  : null
+              return {
+                ...result(s, free.id, free.draw, free.bet, free.win, balance, null),
+                freeRound: true,
+                freeRounds: free.grant,
+              }
+            }
+            if (expectFree)
+              return refusal(
+                409,
+                "FREE_ROUNDS_ENDED",
+                "Your free spins have ended, so nothing was bet. Check your bet and play again.",
+              )
+            const paid = yield* realRound(s, def, bet, rawOptions)
+            if (paid._tag === "Refusal") return paid
+            return { ...paid, freeRounds: yield* freeRounds.current(s, def.launchId) }
           }),
+        freeRounds,
         setClientSeed: (s, clientSeed) =>
           Effect.gen(function* () {
             const seed = yield* activeSeed(playerKey(s), false)
@@ -572,7 +609,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
             SELECT r.id::text AS "roundId", r.game_id AS "gameId", r.nonce::int AS "nonce", r.client_seed AS "clientSeed",
               k.hash AS "serverSeedHash", CASE WHEN k.revealed_at IS NULL THEN NULL ELSE k.server_seed END AS "serverSeed",
               r.options, r.bet::text AS "bet", r.multiplier::text AS "multiplier", r.win::text AS "win", r.status,
-              r.jackpot_hit AS "jackpotHit", r.created_at AS "at"
+              r.jackpot_hit AS "jackpotHit", r.free_round_grant_id IS NOT NULL AS "freeRound", r.created_at AS "at"
             FROM studio_rounds r JOIN studio_seeds k ON k.id = r.seed_id
             WHERE r.session_id = ${s.id} OR (${s.demo} = false AND k.player_key = ${playerKey(s)})
             ORDER BY r.created_at DESC LIMIT ${limit}`,

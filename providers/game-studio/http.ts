@@ -3,8 +3,10 @@
  *
  *   POST /studio/api/launch                       casino → studio, signed with the casino key
  *   POST /studio/api/games                        casino → studio, signed; the answer signed back
+ *   POST /studio/api/freerounds                   casino → studio, signed: a free-rounds grant
+ *   POST /studio/api/freerounds/cancel            casino → studio, signed: cancels a grant
  *   GET  /studio/api/session/{id}                 the page's state: game, balance, seeds
- *   POST /studio/api/session/{id}/round           { bet, options } → outcome + balance
+ *   POST /studio/api/session/{id}/round           { bet, options, freeRound? } → outcome + balance
  *   POST /studio/api/session/{id}/seed            { clientSeed }
  *   POST /studio/api/session/{id}/rotate          reveals the server seed, commits the next
  *   GET  /studio/api/session/{id}/rounds          the recent rounds (seeds once revealed)
@@ -18,6 +20,7 @@ import { randomBytes } from "node:crypto"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
+import { decodeFreeRoundsCancel, decodeFreeRoundsGrant } from "../../protocols/game-wallet/free-rounds.ts"
 import { decodeLaunchRequest } from "../../protocols/game-wallet/launch.ts"
 import { acceptedSignature, SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
 import { catalogue, gameById } from "../../services/games/catalogue.ts"
@@ -82,12 +85,7 @@ const launch = Effect.gen(function* () {
   if ("refusal" in accepted) return accepted.refusal
   const { studio, raw } = accepted
   const decoded = decodeLaunchRequest(raw)
-  if (Exit.isFailure(decoded))
-    return fail(
-      400,
-      GameWalletErrors.badRequest,
-      `The launch body does not follow the protocol: ${Cause.pretty(decoded.cause).slice(0, 300)}`,
-    )
+  if (Exit.isFailure(decoded)) return badBody("launch", decoded.cause)
   const body = decoded.value
   const sessionToken = body.sessionToken ?? null
   const playerId = body.playerId ?? null
@@ -107,6 +105,39 @@ const launch = Effect.gen(function* () {
     lobbyUrl: body.lobbyUrl ?? null,
   })
   return "_tag" in answer ? json(answer.status, { error: answer.error }) : json(200, { url: answer.url })
+})
+
+const badBody = (what: string, cause: Cause.Cause<unknown>) =>
+  fail(
+    400,
+    GameWalletErrors.badRequest,
+    `The ${what} body does not follow the protocol: ${Cause.pretty(cause).slice(0, 300)}`,
+  )
+
+/** A free-rounds grant (freeRounds.ts): the same signature and replay rules as the launch. */
+const freeRoundsGrant = Effect.gen(function* () {
+  const accepted = yield* casinoRequest
+  if ("refusal" in accepted) return accepted.refusal
+  const decoded = decodeFreeRoundsGrant(accepted.raw)
+  if (Exit.isFailure(decoded)) return badBody("free-rounds grant", decoded.cause)
+  const outcome = yield* accepted.studio.freeRounds.grant(decoded.value)
+  switch (outcome._tag) {
+    case "Answer":
+      return json(200, outcome.answer)
+    case "UnknownGame":
+      return json(404, { error: GameWalletErrors.unknownGame })
+    case "BadRequest":
+      return fail(400, GameWalletErrors.badRequest, outcome.message)
+  }
+})
+
+const freeRoundsCancel = Effect.gen(function* () {
+  const accepted = yield* casinoRequest
+  if ("refusal" in accepted) return accepted.refusal
+  const decoded = decodeFreeRoundsCancel(accepted.raw)
+  if (Exit.isFailure(decoded)) return badBody("free-rounds cancel", decoded.cause)
+  const answer = yield* accepted.studio.freeRounds.cancel(decoded.value.grantId)
+  return answer === undefined ? json(404, { error: GameWalletErrors.unknownGrant }) : json(200, answer)
 })
 
 /**
@@ -169,6 +200,8 @@ const state = withSession((s, studio) =>
   Effect.gen(function* () {
     const seed = yield* studio.seedState(s)
     const balance = yield* studio.balance(s)
+    const def = gameById(s.gameId)
+    const freeRounds = def === undefined ? null : yield* studio.freeRounds.current(s, def.launchId)
     return json(200, {
       sessionId: s.id,
       demo: s.demo,
@@ -178,6 +211,7 @@ const state = withSession((s, studio) =>
       ...(balance.error === undefined ? {} : { balanceMessage: balance.error }),
       seed,
       lobbyUrl: s.lobbyUrl,
+      freeRounds,
     })
   }),
 )
@@ -194,7 +228,7 @@ const round = withSession((s, studio) =>
           : undefined
     if (bet === undefined || bet <= 0n)
       return fail(400, "BAD_BET", 'bet: a positive whole number of minor units, e.g. "100".')
-    const answer = yield* studio.round(s, bet, value.options ?? {})
+    const answer = yield* studio.round(s, bet, value.options ?? {}, value.freeRound === true)
     return answer._tag === "Refusal" ? fail(answer.status, answer.error, answer.message) : json(200, answer)
   }),
 )
@@ -232,8 +266,9 @@ const page = Effect.gen(function* () {
     ),
   )
   const marked = { sandbox: settings.sandbox }
+  const free = s === undefined || def === undefined ? null : yield* studio.freeRounds.current(s, def.launchId)
   const html =
-    s === undefined || def === undefined ? notFoundPage(nonce, marked) : gamePage(nonce, s, def, marked)
+    s === undefined || def === undefined ? notFoundPage(nonce, marked) : gamePage(nonce, s, def, marked, free)
   return HttpServerResponse.text(html, {
     status: s === undefined ? 404 : 200,
     contentType: "text/html; charset=utf-8",
@@ -268,6 +303,8 @@ const P = STUDIO_PREFIX
 export const studioRoutes = Layer.mergeAll(
   HttpRouter.add("POST", `${P}/api/launch`, catchAll(launch)),
   HttpRouter.add("POST", `${P}/api/games`, catchAll(gamesList)),
+  HttpRouter.add("POST", `${P}/api/freerounds`, catchAll(freeRoundsGrant)),
+  HttpRouter.add("POST", `${P}/api/freerounds/cancel`, catchAll(freeRoundsCancel)),
   HttpRouter.add("GET", `${P}/api/session/:id`, catchAll(state)),
   HttpRouter.add("POST", `${P}/api/session/:id/round`, catchAll(round)),
   HttpRouter.add("POST", `${P}/api/session/:id/seed`, catchAll(seed)),

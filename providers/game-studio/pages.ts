@@ -5,6 +5,10 @@
  * balance after each round: postMessage({ type: "studio:balance", balance, currency }), and a refused
  * round's code: postMessage({ type: "studio:error", code }) (INSUFFICIENT_FUNDS: the casino offers Deposit).
  *
+ * Free rounds (freeRounds.ts): while the session's player has a grant for this game, a banner (a polite
+ * status region) says how many are left and the bet is fixed at the grant's, marked "free"; both are
+ * rendered with the page and updated from every round's answer.
+ *
  * Accessibility: every control has a label, the result is announced (aria-live), the mines grid and
  * the roulette board are buttons with aria-pressed, and the panels are <details>. Works from 320 px.
  *
@@ -16,7 +20,26 @@ import type { GameDefinition } from "../../services/games/catalogue.ts"
 import { plinkoTableSets } from "../../services/games/plinko.ts"
 import { exactRtp, formatPercent } from "../../services/games/rtp.ts"
 import { paylines } from "../../services/games/slot.ts"
+import type { FreeRoundsView } from "./freeRounds.ts"
 import type { SessionRow } from "./Studio.ts"
+
+/** Minor units as the page shows them: "0.20 EUR" (no decimals for JPY and KRW, like the script). */
+const formatMinor = (minor: string, currency: string): string => {
+  const exp = currency === "JPY" || currency === "KRW" ? 0 : 2
+  if (exp === 0) return `${minor} ${currency}`
+  const s = minor.padStart(exp + 1, "0")
+  return `${s.slice(0, -exp)}.${s.slice(-exp)} ${currency}`
+}
+
+/** The free-rounds banner's words (the script says the same after each round). */
+export const freeRoundsBanner = (free: FreeRoundsView | null): string =>
+  free === null
+    ? ""
+    : free.status === "active"
+      ? `Free spins: ${free.roundsLeft} of ${free.rounds} left`
+      : free.status === "finished"
+        ? "Free spins finished"
+        : ""
 
 /** JSON safe inside <script type="application/json">. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, "\\u003c")
@@ -76,6 +99,8 @@ const styles = (def: GameDefinition) => `
 header{display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between;padding:10px 14px;background:rgba(0,0,0,.35)}
 h1{font-size:1.1rem;margin:0}.brand{font-size:.85rem}.brand-name{opacity:.8}${sandboxMarkStyle}.badge{background:var(--acc);color:#111;border-radius:4px;padding:1px 6px;font-size:.75rem;font-weight:700;margin-left:6px}
 .balance{font-weight:700;font-size:1.05rem}
+.free{margin:0 0 12px;padding:8px 12px;border-radius:10px;background:var(--acc);color:#111;font-weight:700;text-align:center}.free:empty{padding:0;margin:0}
+.free-bet{margin:0;padding:9px 0;font-weight:700}
 main{max-width:760px;margin:0 auto;padding:12px}
 .board{background:rgba(0,0,0,.3);border-radius:12px;padding:12px;margin-bottom:12px;min-height:120px}
 .controls{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:10px;align-items:end}
@@ -161,7 +186,9 @@ export const gamePage = (
   s: SessionRow,
   def: GameDefinition,
   options: PageOptions = { sandbox: false },
+  free: FreeRoundsView | null = null,
 ): string => {
+  const active = free?.status === "active" ? free : null
   const config = {
     sessionId: s.id,
     kind: def.kind,
@@ -175,6 +202,7 @@ export const gamePage = (
         : null,
     lines: def.kind === "slot" ? paylines.slice(0, def.params.lines) : null,
     verifyUrl: verifierUrl(s.lobbyUrl),
+    freeRounds: free,
   }
   return `<!doctype html>
 <html lang="${escapeHtml(s.lang.slice(0, 2))}">
@@ -185,11 +213,13 @@ export const gamePage = (
 <header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand"><span class="brand-name">${escapeHtml(def.brand)}</span>${sandboxMark(options)}</div></div>
 <div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></header>
 <main data-kind="${def.kind}">
+<p class="free" id="free" role="status" aria-live="polite">${escapeHtml(freeRoundsBanner(free))}</p>
 <div class="stage">
 <section class="board" id="board" aria-label="Game board"></section>
 <form id="form" novalidate>
 <div class="controls" id="controls">
-<div><label for="bet">Bet (${escapeHtml(s.currency)})</label><input id="bet" inputmode="decimal" value="1.00" autocomplete="off"></div>
+<div id="betField"${active === null ? "" : " hidden"}><label for="bet">Bet (${escapeHtml(s.currency)})</label><input id="bet" inputmode="decimal" value="1.00" autocomplete="off"></div>
+<p class="free-bet" id="freeBet"${active === null ? " hidden" : ""}>${active === null ? "" : `Bet ${escapeHtml(formatMinor(active.bet, s.currency))} — free`}</p>
 </div>
 <p class="result" id="result" role="status" aria-live="polite"></p>
 <button class="play" id="play" type="submit">${def.kind === "slot" ? "Spin" : def.kind === "roulette" ? "Spin the wheel" : def.kind === "plinko" ? "Drop" : def.kind === "crash" ? "Launch" : def.kind === "mines" ? "Open tiles" : "Roll"}</button>
@@ -238,8 +268,11 @@ function field(labelText,input){var d=el("div");var id=input.id;d.appendChild(el
 function call(method,path,body){return fetch(api+path,{method:method,headers:{"content-type":"application/json"},body:body===undefined?undefined:JSON.stringify(body),credentials:"same-origin"}).then(function(r){return r.json().then(function(j){return {ok:r.ok,status:r.status,body:j}},function(){return {ok:false,status:r.status,body:{message:"The game server answered "+r.status+"."}}})},function(){return {ok:false,status:0,body:{message:"No connection to the game server."}}})}
 function setBalance(b){$("balance").textContent=fmt(b);if(b!==null&&b!==undefined&&window.parent!==window){window.parent.postMessage({type:"studio:balance",balance:b,currency:cfg.currency},"*")}}
 function setSeed(s){$("hash").textContent=s.serverSeedHash;$("nonce").textContent=String(s.nonce);$("client").value=s.clientSeed}
+// The free rounds this session plays now (the grant's bet, no stake), or null: normal play.
+var free=null;
+function setFree(f){free=f&&f.status==="active"?f:null;$("free").textContent=free?"Free spins: "+free.roundsLeft+" of "+free.rounds+" left":f&&f.status==="finished"?"Free spins finished":"";$("betField").hidden=!!free;$("freeBet").hidden=!free;$("freeBet").textContent=free?"Bet "+fmt(free.bet)+" — free":""}
 var rounds=[];
-function addRound(r,text){rounds.unshift({nonce:r.nonce,bet:r.bet,win:r.win,text:text});if(rounds.length>10)rounds.pop();var body=$("roundsBody");body.textContent="";rounds.forEach(function(x){var tr=el("tr");tr.appendChild(el("td",{},"#"+x.nonce));tr.appendChild(el("td",{},fmt(x.bet)));tr.appendChild(el("td",{},x.text));tr.appendChild(el("td",{"class":BigInt(x.win)>0n?"win":""},BigInt(x.win)>0n?fmt(x.win):"—"));body.appendChild(tr)});$("roundsTable").hidden=false;$("noRounds").hidden=true;if(cfg.verifyUrl){$("verifyLink").setAttribute("href",cfg.verifyUrl);$("verifyHint").hidden=false}}
+function addRound(r,text){rounds.unshift({nonce:r.nonce,bet:r.bet,win:r.win,text:text,free:r.freeRound});if(rounds.length>10)rounds.pop();var body=$("roundsBody");body.textContent="";rounds.forEach(function(x){var tr=el("tr");tr.appendChild(el("td",{},"#"+x.nonce));tr.appendChild(el("td",{},fmt(x.bet)+(x.free?" (free)":"")));tr.appendChild(el("td",{},x.text));tr.appendChild(el("td",{"class":BigInt(x.win)>0n?"win":""},BigInt(x.win)>0n?fmt(x.win):"—"));body.appendChild(tr)});$("roundsTable").hidden=false;$("noRounds").hidden=true;if(cfg.verifyUrl){$("verifyLink").setAttribute("href",cfg.verifyUrl);$("verifyHint").hidden=false}}
 function say(text,cls){result.textContent=text;result.className="result"+(cls?" "+cls:"")}
 var getOptions=function(){return {}},show=function(){};
 // ---- kinds ----
@@ -295,14 +328,14 @@ if(cfg.kind==="slot"){
   show=function(r){var hits={};r.detail.wins.forEach(function(w){var line=cfg.lines[w.line];for(var c=0;c<w.count;c++)hits[c+":"+line[c]]=true});paint(r.detail.window,hits);var t=r.detail.wins.map(function(w){return "line "+(w.line+1)+": "+w.count+"× "+byId[w.symbol].name+" pays "+w.pay}).join("; ");if(r.detail.scatterPay>0)t+=(t?"; ":"")+r.detail.scatters+" scatters pay "+r.detail.scatterPay+"× bet";return t||"Nothing on the lines"};
 }
 // ---- state, round, seeds ----
-function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
-$("form").addEventListener("submit",function(e){e.preventDefault();var bet=toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
-  play.disabled=true;say("…");call("POST","/round",{bet:bet,options:getOptions()}).then(function(r){play.disabled=false;
-    if(!r.ok){say(r.body.message||"The round did not go through.","error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402)load();return}
+function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);setFree(r.body.freeRounds);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
+$("form").addEventListener("submit",function(e){e.preventDefault();var bet=free?free.bet:toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
+  play.disabled=true;say("…");call("POST","/round",{bet:bet,options:getOptions(),freeRound:!!free}).then(function(r){play.disabled=false;
+    if(!r.ok){say(r.body.message||"The round did not go through.","error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return}
     var text=show(r.body);var win=BigInt(r.body.win);var msg=text+" — "+(win>0n?"you win "+fmt(r.body.win)+" ("+(Number(r.body.multiplier)/10000)+"×)":"no win")+".";
     if(r.body.jackpotHit)msg+=r.body.jackpotAmount?" JACKPOT! "+fmt(r.body.jackpotAmount):" The jackpot draw hit!";
-    say(msg,win>0n?"win":"");addRound(r.body,text);setBalance(r.body.balance);$("nonce").textContent=String(r.body.nonce+1)})});
+    if(r.body.freeRound)msg="Free spin: "+msg;say(msg,win>0n?"win":"");addRound(r.body,text);setBalance(r.body.balance);setFree(r.body.freeRounds);$("nonce").textContent=String(r.body.nonce+1)})});
 $("saveSeed").addEventListener("click",function(){call("POST","/seed",{clientSeed:$("client").value}).then(function(r){if(r.ok){setSeed(r.body);$("revealed").textContent="Client seed saved."}else $("revealed").textContent=r.body.message})});
 $("rotate").addEventListener("click",function(){call("POST","/rotate").then(function(r){if(!r.ok){$("revealed").textContent=r.body.message||"Could not rotate.";return}var v=r.body.revealed;$("revealed").textContent="Revealed server seed: "+v.serverSeed+" (hash "+v.serverSeedHash+", client seed "+v.clientSeed+", "+v.nonce+" rounds played).";setSeed(r.body.next)})});
-load();
+setFree(cfg.freeRounds);load();
 })();`

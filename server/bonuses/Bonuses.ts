@@ -30,6 +30,7 @@ import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
+import { FreeRoundsRepo } from "./FreeRoundsRepo.ts"
 import { type BonusPlayShape, makeBonusPlay } from "./play.ts"
 
 export const BonusMessages = {
@@ -148,6 +149,7 @@ export const toPlayerBonus = (b: BonusRow): PlayerBonus => ({
   createdAt: b.createdAt.toISOString(),
   endedAt: b.endedAt?.toISOString() ?? null,
   endedAmount: b.endedAmount,
+  freeRounds: b.freeRounds,
 })
 
 /** Whether the promotion runs at `now` and has grants left in all. */
@@ -159,6 +161,7 @@ const isRunning = (p: PromotionRow, now: number) =>
 
 const make = Effect.gen(function* () {
   const repo = yield* BonusesRepo
+  const freeRounds = yield* FreeRoundsRepo
   const ledger = yield* Ledger
   const rates = yield* Rates
   const events = yield* PlayerEvents
@@ -275,6 +278,9 @@ const make = Effect.gen(function* () {
         transactionId = posted.transactionId
       }
       yield* repo.endBonus({ id: bonus.id, status, endedAmount: balance, transactionId })
+      // Spins not played yet go with a forfeited or expired bonus; a converted one keeps them (their
+      // winnings are then cash).
+      if (status !== "completed") yield* freeRounds.cancelForBonus(bonus.id)
       return { bonus, moved: balance }
     })
 
@@ -301,6 +307,7 @@ const make = Effect.gen(function* () {
 
   /** Bonuses past their end are expired: their balance returns to the house. */
   const expireDue = Effect.gen(function* () {
+    yield* freeRounds.expireDue()
     const due = yield* repo.expiredActive(100)
     for (const b of due) {
       yield* repo.transaction(
@@ -433,6 +440,27 @@ const make = Effect.gen(function* () {
         validDays: promotion.validDays,
         grantTransactionId: transactionId,
       })
+      // Its free spins: a grant sent to the game's provider once this commits (the sender's outbox).
+      if (band.freeSpins > 0 && promotion.freeSpinGame !== null && promotion.freeSpinBetEurCents !== null) {
+        const bet = eurCentsToMinor(BigInt(promotion.freeSpinBetEurCents), rate.eurRate, rate.subunitsToUnit)
+        const grant =
+          bet > 0n
+            ? yield* freeRounds.insert({
+                userId: deposit.userId,
+                promotionId: promotion.id,
+                bonusId,
+                gameId: promotion.freeSpinGame,
+                currency: deposit.currency,
+                rounds: band.freeSpins,
+                bet,
+                validDays: promotion.validDays,
+              })
+            : undefined
+        if (grant === undefined)
+          yield* Effect.logWarning(
+            `deposit ${deposit.id}: ${band.freeSpins} free spins of ${promotion.freeSpinGame} not granted (game not listed, or a bet of 0 in ${deposit.currency})`,
+          )
+      }
       return { bonusId, amount, freeSpins: band.freeSpins, balance } satisfies BonusGrant
     })
 
@@ -467,5 +495,9 @@ const make = Effect.gen(function* () {
 })
 
 export class Bonuses extends Context.Service<Bonuses, BonusesShape>()("casino/server/Bonuses") {
-  static readonly layer = Layer.effect(Bonuses, make).pipe(Layer.provide(BonusesRepo.layer))
+  // FreeRoundsRepo stays in the context: the game wallet and the sender use it too.
+  static readonly layer = Layer.effect(Bonuses, make).pipe(
+    Layer.provide(BonusesRepo.layer),
+    Layer.provideMerge(FreeRoundsRepo.layer),
+  )
 }

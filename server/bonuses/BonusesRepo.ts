@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { BonusStatus } from "../../services/bonus-service.ts"
+import type { BonusStatus, FreeRounds } from "../../services/bonus-service.ts"
 
 export interface BandRow {
   readonly upToEurCents: string | null
@@ -25,6 +25,7 @@ export interface PromotionRow {
   readonly maxBetEurCents: string
   readonly validDays: number
   readonly freeSpinGame: string | null
+  readonly freeSpinBetEurCents: string | null
   readonly currencies: ReadonlyArray<string> | null
   readonly startsAt: Date | null
   readonly endsAt: Date | null
@@ -57,6 +58,19 @@ export interface BonusRow {
   readonly endedAmount: string | null
   /** The wallet's bonus account balance now. */
   readonly balance: string
+  /** The free rounds that came with it (its latest grant), or null. */
+  readonly freeRounds: FreeRoundsRow | null
+}
+
+export interface FreeRoundsRow {
+  readonly gameId: string
+  readonly gameName: string
+  readonly rounds: number
+  readonly played: number
+  readonly bet: string
+  readonly won: string
+  /** The table's CHECK holds it to these. */
+  readonly status: FreeRounds["status"]
 }
 
 export interface NewBonus {
@@ -136,7 +150,7 @@ const promotionColumns = `
   p.id, p.kind, p.name, p.description, p.code, p.deposit_number AS "depositNumber",
   p.max_bonus_eur_cents::text AS "maxBonusEurCents", p.wagering_multiple AS "wageringMultiple",
   p.max_bet_eur_cents::text AS "maxBetEurCents", p.valid_days AS "validDays",
-  p.free_spin_game AS "freeSpinGame", p.currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
+  p.free_spin_game AS "freeSpinGame", p.free_spin_bet_eur_cents::text AS "freeSpinBetEurCents", p.currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
   p.max_uses AS "maxUses", p.max_uses_per_player AS "maxUsesPerPlayer", p.active,
   coalesce((SELECT json_agg(json_build_object('upToEurCents', b.up_to_eur_cents::text, 'percent', b.percent,
                                               'freeSpins', b.free_spins)
@@ -150,7 +164,11 @@ const bonusColumns = `
   b.free_spins AS "freeSpins", b.wagering_required::text AS "wageringRequired",
   floor(b.wagered)::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
   b.created_at AS "createdAt", b.ended_at AS "endedAt", b.ended_amount::text AS "endedAmount",
-  CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance`
+  CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance,
+  (SELECT json_build_object('gameId', f.game_id, 'gameName', g.name, 'rounds', f.rounds, 'played', f.played,
+                            'bet', f.bet::text, 'won', f.won::text, 'status', f.status)
+   FROM free_round_grants f JOIN games g ON g.id = f.game_id
+   WHERE f.bonus_id = b.id ORDER BY f.created_at DESC LIMIT 1) AS "freeRounds"`
 
 const bonusFrom = `
   player_bonuses b

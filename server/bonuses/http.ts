@@ -10,6 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
+import { loyaltyLevelHandler } from "../loyalty/http.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { requireSession } from "../users/auth.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
@@ -32,6 +33,7 @@ export const BonusHandlers = HttpApiBuilder.group(
     const sessions = yield* Sessions
     const bonuses = yield* Bonuses
     const limitCoupons = yield* couponLimit
+    const loyaltyLevel = yield* loyaltyLevelHandler
     return handlers
       .handle("eligible", ({ request }) =>
         Effect.flatMap(requireSession(sessions, request), (s) => bonuses.eligible(s.user.id)),
@@ -55,6 +57,7 @@ export const BonusHandlers = HttpApiBuilder.group(
           return yield* bonuses.redeemCoupon(session.user.id, payload.promotionCoupon)
         }),
       )
+      .handle("loyaltyLevel", loyaltyLevel)
   }),
 )
 

@@ -121,8 +121,11 @@ const make = Effect.gen(function* () {
           const d = decodeWalletCall.win(rawBody)
           if (d._tag !== "Success") return badRequest("not a win call")
           const call = d.value
-          // A win naming a jackpot pays a whole pool: decided on its own, under the pool's lock.
-          return batcher === undefined || winJackpot(integration.code, call) !== null
+          // A win naming a jackpot pays a whole pool: decided on its own, under the pool's lock; a
+          // free round's win opens its round and counts against its grant (walletFreeRound.ts).
+          return batcher === undefined ||
+            winJackpot(integration.code, call) !== null ||
+            call.freeRoundGrantId !== undefined
             ? yield* win(integration.code, call, signature)
             : yield* batcher.submit({
                 op: "win",

@@ -42,6 +42,7 @@ import {
   sessionExpired,
   settledBody,
 } from "./walletDecisions.ts"
+import { makeFreeRoundWin } from "./walletFreeRound.ts"
 import { makeRollback } from "./walletRollback.ts"
 
 /** The one-call path's operations, built from the wallet's repository, the ledger and the pushes. */
@@ -231,7 +232,18 @@ export const makeWalletCalls = Effect.gen(function* () {
   // A win is 7 statements as a bet (claim + round + the player's account in one); a win of 0 books
   // nothing: BEGIN, the claim, the player's row (locked, for the balance it answers), the round +
   // the stored answer, COMMIT.
+  const freeRoundWin = yield* makeFreeRoundWin(core)
+
   const win = (integration: string, call: WinCall, signature: AcceptedSignature) => {
+    // A free round: no bet before it, paid by the grant's rules (walletFreeRound.ts).
+    if (call.freeRoundGrantId !== undefined)
+      return freeRoundWin(
+        integration,
+        call,
+        call.freeRoundGrantId,
+        winFingerprint(integration, call),
+        signature,
+      )
     const amount = BigInt(call.amount)
     // The provider names its own jackpot; the casino keeps that provider's pool under its own id.
     const jackpotId = winJackpot(integration, call)
@@ -411,4 +423,6 @@ export const winFingerprint = (integration: string, call: WinCall) =>
     amount: call.amount,
     roundClosed: call.roundClosed,
     jackpotId: winJackpot(integration, call),
+    // Only on free-round wins, so every other win keeps the fingerprint it always had.
+    ...(call.freeRoundGrantId === undefined ? {} : { freeRoundGrantId: call.freeRoundGrantId }),
   })

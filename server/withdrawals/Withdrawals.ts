@@ -51,6 +51,7 @@ import {
   WithdrawalNotFound,
   WithdrawDailyLimitReached,
 } from "../../services/errors.ts"
+import { scaledLimit } from "../../services/loyalty-rules.ts"
 import { formatAmount, MoneyMessages, RATE_SCALE, toEurCents } from "../../services/money-rules.ts"
 import type { FiatPayment, PlayerEvent } from "../../services/wallet-service.ts"
 import { Bonuses } from "../bonuses/Bonuses.ts"
@@ -59,6 +60,7 @@ import { CryptoPayouts } from "../crypto/payouts.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Kyc } from "../kyc/Kyc.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Loyalty } from "../loyalty/Loyalty.ts"
 import { OperatorAudit } from "../operator/Audit.ts"
 import { signatureProblem } from "../payments/adapters.ts"
 import { FiatPayouts, type PayoutRail, payoutRails } from "../payments/payouts.ts"
@@ -268,6 +270,7 @@ const make = Effect.gen(function* () {
   const fiat = yield* FiatPayouts
   const limiter = yield* RateLimiter
   const bonuses = yield* Bonuses
+  const loyalty = yield* Loyalty
   // Provided by the server when it has a hot wallet (crypto-evm); without it crypto payouts are manual.
   const crypto = yield* Effect.serviceOption(CryptoPayouts)
 
@@ -394,8 +397,12 @@ const make = Effect.gen(function* () {
           // The server's own limits, after the spec's checks.
           if (amount > maximum) return yield* outOfRange()
           const used = yield* repo.eurCentsToday(userId)
-          const leftCents =
-            config.withdrawDailyEurCents - used > 0n ? config.withdrawDailyEurCents - used : 0n
+          // The loyalty level's perk raises the daily cap (docs/loyalty.md).
+          const dailyCap = scaledLimit(
+            config.withdrawDailyEurCents,
+            yield* loyalty.withdrawLimitFactorBps(userId),
+          )
+          const leftCents = dailyCap - used > 0n ? dailyCap - used : 0n
           const left = minorOfEurCents(leftCents, rate)
           if (amount > left)
             return yield* new WithdrawDailyLimitReached({

@@ -1,8 +1,9 @@
 /**
  * Bonuses (spec section 7), paths verbatim: the offers a player may take, the bonuses they hold,
- * accepting, declining and forfeiting, bonus codes. The coupon check sits under user-service (a
- * visitor registering may check a code), the rest under the player's profile. The server
- * implements these groups (server/bonuses/http.ts); the browser's clients are generated from them.
+ * accepting, declining and forfeiting, bonus codes, the loyalty level (docs/loyalty.md). The coupon
+ * check sits under user-service (a visitor registering may check a code), the rest under the
+ * player's profile. The server implements these groups (server/bonuses/http.ts, the loyalty call in
+ * server/loyalty/http.ts); the browser's clients are generated from them.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
@@ -23,6 +24,7 @@ import {
   RateLimited,
   Unauthenticated,
 } from "../errors.ts"
+import { LoyaltyLevel } from "../loyalty-service.ts"
 
 export class BonusServiceApi extends HttpApiGroup.make("bonuses")
   .add(
@@ -51,12 +53,18 @@ export class BonusServiceApi extends HttpApiGroup.make("bonuses")
       success: CouponCheck,
       error: [Unauthenticated, CouponRejected, RateLimited],
     }),
+    // The player's loyalty level, points, progress to the next level and every level's perks.
+    HttpApiEndpoint.get("loyaltyLevel", "/profile/loyalty-level", {
+      success: LoyaltyLevel,
+      error: [Unauthenticated],
+    }),
   )
   .prefix("/profile-service/api/v1")
   .annotateMerge(
     OpenApi.annotations({
       title: "profile-service: bonuses",
-      description: "Offers, the player's bonuses with their wagering progress, forfeits and bonus codes.",
+      description:
+        "Offers, the player's bonuses with their wagering progress, forfeits, bonus codes and the loyalty level.",
     }),
   ) {}
 

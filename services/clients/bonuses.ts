@@ -21,6 +21,7 @@ import {
   RateLimited,
   Unauthenticated,
 } from "../errors.ts"
+import { LoyaltyLevel } from "../loyalty-service.ts"
 
 export const bonusesTable: ClientTable<typeof BonusServiceApi> = {
   eligible: {
@@ -61,6 +62,12 @@ export const bonusesTable: ClientTable<typeof BonusServiceApi> = {
     payload: RedeemCouponPayload,
     success: { 200: [CouponCheck] },
     errors: { 401: [Unauthenticated], 422: [CouponRejected], 429: [RateLimited] },
+  },
+  loyaltyLevel: {
+    method: "GET",
+    path: "/profile-service/api/v1/profile/loyalty-level",
+    success: { 200: [LoyaltyLevel] },
+    errors: { 401: [Unauthenticated] },
   },
 }
 

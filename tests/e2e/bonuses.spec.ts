@@ -111,3 +111,62 @@ test("the deposit step shows this deposit's bonus with its terms; taken there, t
   await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
   await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
 })
+
+test("the welcome deposit's 125 free spins: granted to the game, played there, counted in the Bonuses tab", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(180_000)
+  const player = newPlayer(world, "free-spins")
+  await signedInThroughApi(page, world, player)
+  await page.goto("/profile/bonuses")
+  await page
+    .getByRole("list", { name: "Offers for your next deposit" })
+    .getByRole("listitem")
+    .filter({ hasText: "Welcome bonus" })
+    .getByRole("button", { name: "Take offer" })
+    .click()
+  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
+  await page.goto("/")
+  await depositThirtyByCard(page)
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+  await dismissToasts(page)
+  // The grant reaches the studio through the casino's outbox (within seconds).
+  await expect
+    .poll(
+      async () =>
+        (
+          await world.sql<{ status: string }>(
+            "SELECT f.status FROM free_round_grants f JOIN users u ON u.id = f.user_id WHERE u.email = $1",
+            [player.email],
+          )
+        )[0]?.status,
+      { timeout: 30_000 },
+    )
+    .toBe("active")
+
+  await page.goto("/profile/bonuses")
+  const card = page.getByRole("region", { name: "Welcome bonus" })
+  await expect(card).toContainText("Free spins: 125 of 125 left at 0.20 EUR in Aurora Vault")
+  await card.getByRole("link", { name: "Aurora Vault" }).click()
+  await expect(page).toHaveURL(/\/game\/aurora-vault$/)
+  await page.getByRole("button", { name: "Real money" }).click()
+  const game = page.frameLocator(".game__frame")
+  const banner = game.locator("#free")
+  await expect(banner).toHaveText("Free spins: 125 of 125 left")
+  await expect(game.getByText("Bet 0.20 EUR — free")).toBeVisible()
+  const spin = game.getByRole("button", { name: "Spin", exact: true })
+  for (const left of [124, 123, 122]) {
+    await spin.click()
+    await expect(banner).toHaveText(`Free spins: ${left} of 125 left`)
+    await expect(spin).toBeEnabled()
+  }
+  await world.screenshot(page, "bonuses-05-free-spins")
+  // No cash was bet: the header's cash is still 30.00 EUR (what the spins won is bonus money).
+  await expect(balance(page)).toContainText("30.00 EUR")
+
+  await page.goto("/profile/bonuses")
+  await expect(page.getByRole("region", { name: "Welcome bonus" })).toContainText(
+    "Free spins: 122 of 125 left",
+  )
+})

@@ -15,6 +15,7 @@ import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 
 const studioTables = [
+  "studio_free_rounds",
   "studio_outbox",
   "studio_rounds",
   "studio_seeds",
@@ -48,6 +49,7 @@ describeBackends("game studio apart", ({ backend, start }) => {
     expect(migrations).toEqual([
       { id: 1, name: "studio" },
       { id: 2, name: "seen_signatures" },
+      { id: 3, name: "free_rounds" },
     ])
     if (backend === "postgres") expect(await alone.query<{ name: string }>(tablesIn, ["public"])).toEqual([])
     // It answers the protocol by itself: a signed games list, once its RTPs are computed.
@@ -87,6 +89,8 @@ describeBackends("game studio apart", ({ backend, start }) => {
         code: "studio",
         launchUrl: `${party.url}/studio/api/launch`,
         gamesUrl: `${party.url}/studio/api/games`,
+        // The casino's default (the launch URL's sibling `freerounds`) is the studio's grant route.
+        freeRoundsUrl: `${party.url}/studio/api/freerounds`,
         casinoKey: studio.keys.casinoKey,
         walletSecret: studio.keys.walletSecret,
       },

@@ -35,6 +35,8 @@ export interface FakeGameProvider {
   mode: "ok" | "down" | "unknown"
   /** The games list requests it answered (POST {url}/games). */
   readonly listRequests: Array<string>
+  /** The free-round grants and cancels it took (POST {url}/freerounds, …/freerounds/cancel). */
+  readonly freeRounds: Array<{ readonly cancel: boolean; readonly body: Record<string, unknown> }>
   readonly close: () => Promise<void>
 }
 
@@ -44,6 +46,7 @@ export const sign = (key: string, t: number, body: string) =>
 export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
   const launches: Array<LaunchSeen> = []
   const listRequests: Array<string> = []
+  const freeRounds: FakeGameProvider["freeRounds"] = []
   const fake: { mode: FakeGameProvider["mode"] } = { mode: "ok" }
   let listText = ""
   const server = createServer((req, res) => {
@@ -69,6 +72,17 @@ export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
         res.end(listText)
         return
       }
+      if (req.url === "/freerounds" || req.url === "/freerounds/cancel") {
+        if (fake.mode === "down") return send(503, { error: "down" })
+        const body = JSON.parse(raw) as Record<string, unknown>
+        const cancel = req.url.endsWith("/cancel")
+        freeRounds.push({ cancel, body })
+        return send(200, {
+          grantId: body.grantId,
+          status: cancel ? "cancelled" : "active",
+          roundsLeft: cancel ? 0 : body.rounds,
+        })
+      }
       if (fake.mode === "down") return send(503, { error: "down" })
       if (fake.mode === "unknown") return send(404, { error: "UNKNOWN_GAME" })
       const body = JSON.parse(raw) as LaunchSeen
@@ -85,6 +99,7 @@ export const startFakeGameProvider = async (): Promise<FakeGameProvider> => {
   return {
     url,
     listRequests,
+    freeRounds,
     env: {
       GAME_PROVIDERS: JSON.stringify([
         { code: "studio", launchUrl: `${url}/launch`, casinoKey: CASINO_KEY, walletSecret: WALLET_SECRET },

@@ -67,6 +67,7 @@ describe("auth machine", () => {
           actions: {
             navigateHome: () => log.push("navigate /"),
             notifyError: (_, params) => log.push(`toast ${params.message}`),
+            notifyLevelUp: (_, params) => log.push(`level up ${params.name}`),
             showLoading: () => {},
             hideLoading: () => {},
           },
@@ -113,6 +114,20 @@ describe("auth machine", () => {
     expect(auth.getSnapshot().matches({ authenticated: { account: "ready" } })).toBe(true)
   })
 
+  it("a pushed loyalty level is shown at once and told once, with no request", async () => {
+    const { auth, check, load, loadFund, log } = makeAuth()
+    check.calls[0]?.resolve({ isAuthenticated: true, user })
+    await flush()
+    load.calls[0]?.resolve(account)
+    await flush()
+    expect(auth.getSnapshot().context.loyalty).toEqual({ level: 1, name: "Bronze" })
+    auth.send({ type: "LEVEL_UP", level: 2, name: "Silver" })
+    expect(auth.getSnapshot().context.loyalty).toEqual({ level: 2, name: "Silver" })
+    expect(log).toEqual(["level up Silver"])
+    expect(load.calls).toHaveLength(1)
+    expect(loadFund.calls).toHaveLength(0)
+  })
+
   it("reads the fund alone for a wallet it does not know, and when the stream (re)opens", async () => {
     const { auth, check, load, loadFund } = makeAuth()
     check.calls[0]?.resolve({ isAuthenticated: true, user })
@@ -149,7 +164,7 @@ describe("auth machine", () => {
     await flush()
     // …and cleared only after it succeeded.
     expect(auth.getSnapshot().value).toBe("anonymous")
-    expect(auth.getSnapshot().context).toEqual({ user: null, profile: null, fund: null })
+    expect(auth.getSnapshot().context).toEqual({ user: null, profile: null, fund: null, loyalty: null })
   })
 
   it("keeps the session and says so when sign-out fails", async () => {

@@ -8,6 +8,7 @@ import type { ActorRefFrom } from "xstate"
 import { BonusesMessages, type bonusesMachine } from "../../machines/profile/bonuses.machine.ts"
 import {
   bonusDaysLeft,
+  freeSpinsText,
   offerTermsText,
   wageringPercent as percentOf,
   bonusStatusLabels as statusLabels,
@@ -15,6 +16,7 @@ import {
 import type { PlayerBonus, Promotion } from "../../services/bonus-service.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
+import { Link } from "../components/Link.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import { ConfirmDialog, Field, invalidProps, LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
@@ -24,6 +26,7 @@ type Actor = ActorRefFrom<typeof bonusesMachine>
 const ActiveBonus = ({ bonus, actor }: { bonus: PlayerBonus; actor: Actor }) => {
   const currencies = useShell((s) => s.context.currencies)
   const progress = percentOf(bonus.wagered, bonus.wageringRequired)
+  const spins = freeSpinsText(bonus.freeRounds)
   const money = (minor: string) => (
     <>
       <Amount minor={minor} currency={bonus.currency} currencies={currencies} /> {bonus.currency}
@@ -56,6 +59,19 @@ const ActiveBonus = ({ bonus, actor }: { bonus: PlayerBonus; actor: Actor }) => 
           <div className="progress__bar" style={{ width: `${progress}%` }} />
         </div>
       </div>
+      {spins === null || bonus.freeRounds === null || bonus.freeRounds === undefined ? null : (
+        <p className="bonus-card__spins">
+          <strong>{spins}</strong>
+          {bonus.freeRounds.status === "active" || bonus.freeRounds.status === "pending" ? (
+            <>
+              {" "}
+              at {money(bonus.freeRounds.bet)} in{" "}
+              <Link to={`/game/${bonus.freeRounds.gameId}`}>{bonus.freeRounds.gameName}</Link>; what they win
+              is bonus money.
+            </>
+          ) : null}
+        </p>
+      )}
       <dl className="bonus-card__terms">
         <dt>Largest bet</dt>
         <dd>{money(bonus.maxBet)}</dd>

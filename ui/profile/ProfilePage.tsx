@@ -9,6 +9,7 @@ import type { ActorRefFrom } from "xstate"
 import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
 import type { bonusesMachine } from "../../machines/profile/bonuses.machine.ts"
 import type { changePasswordMachine } from "../../machines/profile/changePassword.machine.ts"
+import type { loyaltyMachine } from "../../machines/profile/loyalty.machine.ts"
 import type { profileAreaMachine } from "../../machines/profile/profileArea.machine.ts"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
 import type { promoEmailMachine } from "../../machines/profile/promoEmail.machine.ts"
@@ -29,6 +30,7 @@ import { CryptoDepositsTab, cryptoDepositsLoadFailed } from "./CryptoDepositsTab
 import { DepositsTab, depositsLoadFailed } from "./DepositsTab.tsx"
 import { LoadFailed } from "./fields.tsx"
 import { formatDateTime } from "./format.ts"
+import { LoyaltyTab } from "./LoyaltyTab.tsx"
 import { ProfileFormView } from "./ProfileFormView.tsx"
 import { PromoTab } from "./PromoTab.tsx"
 import { ResponsibleGamingTab } from "./ResponsibleGamingTab.tsx"
@@ -120,6 +122,10 @@ const OpenTab = ({ area }: { area: AreaActor }) => {
     case "bonuses": {
       const actor = children.bonuses as ActorRefFrom<typeof bonusesMachine> | undefined
       return actor ? <BonusesTab actor={actor} /> : null
+    }
+    case "loyalty": {
+      const actor = children.loyalty as ActorRefFrom<typeof loyaltyMachine> | undefined
+      return actor ? <LoyaltyTab actor={actor} /> : null
     }
     case "sessions": {
       const actor = children.sessions as ActorRefFrom<typeof sessionsMachine> | undefined

@@ -37,6 +37,22 @@ const Balance = () => {
   )
 }
 
+/**
+ * The player's loyalty level (docs/loyalty.md), linking to the Loyalty tab; nothing until it is
+ * known. The tab's path is written out: services/profile-tabs.ts is no part of the first download.
+ */
+const Level = () => {
+  const auth = useAuthActor()
+  const loyalty = useSelector(auth, (s) => s.context.loyalty)
+  if (loyalty === null) return null
+  return (
+    <Link to="/profile/loyalty" className="header__level">
+      <span className="visually-hidden">Loyalty level: </span>
+      {loyalty.name}
+    </Link>
+  )
+}
+
 export const Header = () => {
   const auth = useAuthActor()
   const modals = useModalsActor()
@@ -108,6 +124,7 @@ export const Header = () => {
               </span>
               <span className="header__cashout-text">Cash out</span>
             </button>
+            <Level />
             <Link to="/profile" className="header__account">
               <span className="header__avatar" aria-hidden="true">
                 {name.slice(0, 1)}

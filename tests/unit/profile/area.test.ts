@@ -232,7 +232,7 @@ describe("the session when the page is visible again", () => {
     made.check.last().resolve({ isAuthenticated: false, user: null })
     await settle()
     expect(made.auth.getSnapshot().value).toBe("anonymous")
-    expect(made.auth.getSnapshot().context).toEqual({ user: null, profile: null, fund: null })
+    expect(made.auth.getSnapshot().context).toEqual({ user: null, profile: null, fund: null, loyalty: null })
   })
 
   it("keeps the session when the check cannot reach the server", async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import {
   bonusDaysLeft,
   eurCapText,
+  freeSpinsText,
   offerBandsText,
   offerTermsText,
   wageringPercent,
@@ -62,5 +63,15 @@ describe("bonus texts", () => {
     expect(eurCapText(1_250n)).toBe("12.50 EUR")
     expect(eurCapText(123_456_700n)).toBe("1,234,567 EUR")
     expect(eurCapText(5n)).toBe("0.05 EUR")
+  })
+})
+
+describe("free spins on the bonus card", () => {
+  it("counts what is left, says when all were played, says nothing once withdrawn", () => {
+    expect(freeSpinsText({ rounds: 125, played: 38, status: "active" })).toBe("Free spins: 87 of 125 left")
+    expect(freeSpinsText({ rounds: 125, played: 0, status: "pending" })).toBe("Free spins: 125 of 125 left")
+    expect(freeSpinsText({ rounds: 125, played: 125, status: "finished" })).toBe("Free spins: all 125 played")
+    expect(freeSpinsText({ rounds: 125, played: 3, status: "cancelled" })).toBeNull()
+    expect(freeSpinsText(null)).toBeNull()
   })
 })
