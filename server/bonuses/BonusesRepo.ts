@@ -132,6 +132,16 @@ export interface BonusesRepoShape {
     amount: bigint,
     gameKind: string,
   ) => Sql<{ readonly wagered: bigint; readonly required: bigint } | undefined>
+  /**
+   * Takes a refunded bet's wagering back (its weight from its round's game), never below 0; only
+   * while the bonus is active (a converted bonus stays converted).
+   */
+  readonly removeWagering: (
+    bonusId: string,
+    amount: bigint,
+    integration: string,
+    roundId: string,
+  ) => Sql<void>
   readonly statusOf: (bonusId: string) => Sql<BonusStatus | undefined>
   readonly bonusBalance: (userId: string, currency: string) => Sql<bigint>
   /** Active bonuses past their end, oldest first. */
@@ -278,6 +288,15 @@ const make = Effect.gen(function* () {
       ),
     )
 
+  const removeWagering: BonusesRepoShape["removeWagering"] = (bonusId, amount, integration, roundId) =>
+    sql`
+      UPDATE player_bonuses SET wagered = greatest(0, wagered - (${amount.toString()}::numeric *
+        coalesce((SELECT w.percent FROM game_rounds r JOIN games g ON g.id = r.game_id
+                  JOIN bonus_game_weights w ON w.game_kind = g.kind
+                  WHERE r.integration = ${integration} AND r.round_id = ${roundId}), 0)) / 100)
+      WHERE id = ${bonusId}::uuid AND status = 'active'
+    `.pipe(Effect.asVoid)
+
   const statusOf = (bonusId: string) =>
     sql<{ readonly status: BonusStatus }>`SELECT status FROM player_bonuses WHERE id = ${bonusId}::uuid`.pipe(
       Effect.map((rows) => rows[0]?.status),
@@ -336,6 +355,7 @@ const make = Effect.gen(function* () {
     endBonus,
     recordStake,
     addWagering,
+    removeWagering,
     statusOf,
     bonusBalance,
     expiredActive,

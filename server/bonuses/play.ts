@@ -77,6 +77,14 @@ export interface BonusPlayShape {
     readonly bonusPart: bigint
     readonly amount: bigint
   }) => Effect.Effect<Shares, SqlError.SqlError>
+  /** A refunded bet placed while `bonusId` was active: its wagering taken back (under the bonus lock). */
+  readonly unwager: (input: {
+    readonly userId: string
+    readonly bonusId: string
+    readonly amount: bigint
+    readonly integration: string
+    readonly roundId: string
+  }) => Effect.Effect<void, SqlError.SqlError>
   /** The player's bonus balance now (0 without a bonus account). */
   readonly bonusBalance: (userId: string, currency: string) => Effect.Effect<bigint, SqlError.SqlError>
 }
@@ -151,5 +159,8 @@ export const makeBonusPlay = (deps: {
   const bonusBalance: BonusPlayShape["bonusBalance"] = (userId, currency) =>
     repo.bonusBalance(userId, currency)
 
-  return { stake, afterBet, shares, bonusBalance }
+  const unwager: BonusPlayShape["unwager"] = ({ userId, bonusId, amount, integration, roundId }) =>
+    repo.lockPlayer(userId).pipe(Effect.andThen(repo.removeWagering(bonusId, amount, integration, roundId)))
+
+  return { stake, afterBet, shares, bonusBalance, unwager }
 }

@@ -104,6 +104,15 @@ export const makeRollback = (core: WalletCore) => {
             bonusPart: BigInt(bet.bonusAmount),
             amount,
           })
+          // The bet counted towards its bonus's wagering: a refunded bet no longer does.
+          if (bet.bonusId !== null)
+            yield* play.unwager({
+              userId: call.playerId,
+              bonusId: bet.bonusId,
+              amount,
+              integration,
+              roundId: bet.roundId,
+            })
           const entries: Array<PostingEntry> = []
           if (refund.cash > 0n)
             entries.push({ accountId: playerAccount, currency: call.currency, amount: refund.cash })

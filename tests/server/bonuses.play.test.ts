@@ -137,12 +137,14 @@ describeBackends("bonuses: playing with bonus money", ({ start }) => {
     expect((await ledgerReport(server)).clean).toBe(true)
   })
 
-  it("a rollback refunds the cash part to cash and the bonus part to the bonus", async () => {
+  it("a rollback refunds the cash part to cash and the bonus part to the bonus, and its wagering", async () => {
     const p = await fundedPlayer(server, fake, "bonus-rollback", 100n, slot)
     await grantBonus(p.userId, "3000")
     const body = betBody(slot, p, "500")
     expect((await walletCall(server.url, "bet", body)).body).toMatchObject({ balance: "3350" })
     expect(await balances(p.userId)).toEqual({ cash: "0", bonus: "3350" })
+    // A 5.00 EUR slot bet counts 5.00 EUR of wagering (slots weigh 100 %)…
+    expect(await bonusOf(p)).toMatchObject({ wagered: "500" })
     const rolled = await walletCall(server.url, "rollback", {
       sessionToken: p.token,
       playerId: p.userId,
@@ -153,6 +155,8 @@ describeBackends("bonuses: playing with bonus money", ({ start }) => {
     })
     expect(rolled.body).toMatchObject({ balance: "3850" })
     expect(await balances(p.userId)).toEqual({ cash: "100", bonus: "3750" })
+    // …and refunded, it counts no more.
+    expect(await bonusOf(p)).toMatchObject({ wagered: "0" })
     expect((await ledgerReport(server)).clean).toBe(true)
   })
 
