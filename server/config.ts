@@ -136,6 +136,8 @@ export interface AppConfigShape {
   readonly withdrawMaxEurCents: bigint
   /** The most a player may request per UTC day, in EUR cents (WITHDRAW_DAILY_EUR, 2000). */
   readonly withdrawDailyEurCents: bigint
+  /** Seconds between the loyalty accrual job's runs (LOYALTY_ACCRUAL_SECONDS, 60): how late points follow bets. */
+  readonly loyaltyAccrualSeconds: number
   /** Confirmations after which an EVM payout is paid (WITHDRAW_CONFIRMATIONS, 12). */
   readonly withdrawConfirmations: number
   /** Seconds between rounds of the payout loop: (re)send approved payouts, track sent ones (15). */
@@ -615,6 +617,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     withdrawRequestLimit: scaleLimit({ max: 10, windowSeconds: 600 }, rateLimitScale),
     withdrawMaxEurCents: BigInt(int(env, "WITHDRAW_MAX_EUR", 400, 1, 10_000_000)) * 100n,
     withdrawDailyEurCents: BigInt(int(env, "WITHDRAW_DAILY_EUR", 2000, 1, 100_000_000)) * 100n,
+    loyaltyAccrualSeconds: int(env, "LOYALTY_ACCRUAL_SECONDS", 60, 1, 3600),
     withdrawConfirmations: int(env, "WITHDRAW_CONFIRMATIONS", 12, 1, 1000),
     withdrawPayoutPollSeconds: int(env, "WITHDRAW_PAYOUT_POLL_SECONDS", 15, 1, 3600),
     onrampWidgets,

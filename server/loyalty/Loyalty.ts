@@ -34,6 +34,7 @@ import {
 } from "../../services/loyalty-rules.ts"
 import type { LoyaltyLevel, LoyaltyTier } from "../../services/loyalty-service.ts"
 import { parseDecimal } from "../../services/money-rules.ts"
+import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import { type LevelRow, LoyaltyRepo, type StakeRow } from "./LoyaltyRepo.ts"
@@ -122,6 +123,7 @@ const make = Effect.gen(function* () {
   const repo = yield* LoyaltyRepo
   const ledger = yield* Ledger
   const events = yield* PlayerEvents
+  const config = yield* AppConfig
 
   const tiers = repo.levels().pipe(Effect.map((rows) => sortTiers(rows.map(toTier))))
 
@@ -322,8 +324,8 @@ const make = Effect.gen(function* () {
   // second runner harmless.
   yield* accrue.pipe(
     Effect.catchCause((cause) => Effect.logWarning("loyalty accrual failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.minutes(1))),
-    Effect.delay(Duration.seconds(15)),
+    Effect.repeat(Schedule.spaced(Duration.seconds(config.loyaltyAccrualSeconds))),
+    Effect.delay(Duration.seconds(Math.min(15, config.loyaltyAccrualSeconds))),
     Effect.forkScoped,
   )
   yield* Effect.gen(function* () {

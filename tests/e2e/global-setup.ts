@@ -126,6 +126,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     CRYPTO_CONFIRMATIONS: "BTC=2,LTC=3,DOG=3,ETH=2,USDT=2",
     CRYPTO_POLL_SECONDS: "1",
     WITHDRAW_CONFIRMATIONS: "2",
+    // Points follow bets within seconds (the level-up toast is waited for, not slept for).
+    LOYALTY_ACCRUAL_SECONDS: "2",
     WITHDRAW_PAYOUT_POLL_SECONDS: "1",
   }
   if (database !== undefined) env.DATABASE_URL = database.url
