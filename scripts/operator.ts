@@ -17,6 +17,13 @@
  *   withdrawals mark-sent ID --tx HASH               a manual crypto payout (BTC/LTC/DOGE) was sent
  *   withdrawals mark-paid ID                         …and is confirmed: the withdrawal is paid
  *   (through server/withdrawals/Withdrawals.ts, each action audited; docs/withdrawals.md)
+ *   promotions list | show ID                        promotions: bands, terms, usage, active
+ *   promotions create --id ID --kind K --name N --band UPTO_EUR:PERCENT:SPINS… --max-bonus-eur E
+ *                     --wagering X --max-bet-eur E --valid-days D [more options]
+ *   promotions update ID [options]                   any --band replaces the bands
+ *   promotions deactivate ID | activate ID
+ *   (through server/bonuses/Promotions.ts, each change audited; docs/bonuses.md, "Operating
+ *   promotions"; these open the database themselves: no server endpoint for them yet)
  *
  * Options: --as NAME (who acts when the command opens the database itself; default
  * cli:<user>@<host>), --json (machine-readable output), --server URL (go through that server's
@@ -38,6 +45,13 @@ import { parseArgs } from "node:util"
 import { Effect, Exit, Layer, References } from "effect"
 import { makeDbLayer } from "../lib/db/client.ts"
 import { Bonuses } from "../server/bonuses/Bonuses.ts"
+import {
+  type NewPromotion,
+  type PromotionChangeRefused,
+  type PromotionChanges,
+  Promotions,
+  type PromotionView,
+} from "../server/bonuses/Promotions.ts"
 import { AppConfig, ConfigError, loadConfig, operatorSecretFile } from "../server/config.ts"
 import { migrate } from "../server/db/migrate.ts"
 import { PlayerEvents } from "../server/events/PlayerEvents.ts"
@@ -79,6 +93,22 @@ const usage = `usage: npm run operator -- <command> [options]
   withdrawals reject ID --reason R                  reject it; the funds return to the player
   withdrawals mark-sent ID --tx HASH                record a manual crypto payout's transaction
   withdrawals mark-paid ID                          record that manual payout as confirmed (paid)
+  promotions list                                   every promotion: kind, code, bands, terms, usage
+  promotions show ID                                one promotion
+  promotions create --id ID --kind deposit_bonus|free_spins --name N --band B [--band B…]
+                    --max-bonus-eur E --wagering X --max-bet-eur E --valid-days D [promotion options]
+  promotions update ID [promotion options]          change it; any --band replaces all its bands
+  promotions deactivate ID                          switch it off: no offer, no grant, code refused
+  promotions activate ID                            switch it on again
+    promotion options: --name N  --description D  --code C  --deposit-number K
+      --band UPTO_EUR:PERCENT:SPINS (repeat, bounds increasing; UPTO_EUR "above" for the open band,
+      exactly one, last)  --max-bonus-eur E  --wagering X (0…100)  --max-bet-eur E  --valid-days D
+      --free-spin-game G --free-spin-bet-eur E  --currencies EUR,USD|all  --starts ISO  --ends ISO
+      --max-uses N  --max-uses-per-player N
+      E: EUR like 8000 or 0.20; ISO: 2027-01-31 (midnight UTC) or 2027-01-31T18:00:00Z;
+      "none" clears --code, --deposit-number, --free-spin-game/--free-spin-bet-eur, --starts,
+      --ends, --max-uses. Promotions open the database themselves (DATABASE_URL, or the embedded
+      one while no server holds it).
 
 options: --as NAME   who acts when the database is opened directly (default cli:<user>@<host>);
                      through a server, the operator is the one the secret belongs to
@@ -112,6 +142,16 @@ type Command =
   | { readonly _tag: "withdrawalReject"; readonly id: string; readonly reason: string }
   | { readonly _tag: "withdrawalMarkSent"; readonly id: string; readonly txHash: string }
   | { readonly _tag: "withdrawalMarkPaid"; readonly id: string }
+  | PromotionsCommand
+
+type PromotionsCommand =
+  | { readonly _tag: "promotionsList" }
+  | { readonly _tag: "promotionsShow"; readonly id: string }
+  | { readonly _tag: "promotionsCreate"; readonly input: NewPromotion }
+  | { readonly _tag: "promotionsUpdate"; readonly id: string; readonly changes: PromotionChanges }
+  | { readonly _tag: "promotionsSetActive"; readonly id: string; readonly active: boolean }
+
+const isPromotionsCommand = (c: Command): c is PromotionsCommand => c._tag.startsWith("promotions")
 
 interface Options {
   readonly command: Command
@@ -138,6 +178,23 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       "min-withdraw": { type: "string" },
       status: { type: "string" },
       tx: { type: "string" },
+      id: { type: "string" },
+      name: { type: "string" },
+      description: { type: "string" },
+      code: { type: "string" },
+      "deposit-number": { type: "string" },
+      band: { type: "string", multiple: true },
+      "max-bonus-eur": { type: "string" },
+      wagering: { type: "string" },
+      "max-bet-eur": { type: "string" },
+      "valid-days": { type: "string" },
+      "free-spin-game": { type: "string" },
+      "free-spin-bet-eur": { type: "string" },
+      currencies: { type: "string" },
+      starts: { type: "string" },
+      ends: { type: "string" },
+      "max-uses": { type: "string" },
+      "max-uses-per-player": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   })
@@ -160,6 +217,74 @@ const parse = (argv: ReadonlyArray<string>): Options => {
     return value
   }
   let command: Command
+  if (group === "promotions") {
+    const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
+    if (actor.length > 100 || /[\p{Cc}\p{Cs}]/u.test(actor))
+      throw new UsageError("--as: 1 to 100 printable characters")
+    // "none" clears a field that may be empty (null); undefined leaves it as it is.
+    const clearable = (value: string | undefined): string | null | undefined =>
+      value === undefined ? undefined : value.trim().toLowerCase() === "none" ? null : value
+    const changes: PromotionChanges = {
+      name: values.name,
+      description: values.description,
+      code: clearable(values.code),
+      depositNumber: clearable(values["deposit-number"]),
+      bands: values.band,
+      maxBonusEur: values["max-bonus-eur"],
+      wagering: values.wagering,
+      maxBetEur: values["max-bet-eur"],
+      validDays: values["valid-days"],
+      freeSpinGame: clearable(values["free-spin-game"]),
+      freeSpinBetEur: clearable(values["free-spin-bet-eur"]),
+      currencies:
+        values.currencies === undefined
+          ? undefined
+          : values.currencies.trim().toLowerCase() === "all"
+            ? null
+            : values.currencies,
+      startsAt: clearable(values.starts),
+      endsAt: clearable(values.ends),
+      maxUses: clearable(values["max-uses"]),
+      maxUsesPerPlayer: values["max-uses-per-player"],
+    }
+    const given = Object.values(changes).some((v) => v !== undefined)
+    const [id, ...extra] = rest
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
+    const needId = () => {
+      if (id === undefined || id.trim() === "")
+        throw new UsageError(`promotions ${verb} needs a promotion id`)
+      return id.trim()
+    }
+    if (verb === "list" && id === undefined) command = { _tag: "promotionsList" }
+    else if (verb === "show") command = { _tag: "promotionsShow", id: needId() }
+    else if (verb === "activate" || verb === "deactivate")
+      command = { _tag: "promotionsSetActive", id: needId(), active: verb === "activate" }
+    else if (verb === "update") {
+      const target = needId()
+      if (values.id !== undefined || values.kind !== undefined)
+        throw new UsageError("promotions update cannot change --id or --kind (create another promotion)")
+      if (!given) throw new UsageError("promotions update needs at least one option to change")
+      command = { _tag: "promotionsUpdate", id: target, changes }
+    } else if (verb === "create" && id === undefined) {
+      const required = [
+        ["--id", values.id],
+        ["--kind", values.kind],
+        ["--name", values.name],
+        ["--band", values.band],
+        ["--max-bonus-eur", values["max-bonus-eur"]],
+        ["--wagering", values.wagering],
+        ["--max-bet-eur", values["max-bet-eur"]],
+        ["--valid-days", values["valid-days"]],
+      ] as const
+      const missing = required.filter(([, value]) => value === undefined).map(([option]) => option)
+      if (missing.length > 0) throw new UsageError(`promotions create needs ${missing.join(", ")}`)
+      command = {
+        _tag: "promotionsCreate",
+        input: { ...changes, id: values.id ?? "", kind: values.kind ?? "" },
+      }
+    } else throw new UsageError(`unknown command: ${positionals.join(" ")}`)
+    return { command, actor, json: values.json === true, server: values.server }
+  }
   if (group === "rates" && verb === "set") {
     const [currency, ...extra] = rest
     if (currency === undefined || !/^[A-Za-z0-9]{2,10}$/.test(currency))
@@ -306,6 +431,18 @@ const print = (options: Options, result: unknown): void => {
     case "withdrawalMarkPaid":
       process.stdout.write(`${withdrawalLine(r)}\n`)
       return
+    case "promotionsList": {
+      const promotions = (r.promotions ?? []) as ReadonlyArray<PromotionView>
+      if (promotions.length === 0) process.stdout.write("No promotion.\n")
+      for (const p of promotions) process.stdout.write(`${promotionLines(p).join("\n")}\n`)
+      return
+    }
+    case "promotionsShow":
+    case "promotionsCreate":
+    case "promotionsUpdate":
+    case "promotionsSetActive":
+      process.stdout.write(`${promotionLines(result as PromotionView).join("\n")}\n`)
+      return
     case "ratesSet":
       process.stdout.write(
         `${String(r.currency)}: eurRate ${String(r.eurRate)}, minDeposit ${String(r.minDeposit)}, ` +
@@ -321,6 +458,30 @@ const withdrawalLine = (w: Record<string, unknown>): string =>
   `${w.reason === null || w.reason === undefined ? "" : ` — reason: ${String(w.reason)}`}` +
   `${w.txHash === null || w.txHash === undefined ? "" : ` — tx ${String(w.txHash)}`}`
 
+/** One promotion as an operator reads it: a head line, then its bands, terms, spins, offer and usage. */
+const promotionLines = (p: PromotionView): ReadonlyArray<string> => {
+  const bands = p.bands
+    .map(
+      (b) =>
+        `${b.upToEur === null ? "above" : `up to ${b.upToEur} EUR`}: ${b.percent}%` +
+        `${b.freeSpins > 0 ? ` + ${b.freeSpins} spins` : ""}`,
+    )
+    .join(" | ")
+  return [
+    `${p.id}  ${p.kind}  ${p.active ? "active" : "INACTIVE"}  code ${p.code ?? "-"}  ` +
+      `deposit ${p.depositNumber === null ? "any" : `#${p.depositNumber}`}  "${p.name}"`,
+    ...(p.description === "" ? [] : [`  text      ${p.description}`]),
+    `  bands     ${bands === "" ? "-" : bands}`,
+    `  terms     max bonus ${p.maxBonusEur} EUR, wagering ${p.wageringMultiple}×, max bet ${p.maxBetEur} EUR, ` +
+      `valid ${p.validDays} days`,
+    `  spins     ${p.freeSpinGame === null ? "-" : `${p.freeSpinGame} at ${String(p.freeSpinBetEur)} EUR`}`,
+    `  offered   currencies ${p.currencies === null ? "all" : p.currencies.join(",")}, ` +
+      `from ${p.startsAt ?? "-"} until ${p.endsAt ?? "-"}`,
+    `  usage     ${p.uses} granted / ${p.maxUses === null ? "no limit" : `${p.maxUses} max`}, ` +
+      `${p.maxUsesPerPlayer} per player`,
+  ]
+}
+
 // ── Direct: open the database and call the service ──────────────────────────────────────────
 const runDirect = async (options: Options): Promise<unknown> => {
   const config = loadConfig(process.env)
@@ -332,7 +493,7 @@ const runDirect = async (options: Options): Promise<unknown> => {
     Layer.provideMerge(Layer.mergeAll(Sessions.layer, DepositTotals.layer, PlayerEvents.layer)),
   )
   const services = WithdrawalServices.pipe(
-    Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer)),
+    Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer, Promotions.layer)),
     Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer, Geo.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
     Layer.provideMerge(makeDbLayer(config)),
@@ -348,8 +509,14 @@ const runDirect = async (options: Options): Promise<unknown> => {
     error: e._tag,
     message: e.message,
   })
+  const promotionRefused = (e: PromotionChangeRefused): Refused => ({
+    refused: true,
+    error: e.reason,
+    message: e.message,
+  })
   const program = Effect.gen(function* () {
     const kyc = yield* Kyc
+    const promotions = yield* Promotions
     const audit = yield* OperatorAudit
     const rates = yield* Rates
     const withdrawals = yield* Withdrawals
@@ -362,7 +529,19 @@ const runDirect = async (options: Options): Promise<unknown> => {
           WithdrawalInputRefused: (e) => Effect.succeed(withdrawalRefused(e)),
         }),
       )
+    const promotionChange = (effect: Effect.Effect<PromotionView, PromotionChangeRefused>) =>
+      effect.pipe(Effect.catchTag("PromotionChangeRefused", (e) => Effect.succeed(promotionRefused(e))))
     switch (c._tag) {
+      case "promotionsList":
+        return { promotions: yield* promotions.list() }
+      case "promotionsShow":
+        return yield* promotionChange(promotions.show(c.id))
+      case "promotionsCreate":
+        return yield* promotionChange(promotions.create(c.input, options.actor))
+      case "promotionsUpdate":
+        return yield* promotionChange(promotions.update(c.id, c.changes, options.actor))
+      case "promotionsSetActive":
+        return yield* promotionChange(promotions.setActive(c.id, c.active, options.actor))
       case "withdrawalsList":
         return { withdrawals: yield* withdrawals.list(c.status, c.limit) }
       case "withdrawalApprove":
@@ -423,6 +602,11 @@ class SetupError extends Error {}
 
 const runViaServer = async (options: Options, base: string, secret: string): Promise<unknown> => {
   const c = options.command
+  if (isPromotionsCommand(c))
+    throw new SetupError(
+      `promotions commands open the database themselves (no server endpoint for them yet), and the server ` +
+        `at ${base} holds it: use PostgreSQL (DATABASE_URL), or run them while no server holds the embedded database`,
+    )
   const headers = {
     // The server records the operator this secret belongs to: `--as` names only direct database use.
     authorization: `Bearer ${secret}`,
