@@ -102,6 +102,9 @@ export const wageringPercent = (wagered: string, required: string): number => {
   return Number(p > 100n ? 100n : p)
 }
 
+/** A band's free spins after its percent (" (+125 free spins)"), nothing when it has none. */
+const spinsText = (spins: number): string => (spins > 0 ? ` (+${spins} free spins)` : "")
+
 /** A promotion's bands as its terms read them: "50 % up to 16.00 EUR (+100 free spins) · …". */
 export const offerBandsText = (offer: {
   readonly bands: ReadonlyArray<{
@@ -113,8 +116,8 @@ export const offerBandsText = (offer: {
   offer.bands
     .map((b) =>
       b.upToEurCents === null
-        ? `${b.percent} %${offer.bands.length > 1 ? " above that" : ""} (+${b.freeSpins} free spins)`
-        : `${b.percent} % up to ${eurText(b.upToEurCents)} (+${b.freeSpins} free spins)`,
+        ? `${b.percent} %${offer.bands.length > 1 ? " above that" : ""}${spinsText(b.freeSpins)}`
+        : `${b.percent} % up to ${eurText(b.upToEurCents)}${spinsText(b.freeSpins)}`,
     )
     .join(" · ")
 

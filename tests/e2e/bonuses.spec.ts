@@ -2,8 +2,11 @@
  * Bonuses in the browser, against the real server: a new player takes the welcome offer in the
  * profile's Bonuses tab, deposits 30 EUR by card, and finds 37.50 EUR of bonus money (125 %, spec
  * section 9) with its wagering of 375.00 EUR; forfeiting shows what is lost and asks first; a code
- * already used is refused with the server's reason.
+ * already used is refused with the server's reason. The deposit step checks a code as it is typed;
+ * the 125 free spins are played in the game; an operator's bonus wagered once converts to cash.
  */
+
+import { randomBytes } from "node:crypto"
 import {
   balance,
   banner,
@@ -17,6 +20,7 @@ import {
   signedInThroughApi,
 } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
+import { operator } from "./support/operator.ts"
 import { dismissToasts } from "./support/ui.ts"
 
 test("the welcome offer taken, paid with the first deposit, then forfeited", async ({ page, world }) => {
@@ -169,4 +173,72 @@ test("the welcome deposit's 125 free spins: granted to the game, played there, c
   await expect(page.getByRole("region", { name: "Welcome bonus" })).toContainText(
     "Free spins: 122 of 125 left",
   )
+})
+
+test("an operator's quick bonus: its code checked as typed, paid with the deposit, wagered on a slot until it converts", async ({
+  page,
+  world,
+}) => {
+  test.skip(world.databaseUrl === undefined, "the operator command opens PostgreSQL itself")
+  test.setTimeout(180_000)
+  const tag = randomBytes(3).toString("hex").toUpperCase()
+  const code = `QUICK${tag}`
+  // 100 % of the deposit, wagered once: 30.00 EUR of slot bets converts it.
+  await operator(world.databaseUrl, [
+    "promotions",
+    "create",
+    "--id",
+    `e2e-quick-${tag.toLowerCase()}`,
+    "--kind",
+    "deposit_bonus",
+    "--name",
+    "Quick bonus",
+    "--code",
+    code,
+    "--band",
+    "above:100:0",
+    "--max-bonus-eur",
+    "100",
+    "--wagering",
+    "1",
+    "--max-bet-eur",
+    "5",
+    "--valid-days",
+    "7",
+  ])
+  await signedInThroughApi(page, world, newPlayer(world, "quick-bonus"))
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const form = dialog.getByRole("form", { name: "Deposit amount" })
+  await form.getByRole("button", { name: "30 EUR" }).click()
+  await form.getByText("I have a bonus code").click()
+  await form.getByRole("textbox", { name: "Bonus code" }).fill(code.toLowerCase())
+  await expect(form.getByText(`✓ ${code}: Quick bonus: 100 %`)).toBeVisible()
+  await form.getByRole("button", { name: "Play with" }).click()
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(balance(page)).toContainText("30.00 EUR + 30.00 bonus")
+  await dismissToasts(page)
+
+  await page.goto("/game/fjord-fortunes")
+  await page.getByRole("button", { name: "Real money" }).click()
+  const game = page.frameLocator(".game__frame")
+  await game.getByLabel("Bet (EUR)").fill("5.00")
+  const spin = game.getByRole("button", { name: "Spin", exact: true })
+  // Six bets of 5.00 EUR: 30.00 EUR wagered (slots count 100 %), the wagering met on the sixth.
+  for (let round = 1; round <= 6; round++) {
+    await spin.click()
+    await expect(game.locator("#nonce")).toHaveText(String(round))
+    await expect(spin).toBeEnabled()
+  }
+  await page.goto("/profile/bonuses")
+  const history = page.getByRole("list", { name: "History" }).getByRole("listitem")
+  await expect(history.filter({ hasText: "Quick bonus" })).toContainText("Converted to cash")
+  await expect(page.getByText("No bonus is active. Take an offer below, then deposit.")).toBeVisible()
+  // What the bonus money had become is cash now: no bonus in the header.
+  await expect(balance(page)).not.toContainText("bonus")
+  await world.screenshot(page, "bonuses-06-converted")
 })

@@ -38,6 +38,7 @@ describe("bonus texts", () => {
       "50 % up to 16.00 EUR (+100 free spins) · 125 % up to 50.00 EUR (+125 free spins) · 200 % above that (+150 free spins). Bonus at most 8,000 EUR; wager it 10× within 30 days; bets up to 5.00 EUR while it is active. Code: WELCOME1.",
     )
     expect(offerTermsText({ ...welcome, code: null })).not.toContain("Code:")
+    expect(offerBandsText({ bands: [{ upToEurCents: null, percent: 100, freeSpins: 0 }] })).toBe("100 %")
   })
 
   it("the wagering percent: rounded down, at most 100, 100 when nothing is to wager", () => {
