@@ -151,6 +151,10 @@ export const registerBinding: FlowBinding<RegisterState> = {
         return captchaBinding(form, "CAPTCHA_RESET")
       case "SUBMIT":
         return clickButton(form, "Sign up")
+      case "xstate.error.actor.coupon":
+        // The code checker's own failures are its states (couponCheck.model.ts covers them); the
+        // invoked machine itself never throws, so the form never hears this.
+        return unproducible("notSentByApp", "the bonus-code checker machine ends only with the form")
       case "xstate.done.actor.validateEmail":
         // The real check answers for the address prepare chose: VALID, or DISPOSABLE on a throw-away domain.
         return { kind: "outcome", arrange: addressFree }
