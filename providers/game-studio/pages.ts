@@ -213,7 +213,7 @@ export const gamePage = (
 <header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand"><span class="brand-name">${escapeHtml(def.brand)}</span>${sandboxMark(options)}</div></div>
 <div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></header>
 <main data-kind="${def.kind}">
-<p class="free" id="free" role="status" aria-live="polite">${escapeHtml(freeRoundsBanner(free))}</p>
+<p class="free" id="free" role="status" aria-live="polite"${freeRoundsBanner(free) === "" ? " hidden" : ""}>${escapeHtml(freeRoundsBanner(free))}</p>
 <div class="stage">
 <section class="board" id="board" aria-label="Game board"></section>
 <form id="form" novalidate>
@@ -270,7 +270,7 @@ function setBalance(b){$("balance").textContent=fmt(b);if(b!==null&&b!==undefine
 function setSeed(s){$("hash").textContent=s.serverSeedHash;$("nonce").textContent=String(s.nonce);$("client").value=s.clientSeed}
 // The free rounds this session plays now (the grant's bet, no stake), or null: normal play.
 var free=null;
-function setFree(f){free=f&&f.status==="active"?f:null;$("free").textContent=free?"Free spins: "+free.roundsLeft+" of "+free.rounds+" left":f&&f.status==="finished"?"Free spins finished":"";$("betField").hidden=!!free;$("freeBet").hidden=!free;$("freeBet").textContent=free?"Bet "+fmt(free.bet)+" — free":""}
+function setFree(f){free=f&&f.status==="active"?f:null;$("free").textContent=free?"Free spins: "+free.roundsLeft+" of "+free.rounds+" left":f&&f.status==="finished"?"Free spins finished":"";$("free").hidden=$("free").textContent==="";$("betField").hidden=!!free;$("freeBet").hidden=!free;$("freeBet").textContent=free?"Bet "+fmt(free.bet)+" — free":""}
 var rounds=[];
 function addRound(r,text){rounds.unshift({nonce:r.nonce,bet:r.bet,win:r.win,text:text,free:r.freeRound});if(rounds.length>10)rounds.pop();var body=$("roundsBody");body.textContent="";rounds.forEach(function(x){var tr=el("tr");tr.appendChild(el("td",{},"#"+x.nonce));tr.appendChild(el("td",{},fmt(x.bet)+(x.free?" (free)":"")));tr.appendChild(el("td",{},x.text));tr.appendChild(el("td",{"class":BigInt(x.win)>0n?"win":""},BigInt(x.win)>0n?fmt(x.win):"—"));body.appendChild(tr)});$("roundsTable").hidden=false;$("noRounds").hidden=true;if(cfg.verifyUrl){$("verifyLink").setAttribute("href",cfg.verifyUrl);$("verifyHint").hidden=false}}
 function say(text,cls){result.textContent=text;result.className="result"+(cls?" "+cls:"")}
