@@ -212,8 +212,9 @@ describeBackends("game studio free rounds", ({ backend }) => {
     expect(await grantRow(body.grantId)).toEqual({ status: "finished", roundsLeft: 0, rounds: 3, bet: "20" })
     expect((await state(id)).freeRounds).toBeNull()
     const after = await (await fetch(`${t.url}/studio/play/${id}`)).text()
-    // The banner is empty (the script's own words aside, the page says nothing of free spins).
-    expect(after).toContain('id="free" role="status" aria-live="polite"></p>')
+    // The banner is empty and hidden (the script's own words aside, the page says nothing of free
+    // spins, and the round's result stays the page's only status).
+    expect(after).toContain('id="free" role="status" aria-live="polite" hidden></p>')
     expect(after).toContain('<div id="betField">')
 
     // The wallet saw exactly 3 signed wins and no bet, each naming the grant and closing its round.
