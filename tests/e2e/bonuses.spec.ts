@@ -18,6 +18,7 @@ import {
   payByCard,
   paymentDialog,
   signedInThroughApi,
+  welcomeBonusDeposit,
 } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { operator } from "./support/operator.ts"
@@ -123,17 +124,7 @@ test("the welcome deposit's 125 free spins: granted to the game, played there, c
   test.setTimeout(180_000)
   const player = newPlayer(world, "free-spins")
   await signedInThroughApi(page, world, player)
-  await page.goto("/profile/bonuses")
-  await page
-    .getByRole("list", { name: "Offers for your next deposit" })
-    .getByRole("listitem")
-    .filter({ hasText: "Welcome bonus" })
-    .getByRole("button", { name: "Take offer" })
-    .click()
-  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
-  await page.goto("/")
-  await depositThirtyByCard(page)
-  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+  await welcomeBonusDeposit(page)
   await dismissToasts(page)
   // The grant reaches the studio through the casino's outbox (within seconds).
   await expect

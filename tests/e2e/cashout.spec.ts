@@ -16,7 +16,14 @@
 import type { Locator, Page } from "@playwright/test"
 import { evmRpcUrl, freshAddress, mine, tokenBalance, withChain } from "./support/chain.ts"
 import { depositUsdtOnChain } from "./support/crypto.ts"
-import { balance, banner, depositThirtyByCard, newPlayer, signedInThroughApi } from "./support/deposit.ts"
+import {
+  balance,
+  banner,
+  depositThirtyByCard,
+  newPlayer,
+  signedInThroughApi,
+  welcomeBonusDeposit,
+} from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
 import { operator } from "./support/operator.ts"
 import { dismissToasts } from "./support/ui.ts"
@@ -239,17 +246,7 @@ test("cashing out with an active bonus says what is forfeited and asks first", a
   await page.setViewportSize({ width: 1280, height: 800 })
   const player = await signedInPlayer(page, world, "cashout-bonus")
   // The welcome offer taken, then a first deposit of 30 EUR: 37.50 EUR of bonus money (125 %).
-  await page.goto("/profile/bonuses")
-  await page
-    .getByRole("list", { name: "Offers for your next deposit" })
-    .getByRole("listitem")
-    .filter({ hasText: "Welcome bonus" })
-    .getByRole("button", { name: "Take offer" })
-    .click()
-  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
-  await page.goto("/")
-  await depositThirtyByCard(page)
-  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+  await welcomeBonusDeposit(page)
   await verify(page, world, player.email)
   await page.goto("/")
   await dismissToasts(page)

@@ -119,3 +119,18 @@ export const depositThirtyByCard = async (page: Page): Promise<void> => {
   await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
   await expect(balance(page)).toContainText("30.00")
 }
+
+/** The welcome offer taken in the Bonuses tab, then a first deposit of 30 EUR: 37.50 EUR of bonus money. */
+export const welcomeBonusDeposit = async (page: Page): Promise<void> => {
+  await page.goto("/profile/bonuses")
+  await page
+    .getByRole("list", { name: "Offers for your next deposit" })
+    .getByRole("listitem")
+    .filter({ hasText: "Welcome bonus" })
+    .getByRole("button", { name: "Take offer" })
+    .click()
+  await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
+  await page.goto("/")
+  await depositThirtyByCard(page)
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+}
