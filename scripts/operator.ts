@@ -104,10 +104,11 @@ const usage = `usage: npm run operator -- <command> [options]
       --band UPTO_EUR:PERCENT:SPINS (repeat, bounds increasing; UPTO_EUR "above" for the open band,
       exactly one, last)  --max-bonus-eur E  --wagering X (0…100)  --max-bet-eur E  --valid-days D
       --free-spin-game G --free-spin-bet-eur E  --currencies EUR,USD|all  --starts ISO  --ends ISO
-      --max-uses N  --max-uses-per-player N
+      --max-uses N  --max-uses-per-player N  --unlock-deposit-eur E  --extra-bonus-percent P (free_spins:
+      the deposit that unlocks their winnings, and the extra bonus it earns)
       E: EUR like 8000 or 0.20; ISO: 2027-01-31 (midnight UTC) or 2027-01-31T18:00:00Z;
       "none" clears --code, --deposit-number, --free-spin-game/--free-spin-bet-eur, --starts,
-      --ends, --max-uses. Promotions open the database themselves (DATABASE_URL, or the embedded
+      --ends, --max-uses, --unlock-deposit-eur. Promotions open the database themselves (DATABASE_URL, or the embedded
       one while no server holds it).
 
 options: --as NAME   who acts when the database is opened directly (default cli:<user>@<host>);
@@ -190,6 +191,8 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       "valid-days": { type: "string" },
       "free-spin-game": { type: "string" },
       "free-spin-bet-eur": { type: "string" },
+      "unlock-deposit-eur": { type: "string" },
+      "extra-bonus-percent": { type: "string" },
       currencies: { type: "string" },
       starts: { type: "string" },
       ends: { type: "string" },
@@ -236,6 +239,8 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       validDays: values["valid-days"],
       freeSpinGame: clearable(values["free-spin-game"]),
       freeSpinBetEur: clearable(values["free-spin-bet-eur"]),
+      unlockDepositEur: clearable(values["unlock-deposit-eur"]),
+      extraBonusPercent: values["extra-bonus-percent"],
       currencies:
         values.currencies === undefined
           ? undefined
@@ -475,6 +480,12 @@ const promotionLines = (p: PromotionView): ReadonlyArray<string> => {
     `  terms     max bonus ${p.maxBonusEur} EUR, wagering ${p.wageringMultiple}×, max bet ${p.maxBetEur} EUR, ` +
       `valid ${p.validDays} days`,
     `  spins     ${p.freeSpinGame === null ? "-" : `${p.freeSpinGame} at ${String(p.freeSpinBetEur)} EUR`}`,
+    ...(p.kind === "free_spins"
+      ? [
+          `  unlock    winnings unlocked by a deposit of ${p.unlockDepositEur ?? "any"} EUR or more, ` +
+            `+${p.extraBonusPercent}% of it as extra bonus`,
+        ]
+      : []),
     `  offered   currencies ${p.currencies === null ? "all" : p.currencies.join(",")}, ` +
       `from ${p.startsAt ?? "-"} until ${p.endsAt ?? "-"}`,
     `  usage     ${p.uses} granted / ${p.maxUses === null ? "no limit" : `${p.maxUses} max`}, ` +

@@ -17,6 +17,7 @@ import { CasinoApi } from "../services/api.ts"
 import { AccountServicesLive } from "./account.ts"
 import { AnalyticsHandlers } from "./analytics/http.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
+import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
@@ -237,6 +238,7 @@ export type ServerServices =
   | Integrations
   | Withdrawals
   | Bonuses
+  | FreeSpinWallets
   | Loyalty
   | FiatPayouts
   | OperatorAudit

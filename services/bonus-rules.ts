@@ -18,6 +18,22 @@ export interface Band {
   readonly freeSpins: number
 }
 
+/** Whether a promotion runs at `now` (ms) and has grants left in all. */
+export const isRunning = (
+  p: {
+    readonly active: boolean
+    readonly startsAt: Date | null
+    readonly endsAt: Date | null
+    readonly maxUses: number | null
+    readonly uses: number
+  },
+  now: number,
+): boolean =>
+  p.active &&
+  (p.startsAt === null || p.startsAt.getTime() <= now) &&
+  (p.endsAt === null || now < p.endsAt.getTime()) &&
+  (p.maxUses === null || p.uses < p.maxUses)
+
 /** The band a deposit worth `amountEurCents` falls in: the first whose bound it does not exceed. */
 export const bandFor = (bands: ReadonlyArray<Band>, amountEurCents: bigint): Band | undefined =>
   bands.find((b) => b.upToEurCents === null || amountEurCents <= b.upToEurCents)
@@ -28,6 +44,36 @@ export const bandFor = (bands: ReadonlyArray<Band>, amountEurCents: bigint): Ban
  */
 export const eurCentsToMinor = (eurCents: bigint, eurRate: bigint, subunitsToUnit: bigint): bigint =>
   eurRate <= 0n ? 0n : (eurCents * subunitsToUnit * 10n ** 18n) / (100n * eurRate)
+
+/**
+ * EUR cents in a currency's minor units, rounded UP: a minimum converted (the deposit that unlocks
+ * free-spin winnings) is never a cent short of the EUR bound.
+ */
+export const eurCentsToMinorUp = (eurCents: bigint, eurRate: bigint, subunitsToUnit: bigint): bigint => {
+  if (eurRate <= 0n) return 0n
+  const numerator = eurCents * subunitsToUnit * 10n ** 18n
+  const denominator = 100n * eurRate
+  return (numerator + denominator - 1n) / denominator
+}
+
+/**
+ * What a deposit of `deposit` minor units unlocks of a free-spin wallet holding `winnings`: the
+ * winnings up to `cap`, then an extra bonus of `extraPercent` % of the deposit (rounded down) in
+ * what the cap leaves; the winnings above the cap go back to the house. Winnings first: they are
+ * what the player already won.
+ */
+export const unlockOf = (input: {
+  readonly winnings: bigint
+  readonly deposit: bigint
+  readonly extraPercent: number
+  readonly cap: bigint
+}): { readonly winnings: bigint; readonly extra: bigint; readonly returned: bigint } => {
+  const winnings = input.winnings < input.cap ? input.winnings : input.cap
+  const room = input.cap - winnings
+  const rawExtra = (input.deposit * BigInt(input.extraPercent)) / 100n
+  const extra = rawExtra < room ? rawExtra : room
+  return { winnings, extra, returned: input.winnings - winnings }
+}
 
 /** The bonus of a deposit of `amount` minor units at `percent`, rounded down, at most `cap`. */
 export const depositBonusOf = (amount: bigint, percent: number, cap: bigint): bigint => {
@@ -150,4 +196,58 @@ export const freeSpinsText = (
     return `Free spins: ${freeRounds.rounds - freeRounds.played} of ${freeRounds.rounds} left`
   if (freeRounds.status === "finished") return `Free spins: all ${freeRounds.rounds} played`
   return null
+}
+
+/** A free-spin wallet's state as its card says it. */
+export const freeSpinWalletLabels = {
+  locked: "Waiting for a deposit",
+  unlocked: "Unlocked",
+  expired: "Expired",
+} as const
+
+/**
+ * What unlocks a waiting free-spin wallet, in the card's words. `deposit` and `max` are amounts
+ * already written with their currency ("20.00 EUR").
+ */
+export const winUnlockText = (terms: {
+  readonly deposit: string
+  readonly extraBonusPercent: number
+  readonly max: string
+}): string =>
+  `Deposit ${terms.deposit} or more and take a bonus to unlock what they win` +
+  (terms.extraBonusPercent > 0
+    ? `, with an extra ${terms.extraBonusPercent} % of that deposit as bonus money`
+    : "") +
+  ` (up to ${terms.max} in all); it then joins that bonus and its wagering.`
+
+/** What an unlock moved into the bonus: the winnings and the extra bonus (minor units). */
+export const unlockedTotal = (w: {
+  readonly unlockedWinnings: string | null
+  readonly extraBonus: string | null
+}): string => (BigInt(w.unlockedWinnings ?? "0") + BigInt(w.extraBonus ?? "0")).toString()
+
+/**
+ * The deposit step's line under "Take the bonus" when free-spin winnings wait in this currency;
+ * null when nothing waits. `text` writes minor units with the currency ("3.40 EUR"); `amount` is the
+ * typed deposit (null: none yet).
+ */
+export const unlockHint = (
+  wallet: {
+    readonly balance?: string | undefined
+    readonly winUnlockConfig: {
+      readonly depositAmount: string
+      readonly extraBonusPercent: number
+    } | null
+  } | null,
+  amount: bigint | null,
+  text: (minor: string) => string,
+): string | null => {
+  const held = BigInt(wallet?.balance ?? "0")
+  const config = wallet?.winUnlockConfig ?? null
+  if (config === null || held <= 0n) return null
+  const extra =
+    config.extraBonusPercent > 0 ? `, with an extra ${config.extraBonusPercent} % of this deposit` : ""
+  return amount !== null && amount >= BigInt(config.depositAmount)
+    ? `Taking the bonus also unlocks the ${text(held.toString())} your free spins won${extra}.`
+    : `A deposit of ${text(config.depositAmount)} or more taking the bonus also unlocks the ${text(held.toString())} your free spins won${extra}.`
 }

@@ -42,6 +42,12 @@ export const Promotion = Schema.Struct({
   maxBetEurCents: Amount,
   validDays: Schema.Int,
   freeSpinGame: Schema.NullOr(Schema.String),
+  /**
+   * A free-spins promotion: the smallest deposit (EUR cents) that unlocks what the spins won, and
+   * the extra bonus (percent of that deposit) it earns. Absent for deposit bonuses.
+   */
+  unlockDepositEurCents: Schema.optional(Schema.NullOr(Amount)),
+  extraBonusPercent: Schema.optional(Schema.Int),
   /** null: every currency. */
   currencies: Schema.NullOr(Schema.Array(CurrencyCode)),
   endsAt: Schema.NullOr(Schema.String),
@@ -115,8 +121,55 @@ export const PlayerBonus = Schema.Struct({
 })
 export type PlayerBonus = typeof PlayerBonus.Type
 
+/**
+ * What deposit unlocks a free-spin wallet's winnings (spec section 3, the fund entry's
+ * `freeSpinWallet.winUnlockConfig`): at least `depositAmount` (minor units of `depositCurrency`,
+ * the EUR bound converted at today's rate, rounded up) — `depositAmountInEur` in EUR cents — taking
+ * a bonus; that deposit also earns `extraBonusPercent` % of itself as bonus money.
+ */
+export const WinUnlockConfig = Schema.Struct({
+  depositAmount: Schema.String,
+  depositAmountInEur: Schema.String,
+  depositCurrency: Schema.String,
+  extraBonusPercent: Schema.Int,
+})
+export type WinUnlockConfig = typeof WinUnlockConfig.Type
+
+export const freeSpinWalletStatuses = ["locked", "unlocked", "expired"] as const
+
+/**
+ * Free spins granted without a deposit and what they won, held apart (neither playable nor
+ * withdrawable) until a deposit meeting `winUnlockConfig` moves them into its bonus.
+ */
+export const FreeSpinWallet = Schema.Struct({
+  id: Schema.String,
+  promotionId: PromotionId,
+  name: Schema.String,
+  currency: CurrencyCode,
+  /** locked: waiting for a deposit; unlocked: moved into a bonus; expired: time ran out first. */
+  status: Schema.Literals(freeSpinWalletStatuses),
+  /** The winnings held now (0 once unlocked or expired), minor units. */
+  balance: Amount,
+  winUnlockConfig: WinUnlockConfig,
+  /** The most that is unlocked (winnings and extra together), minor units at today's rate. */
+  maxUnlock: Amount,
+  /** What the unlock moved into the bonus: the winnings (capped) and the extra bonus. */
+  unlockedWinnings: Schema.NullOr(Amount),
+  extraBonus: Schema.NullOr(Amount),
+  /** The bonus they joined. */
+  bonusId: Schema.NullOr(Schema.String),
+  freeRounds: Schema.NullOr(FreeRounds),
+  expiresAt: Schema.String,
+  createdAt: Schema.String,
+})
+export type FreeSpinWallet = typeof FreeSpinWallet.Type
+
 /** GET …/profile/promotion: mine, newest first. */
-export const MyPromotions = Schema.Struct({ bonuses: Schema.Array(PlayerBonus) })
+export const MyPromotions = Schema.Struct({
+  bonuses: Schema.Array(PlayerBonus),
+  /** Free spins granted without a deposit, newest first. */
+  freeSpinWallets: Schema.optional(Schema.Array(FreeSpinWallet)),
+})
 export type MyPromotions = typeof MyPromotions.Type
 
 /** POST …/profile/promotion: accept or decline an offer. */

@@ -4,6 +4,7 @@
  * (wallet) list. The group is `api/profile-service.ts`; the rules are `profile-rules.ts`.
  */
 import { Schema } from "effect"
+import { WinUnlockConfig } from "./bonus-service.ts"
 import { limitPeriods, realityCheckIntervals, selfExclusionPeriods } from "./profile-rules.ts"
 
 /** Text a player types: bounded, and without control characters (PostgreSQL cannot store NUL). */
@@ -208,13 +209,6 @@ export type UpdateResponsibleGamingPayload = typeof UpdateResponsibleGamingPaylo
 
 export const LimitPeriodSchema = Schema.Literals(limitPeriods)
 
-export const WinUnlockConfig = Schema.Struct({
-  depositAmount: Schema.String,
-  depositAmountInEur: Schema.String,
-  depositCurrency: Schema.String,
-  extraBonusPercent: Schema.Int,
-})
-
 export const FundEntry = Schema.Struct({
   currency: Schema.String,
   default: Schema.Boolean,
@@ -225,7 +219,17 @@ export const FundEntry = Schema.Struct({
    * to cash once its wagering is met. Beyond the spec's fields; absent means 0.
    */
   bonusBalance: Schema.optional(Schema.String),
-  freeSpinWallet: Schema.NullOr(Schema.Struct({ winUnlockConfig: Schema.NullOr(WinUnlockConfig) })),
+  /**
+   * Free-spin winnings held for a deposit to unlock (docs/bonuses.md, "The free-spin wallet"); null
+   * when there are none waiting in this currency.
+   */
+  freeSpinWallet: Schema.NullOr(
+    Schema.Struct({
+      winUnlockConfig: Schema.NullOr(WinUnlockConfig),
+      /** The winnings held now, minor units. Beyond the spec's fields; absent means 0. */
+      balance: Schema.optional(Schema.String),
+    }),
+  ),
 })
 export type FundEntry = typeof FundEntry.Type
 

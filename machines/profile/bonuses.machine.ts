@@ -8,7 +8,12 @@
  */
 import { Effect } from "effect"
 import { assign, setup } from "xstate"
-import type { EligiblePromotions, MyPromotions, PlayerBonus } from "../../services/bonus-service.ts"
+import type {
+  EligiblePromotions,
+  FreeSpinWallet,
+  MyPromotions,
+  PlayerBonus,
+} from "../../services/bonus-service.ts"
 import { fromEffect } from "../../services/bridge.ts"
 import { bonusesClient } from "../../services/clients/bonuses.ts"
 import { CouponRejected, PromotionNotFound, PromotionUnavailable } from "../../services/errors.ts"
@@ -34,6 +39,8 @@ export const BONUS_REFRESH_MS = 60_000
 
 export interface BonusesContext {
   readonly bonuses: MyPromotions["bonuses"]
+  /** Free spins granted without a deposit, their winnings held for one. */
+  readonly freeSpinWallets: ReadonlyArray<FreeSpinWallet>
   readonly offers: EligiblePromotions
   /** The bonus whose forfeit is being confirmed. */
   readonly selected: PlayerBonus | null
@@ -115,9 +122,13 @@ export const bonusesMachine = setup({
     toast: (_, params: ToastParams) => notify(params.kind, params.message),
     useLoaded: assign((_, params: { loaded: Loaded }) => ({
       bonuses: params.loaded.mine.bonuses,
+      freeSpinWallets: params.loaded.mine.freeSpinWallets ?? [],
       offers: params.loaded.offers,
     })),
-    useBonuses: assign((_, params: { mine: MyPromotions }) => ({ bonuses: params.mine.bonuses })),
+    useBonuses: assign((_, params: { mine: MyPromotions }) => ({
+      bonuses: params.mine.bonuses,
+      freeSpinWallets: params.mine.freeSpinWallets ?? [],
+    })),
     select: assign(({ context }, params: { id: string }) => ({
       selected: context.bonuses.find((b) => b.id === params.id) ?? null,
     })),
@@ -131,6 +142,7 @@ export const bonusesMachine = setup({
   id: "bonuses",
   context: {
     bonuses: [],
+    freeSpinWallets: [],
     offers: { optedOut: false, promotions: [] },
     selected: null,
     code: "",

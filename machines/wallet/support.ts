@@ -4,7 +4,7 @@
  * (the amount as minor units, the quick amounts, the minimum and promotion messages). Pure: no fetch,
  * no DOM, no clock.
  */
-import { bandFor, bandsOf, promotionMessage } from "../../services/bonus-rules.ts"
+import { bandFor, bandsOf, promotionMessage, unlockHint } from "../../services/bonus-rules.ts"
 import type { Promotion } from "../../services/bonus-service.ts"
 import type { Currencies } from "../../services/cdn.ts"
 import {
@@ -128,4 +128,16 @@ export const promotionOf = (s: AmountState): string | null => {
     reachesMinPromotion: amount > 0n && amount >= minPromotion,
     minPromotionText: `${formatAmount(minPromotion, subunits)} ${s.currency}`,
   })
+}
+
+/** The free-spin winnings this deposit would unlock, said under "Take the bonus" (null: none wait). */
+export const unlockHintOf = (s: AmountState & { readonly fund: Fund | null }): string | null => {
+  const subunits = subunitsOf(s.currencies, s.currency)
+  if (subunits === null || s.offer === null) return null
+  const wallet = s.fund?.find((f) => f.currency === s.currency)?.freeSpinWallet ?? null
+  return unlockHint(
+    wallet,
+    quoteOf(s)?.amount ?? null,
+    (minor) => `${formatAmount(BigInt(minor), subunits)} ${s.currency}`,
+  )
 }

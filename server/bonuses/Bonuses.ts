@@ -16,7 +16,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
-import { bandFor, bandsOf, depositBonusOf, eurCentsToMinor } from "../../services/bonus-rules.ts"
+import { bandFor, bandsOf, depositBonusOf, eurCentsToMinor, isRunning } from "../../services/bonus-rules.ts"
 import type {
   CouponCheck,
   EligiblePromotions,
@@ -31,6 +31,7 @@ import { Ledger } from "../ledger/Ledger.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
 import { FreeRoundsRepo } from "./FreeRoundsRepo.ts"
+import { FreeSpinWallets, type Unlock } from "./FreeSpinWallets.ts"
 import { type BonusPlayShape, makeBonusPlay } from "./play.ts"
 
 export const BonusMessages = {
@@ -44,6 +45,8 @@ export const BonusMessages = {
   couponAlreadyUsed: "You have already used this bonus code.",
   couponCurrency: "This bonus code is not valid for this currency.",
   couponNotEligible: "This bonus code is not for your next deposit.",
+  couponSpinsWaiting:
+    "Free spins you were given earlier are still waiting: play them, or unlock what they won, first.",
 } as const
 
 /** The house account every bonus is paid from and returns to. */
@@ -63,8 +66,10 @@ export interface BonusGrant {
   readonly bonusId: string
   readonly amount: bigint
   readonly freeSpins: number
-  /** The player's bonus balance after the grant. */
+  /** The player's bonus balance after the grant (and the unlock). */
   readonly balance: bigint
+  /** Free-spin winnings (and their extra bonus) this deposit unlocked into the bonus. */
+  readonly unlocked: Unlock | undefined
 }
 
 export interface BonusesShape {
@@ -127,6 +132,9 @@ const toPromotion = (p: PromotionRow, accepted: boolean | null): Promotion => ({
   maxBetEurCents: p.maxBetEurCents,
   validDays: p.validDays,
   freeSpinGame: p.freeSpinGame,
+  ...(p.kind === "free_spins"
+    ? { unlockDepositEurCents: p.unlockDepositEurCents, extraBonusPercent: p.extraBonusPercent }
+    : {}),
   currencies: p.currencies,
   endsAt: p.endsAt?.toISOString() ?? null,
   accepted,
@@ -152,16 +160,10 @@ export const toPlayerBonus = (b: BonusRow): PlayerBonus => ({
   freeRounds: b.freeRounds,
 })
 
-/** Whether the promotion runs at `now` and has grants left in all. */
-const isRunning = (p: PromotionRow, now: number) =>
-  p.active &&
-  (p.startsAt === null || p.startsAt.getTime() <= now) &&
-  (p.endsAt === null || now < p.endsAt.getTime()) &&
-  (p.maxUses === null || p.uses < p.maxUses)
-
 const make = Effect.gen(function* () {
   const repo = yield* BonusesRepo
   const freeRounds = yield* FreeRoundsRepo
+  const freeSpinWallets = yield* FreeSpinWallets
   const ledger = yield* Ledger
   const rates = yield* Rates
   const events = yield* PlayerEvents
@@ -194,7 +196,8 @@ const make = Effect.gen(function* () {
       ])
       const offers: Array<{ readonly promotion: PromotionRow; readonly accepted: boolean | null }> = []
       for (const p of all) {
-        if (!isRunning(p, now)) continue
+        // Free spins are granted (on joining, or by their code), never taken at a deposit.
+        if (p.kind !== "deposit_bonus" || !isRunning(p, now)) continue
         if (p.depositNumber !== null && p.depositNumber !== completed + 1) continue
         if ((yield* repo.grantsTo(userId, p.id)) >= p.maxUsesPerPlayer) continue
         offers.push({ promotion: p, accepted: choices.get(p.id) ?? null })
@@ -218,9 +221,11 @@ const make = Effect.gen(function* () {
       .pipe(Effect.as({ optedOut: true, promotions: [] } satisfies EligiblePromotions), Effect.orDie)
 
   const mine = (userId: string) =>
-    repo.bonusesOf(userId).pipe(
-      Effect.map((rows) => ({ bonuses: rows.map(toPlayerBonus) }) satisfies MyPromotions),
-      Effect.orDie,
+    Effect.all([repo.bonusesOf(userId).pipe(Effect.orDie), freeSpinWallets.of(userId)]).pipe(
+      Effect.map(
+        ([rows, wallets]) =>
+          ({ bonuses: rows.map(toPlayerBonus), freeSpinWallets: wallets }) satisfies MyPromotions,
+      ),
     )
 
   const choose = (userId: string, choice: PromotionChoice) =>
@@ -308,6 +313,7 @@ const make = Effect.gen(function* () {
   /** Bonuses past their end are expired: their balance returns to the house. */
   const expireDue = Effect.gen(function* () {
     yield* freeRounds.expireDue()
+    yield* freeSpinWallets.expireDue
     const due = yield* repo.expiredActive(100)
     for (const b of due) {
       yield* repo.transaction(
@@ -368,6 +374,19 @@ const make = Effect.gen(function* () {
   const redeemCoupon = (userId: string, code: string) =>
     Effect.gen(function* () {
       const promotion = yield* couponFor(code, userId)
+      // A free-spins code grants its spins now, in the player's currency.
+      if (promotion.kind === "free_spins") {
+        const currency = yield* repo.currencyOf(userId).pipe(Effect.orDie)
+        const granted =
+          currency === undefined
+            ? undefined
+            : yield* freeSpinWallets.grant(userId, promotion, currency).pipe(Effect.orDie)
+        if (granted === undefined)
+          return yield* new CouponRejected({
+            reason: "not-eligible",
+            message: BonusMessages.couponSpinsWaiting,
+          })
+      }
       yield* repo.setChoice(userId, promotion.id, true).pipe(Effect.orDie)
       yield* repo.setOptedOut(userId, false).pipe(Effect.orDie)
       return {
@@ -449,6 +468,7 @@ const make = Effect.gen(function* () {
                 userId: deposit.userId,
                 promotionId: promotion.id,
                 bonusId,
+                freeSpinWalletId: null,
                 gameId: promotion.freeSpinGame,
                 currency: deposit.currency,
                 rounds: band.freeSpins,
@@ -461,7 +481,10 @@ const make = Effect.gen(function* () {
             `deposit ${deposit.id}: ${band.freeSpins} free spins of ${promotion.freeSpinGame} not granted (game not listed, or a bet of 0 in ${deposit.currency})`,
           )
       }
-      return { bonusId, amount, freeSpins: band.freeSpins, balance } satisfies BonusGrant
+      // Free-spin winnings waiting for this deposit join the bonus it took.
+      const unlocked = yield* freeSpinWallets.unlockWithin(deposit, bonusId)
+      if (unlocked !== undefined) balance += unlocked.winnings + unlocked.extra
+      return { bonusId, amount, freeSpins: band.freeSpins, balance, unlocked } satisfies BonusGrant
     })
 
   // The sweeper: every minute, in every process (each bonus ends once: its row lock decides).
@@ -495,9 +518,11 @@ const make = Effect.gen(function* () {
 })
 
 export class Bonuses extends Context.Service<Bonuses, BonusesShape>()("casino/server/Bonuses") {
-  // FreeRoundsRepo stays in the context: the game wallet and the sender use it too.
+  // FreeRoundsRepo and FreeSpinWallets stay in the context: the game wallet, the sender, the
+  // registration and the profile's fund entries use them too.
   static readonly layer = Layer.effect(Bonuses, make).pipe(
     Layer.provide(BonusesRepo.layer),
+    Layer.provideMerge(FreeSpinWallets.layer),
     Layer.provideMerge(FreeRoundsRepo.layer),
   )
 }

@@ -6,6 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { BonusStatus, FreeRounds } from "../../services/bonus-service.ts"
+import { latestFreeRoundsColumn } from "./FreeRoundsRepo.ts"
 
 export interface BandRow {
   readonly upToEurCents: string | null
@@ -26,6 +27,9 @@ export interface PromotionRow {
   readonly validDays: number
   readonly freeSpinGame: string | null
   readonly freeSpinBetEurCents: string | null
+  /** A free-spins promotion's unlock: the smallest deposit (EUR cents), the extra bonus (percent). */
+  readonly unlockDepositEurCents: string | null
+  readonly extraBonusPercent: number
   readonly currencies: ReadonlyArray<string> | null
   readonly startsAt: Date | null
   readonly endsAt: Date | null
@@ -99,7 +103,7 @@ export interface BonusesRepoShape {
   readonly promotionById: (id: string) => Sql<PromotionRow | undefined>
   /** The promotion a code names (case does not matter). */
   readonly promotionByCode: (code: string) => Sql<PromotionRow | undefined>
-  /** How often this player was granted it. */
+  /** How often this player was granted it (bonuses and free-spin wallets). */
   readonly grantsTo: (userId: string, promotionId: string) => Sql<number>
   /** The player's completed deposits, this one not counted (the tier's deposit number is this + 1). */
   readonly completedDepositsBefore: (userId: string, depositId: string | null) => Sql<number>
@@ -153,6 +157,8 @@ export interface BonusesRepoShape {
   readonly choicesOf: (userId: string) => Sql<ReadonlyMap<string, boolean>>
   readonly setChoice: (userId: string, promotionId: string, accepted: boolean) => Sql<void>
   readonly optedOut: (userId: string) => Sql<boolean>
+  /** The player's currency (chosen at registration): where a free-spins code's spins are granted. */
+  readonly currencyOf: (userId: string) => Sql<string | undefined>
   readonly setOptedOut: (userId: string, optedOut: boolean) => Sql<void>
 }
 
@@ -160,13 +166,16 @@ const promotionColumns = `
   p.id, p.kind, p.name, p.description, p.code, p.deposit_number AS "depositNumber",
   p.max_bonus_eur_cents::text AS "maxBonusEurCents", p.wagering_multiple AS "wageringMultiple",
   p.max_bet_eur_cents::text AS "maxBetEurCents", p.valid_days AS "validDays",
-  p.free_spin_game AS "freeSpinGame", p.free_spin_bet_eur_cents::text AS "freeSpinBetEurCents", p.currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
+  p.free_spin_game AS "freeSpinGame", p.free_spin_bet_eur_cents::text AS "freeSpinBetEurCents",
+  p.unlock_deposit_eur_cents::text AS "unlockDepositEurCents", p.extra_bonus_percent AS "extraBonusPercent",
+  p.currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
   p.max_uses AS "maxUses", p.max_uses_per_player AS "maxUsesPerPlayer", p.active,
   coalesce((SELECT json_agg(json_build_object('upToEurCents', b.up_to_eur_cents::text, 'percent', b.percent,
                                               'freeSpins', b.free_spins)
                             ORDER BY b.up_to_eur_cents NULLS LAST)
             FROM promotion_bands b WHERE b.promotion_id = p.id), '[]'::json) AS bands,
-  (SELECT count(*)::int FROM player_bonuses g WHERE g.promotion_id = p.id) AS uses`
+  ((SELECT count(*)::int FROM player_bonuses g WHERE g.promotion_id = p.id) +
+   (SELECT count(*)::int FROM free_spin_wallets w WHERE w.promotion_id = p.id)) AS uses`
 
 const bonusColumns = `
   b.id::text AS id, b.user_id::text AS "userId", b.promotion_id AS "promotionId", p.name, b.currency,
@@ -175,10 +184,7 @@ const bonusColumns = `
   floor(b.wagered)::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
   b.created_at AS "createdAt", b.ended_at AS "endedAt", b.ended_amount::text AS "endedAmount",
   CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance,
-  (SELECT json_build_object('gameId', f.game_id, 'gameName', g.name, 'rounds', f.rounds, 'played', f.played,
-                            'bet', f.bet::text, 'won', f.won::text, 'status', f.status)
-   FROM free_round_grants f JOIN games g ON g.id = f.game_id
-   WHERE f.bonus_id = b.id ORDER BY f.created_at DESC LIMIT 1) AS "freeRounds"`
+  ${latestFreeRoundsColumn("f.bonus_id = b.id")}`
 
 const bonusFrom = `
   player_bonuses b
@@ -203,7 +209,8 @@ const make = Effect.gen(function* () {
 
   const grantsTo = (userId: string, promotionId: string) =>
     sql<{ readonly n: number }>`
-      SELECT count(*)::int AS n FROM player_bonuses WHERE user_id = ${userId} AND promotion_id = ${promotionId}
+      SELECT ((SELECT count(*) FROM player_bonuses WHERE user_id = ${userId} AND promotion_id = ${promotionId}) +
+              (SELECT count(*) FROM free_spin_wallets WHERE user_id = ${userId} AND promotion_id = ${promotionId}))::int AS n
     `.pipe(Effect.map((r) => r[0]?.n ?? 0))
 
   const completedDepositsBefore = (userId: string, depositId: string | null) =>
@@ -341,6 +348,10 @@ const make = Effect.gen(function* () {
 
   return {
     transaction: sql.withTransaction,
+    currencyOf: (userId: string) =>
+      sql<{ readonly currency: string }>`SELECT currency FROM users WHERE id = ${userId}`.pipe(
+        Effect.map((rows) => rows[0]?.currency),
+      ),
     promotions,
     promotionById,
     promotionByCode,

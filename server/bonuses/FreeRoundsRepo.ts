@@ -1,13 +1,24 @@
 /**
  * The SQL of free rounds (migration 0072): the grants, their outbox towards the providers (sent,
  * cancelled, retried with backoff), and each free round's win counted against its grant. Called by
- * `Bonuses` (grants made with a bonus, cancelled when it ends), the game wallet (a free-round win)
+ * `Bonuses` (grants made with a bonus, cancelled when it ends), `FreeSpinWallets` (grants without a
+ * deposit), the game wallet (a free-round win)
  * and the sender (server/games/freeRoundsSender.ts). Fails only with `SqlError`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
+
+/**
+ * A select-list column: the latest grant matching `match` (e.g. "f.bonus_id = b.id")
+ * as the contract's FreeRounds object, or null. Shared by the bonus and free-spin wallet reads.
+ */
+export const latestFreeRoundsColumn = (match: string) => `
+  (SELECT json_build_object('gameId', f.game_id, 'gameName', g.name, 'rounds', f.rounds, 'played', f.played,
+                            'bet', f.bet::text, 'won', f.won::text, 'status', f.status)
+   FROM free_round_grants f JOIN games g ON g.id = f.game_id
+   WHERE ${match} ORDER BY f.created_at DESC LIMIT 1) AS "freeRounds"`
 
 export type GrantStatus = "pending" | "active" | "finished" | "cancelling" | "cancelled" | "expired"
 
@@ -16,6 +27,8 @@ export interface GrantRow {
   readonly userId: string
   readonly promotionId: string
   readonly bonusId: string | null
+  /** The free-spin wallet it was granted for (no deposit): its winnings are held there. */
+  readonly freeSpinWalletId: string | null
   readonly gameId: string
   readonly integration: string
   readonly launchId: string
@@ -33,6 +46,7 @@ export interface NewGrant {
   readonly userId: string
   readonly promotionId: string
   readonly bonusId: string | null
+  readonly freeSpinWalletId: string | null
   readonly gameId: string
   readonly currency: string
   readonly rounds: number
@@ -57,6 +71,8 @@ export interface FreeRoundsRepoShape {
   readonly failed: (id: string, error: string, retrySeconds: number) => Sql<void>
   /** Grants past their end that still had rounds: expired (the provider voids them itself). */
   readonly expireDue: () => Sql<number>
+  /** The status of the free-spin wallet a grant was made for. */
+  readonly walletStatus: (walletId: string) => Sql<"locked" | "unlocked" | "expired" | undefined>
   /** The status of the bonus a grant came with. */
   readonly bonusStatus: (bonusId: string) => Sql<"active" | "completed" | "forfeited" | "expired" | undefined>
   /**
@@ -76,7 +92,7 @@ export interface FreeRoundsRepoShape {
 
 const columns = `
   f.id::text AS id, f.user_id::text AS "userId", f.promotion_id AS "promotionId",
-  f.bonus_id::text AS "bonusId", f.game_id AS "gameId", f.integration, f.launch_id AS "launchId",
+  f.bonus_id::text AS "bonusId", f.free_spin_wallet_id::text AS "freeSpinWalletId", f.game_id AS "gameId", f.integration, f.launch_id AS "launchId",
   f.currency, f.rounds, f.played, f.bet::text AS bet, f.won::text AS won, f.status,
   f.expires_at AS "expiresAt", f.attempts`
 
@@ -86,9 +102,9 @@ const make = Effect.gen(function* () {
 
   const insert: FreeRoundsRepoShape["insert"] = (g) =>
     sql<{ readonly id: string }>`
-      INSERT INTO free_round_grants (user_id, promotion_id, bonus_id, game_id, integration, launch_id,
-                                     currency, rounds, bet, expires_at)
-      SELECT ${g.userId}, ${g.promotionId}, ${g.bonusId}::uuid, g.id, g.integration, g.launch_id,
+      INSERT INTO free_round_grants (user_id, promotion_id, bonus_id, free_spin_wallet_id, game_id, integration,
+                                     launch_id, currency, rounds, bet, expires_at)
+      SELECT ${g.userId}, ${g.promotionId}, ${g.bonusId}::uuid, ${g.freeSpinWalletId}::uuid, g.id, g.integration, g.launch_id,
              ${g.currency}, ${g.rounds}, ${g.bet.toString()}::numeric, now() + make_interval(days => ${g.validDays})
       FROM games g WHERE g.id = ${g.gameId} AND g.active
       RETURNING id::text AS id
@@ -157,8 +173,14 @@ const make = Effect.gen(function* () {
       SELECT status FROM player_bonuses WHERE id = ${bonusId}::uuid
     `.pipe(Effect.map((rows) => rows[0]?.status))
 
+  const walletStatus: FreeRoundsRepoShape["walletStatus"] = (walletId) =>
+    sql<{ readonly status: "locked" | "unlocked" | "expired" }>`
+      SELECT status FROM free_spin_wallets WHERE id = ${walletId}::uuid
+    `.pipe(Effect.map((rows) => rows[0]?.status))
+
   return {
     bonusStatus,
+    walletStatus,
     insert,
     lock,
     played,

@@ -63,6 +63,9 @@ export interface PromotionChanges {
   readonly validDays?: string | undefined
   readonly freeSpinGame?: string | null | undefined
   readonly freeSpinBetEur?: string | null | undefined
+  /** A free-spins promotion's unlock: the smallest deposit in EUR (null: any), the extra percent. */
+  readonly unlockDepositEur?: string | null | undefined
+  readonly extraBonusPercent?: string | undefined
   /** "EUR,USD"; null: every currency. */
   readonly currencies?: string | null | undefined
   /** ISO 8601: a date (midnight UTC) or a date and time with its zone. */
@@ -98,6 +101,8 @@ export interface PromotionView {
   readonly validDays: number
   readonly freeSpinGame: string | null
   readonly freeSpinBetEur: string | null
+  readonly unlockDepositEur: string | null
+  readonly extraBonusPercent: number
   readonly currencies: ReadonlyArray<string> | null
   readonly startsAt: string | null
   readonly endsAt: string | null
@@ -268,6 +273,13 @@ const applyChanges = (base: PromotionSpec, c: PromotionChanges): PromotionSpec =
     freeSpinBetEurCents: clearable(c.freeSpinBetEur, base.freeSpinBetEurCents, (t) =>
       eurAmount(t, "--free-spin-bet-eur", true),
     ),
+    unlockDepositEurCents: clearable(c.unlockDepositEur, base.unlockDepositEurCents, (t) =>
+      eurAmount(t, "--unlock-deposit-eur", true),
+    ),
+    extraBonusPercent:
+      c.extraBonusPercent === undefined
+        ? base.extraBonusPercent
+        : wholeNumber(c.extraBonusPercent, "--extra-bonus-percent", 0, 1000),
     currencies: clearable(c.currencies, base.currencies, currenciesOf),
     startsAt: clearable(c.startsAt, base.startsAt, (t) => dateOf(t, "--starts")),
     endsAt: clearable(c.endsAt, base.endsAt, (t) => dateOf(t, "--ends")),
@@ -333,6 +345,8 @@ export const promotionView = (p: StoredPromotion): PromotionView => ({
   validDays: p.validDays,
   freeSpinGame: p.freeSpinGame,
   freeSpinBetEur: p.freeSpinBetEurCents === null ? null : eurText(p.freeSpinBetEurCents),
+  unlockDepositEur: p.unlockDepositEurCents === null ? null : eurText(p.unlockDepositEurCents),
+  extraBonusPercent: p.extraBonusPercent,
   currencies: p.currencies,
   startsAt: p.startsAt?.toISOString() ?? null,
   endsAt: p.endsAt?.toISOString() ?? null,
@@ -359,6 +373,8 @@ const flat = (p: PromotionSpec): Flat => ({
   validDays: p.validDays,
   freeSpinGame: p.freeSpinGame,
   freeSpinBetEur: p.freeSpinBetEurCents === null ? null : eurText(p.freeSpinBetEurCents),
+  unlockDepositEur: p.unlockDepositEurCents === null ? null : eurText(p.unlockDepositEurCents),
+  extraBonusPercent: p.extraBonusPercent,
   currencies: p.currencies === null ? null : p.currencies.join(","),
   startsAt: p.startsAt?.toISOString() ?? null,
   endsAt: p.endsAt?.toISOString() ?? null,
@@ -502,6 +518,8 @@ const make = Effect.gen(function* () {
           validDays: 1,
           freeSpinGame: null,
           freeSpinBetEurCents: null,
+          unlockDepositEurCents: null,
+          extraBonusPercent: 0,
           currencies: null,
           startsAt: null,
           endsAt: null,

@@ -32,6 +32,9 @@ export interface PromotionSpec {
   readonly validDays: number
   readonly freeSpinGame: string | null
   readonly freeSpinBetEurCents: bigint | null
+  /** A free-spins promotion's unlock: the smallest deposit (EUR cents; null: any), the extra percent. */
+  readonly unlockDepositEurCents: bigint | null
+  readonly extraBonusPercent: number
   /** null: every currency. */
   readonly currencies: ReadonlyArray<string> | null
   readonly startsAt: Date | null
@@ -43,7 +46,7 @@ export interface PromotionSpec {
 /** A stored promotion: what the operator set, whether it runs, and how often it was granted. */
 export interface StoredPromotion extends PromotionSpec {
   readonly active: boolean
-  /** Bonuses granted from it so far (`player_bonuses`), in all. */
+  /** Grants so far (`player_bonuses` and `free_spin_wallets`), in all. */
   readonly uses: number
   readonly createdAt: Date
 }
@@ -85,6 +88,8 @@ interface Row {
   readonly validDays: number
   readonly freeSpinGame: string | null
   readonly freeSpinBetEurCents: string | null
+  readonly unlockDepositEurCents: string | null
+  readonly extraBonusPercent: number
   readonly currencies: string | null
   readonly startsAt: Date | string | null
   readonly endsAt: Date | string | null
@@ -107,9 +112,11 @@ const columns = `
   p.max_bonus_eur_cents::text AS "maxBonusEurCents", p.wagering_multiple AS "wageringMultiple",
   p.max_bet_eur_cents::text AS "maxBetEurCents", p.valid_days AS "validDays",
   p.free_spin_game AS "freeSpinGame", p.free_spin_bet_eur_cents::text AS "freeSpinBetEurCents",
+  p.unlock_deposit_eur_cents::text AS "unlockDepositEurCents", p.extra_bonus_percent AS "extraBonusPercent",
   array_to_string(p.currencies, ',') AS currencies, p.starts_at AS "startsAt", p.ends_at AS "endsAt",
   p.max_uses AS "maxUses", p.max_uses_per_player AS "maxUsesPerPlayer", p.active, p.created_at AS "createdAt",
-  (SELECT count(*)::int FROM player_bonuses g WHERE g.promotion_id = p.id) AS uses,
+  ((SELECT count(*)::int FROM player_bonuses g WHERE g.promotion_id = p.id) +
+   (SELECT count(*)::int FROM free_spin_wallets w WHERE w.promotion_id = p.id)) AS uses,
   coalesce((SELECT json_agg(json_build_object('upToEurCents', b.up_to_eur_cents::text, 'percent', b.percent,
                                               'freeSpins', b.free_spins)
                             ORDER BY b.up_to_eur_cents NULLS LAST)
@@ -137,6 +144,8 @@ const toStored = (r: Row): StoredPromotion => {
     validDays: r.validDays,
     freeSpinGame: r.freeSpinGame,
     freeSpinBetEurCents: r.freeSpinBetEurCents === null ? null : BigInt(r.freeSpinBetEurCents),
+    unlockDepositEurCents: r.unlockDepositEurCents === null ? null : BigInt(r.unlockDepositEurCents),
+    extraBonusPercent: r.extraBonusPercent,
     currencies: r.currencies === null ? null : r.currencies.split(",").filter((c) => c !== ""),
     startsAt: r.startsAt === null ? null : date(r.startsAt),
     endsAt: r.endsAt === null ? null : date(r.endsAt),
@@ -202,11 +211,12 @@ const make = Effect.gen(function* () {
       yield* sql`
         INSERT INTO promotions (id, kind, name, description, code, deposit_number, max_bonus_eur_cents,
                                 wagering_multiple, max_bet_eur_cents, valid_days, free_spin_game,
-                                free_spin_bet_eur_cents, currencies, starts_at, ends_at, max_uses,
-                                max_uses_per_player, active, sort)
+                                free_spin_bet_eur_cents, unlock_deposit_eur_cents, extra_bonus_percent,
+                                currencies, starts_at, ends_at, max_uses, max_uses_per_player, active, sort)
         VALUES (${p.id}, ${p.kind}, ${p.name}, ${p.description}, ${p.code}, ${p.depositNumber}::int,
                 ${num(p.maxBonusEurCents)}::numeric, ${p.wageringMultiple}, ${num(p.maxBetEurCents)}::numeric,
                 ${p.validDays}, ${p.freeSpinGame}, ${num(p.freeSpinBetEurCents)}::numeric,
+                ${num(p.unlockDepositEurCents)}::numeric, ${p.extraBonusPercent},
                 string_to_array(${list(p.currencies)}::text, ','), ${iso(p.startsAt)}::timestamptz,
                 ${iso(p.endsAt)}::timestamptz, ${p.maxUses}::int, ${p.maxUsesPerPlayer}, true,
                 (SELECT coalesce(max(sort), 0) + 1 FROM promotions))
@@ -222,6 +232,8 @@ const make = Effect.gen(function* () {
         wagering_multiple = ${p.wageringMultiple}, max_bet_eur_cents = ${num(p.maxBetEurCents)}::numeric,
         valid_days = ${p.validDays}, free_spin_game = ${p.freeSpinGame},
         free_spin_bet_eur_cents = ${num(p.freeSpinBetEurCents)}::numeric,
+        unlock_deposit_eur_cents = ${num(p.unlockDepositEurCents)}::numeric,
+        extra_bonus_percent = ${p.extraBonusPercent},
         currencies = string_to_array(${list(p.currencies)}::text, ','),
         starts_at = ${iso(p.startsAt)}::timestamptz, ends_at = ${iso(p.endsAt)}::timestamptz,
         max_uses = ${p.maxUses}::int, max_uses_per_player = ${p.maxUsesPerPlayer}

@@ -4,7 +4,9 @@
  * call; the grant counts one more round played. Its money: the house pays it to the bonus money of
  * the grant's bonus while that bonus is active (its wagering then covers it), to cash once the bonus
  * converted, and keeps it when the bonus was forfeited or expired (the spins went with it). A grant
- * with no bonus pays cash.
+ * made without a deposit holds its wins in the player's free-spin wallet until a deposit unlocks
+ * them (then its grant names that bonus); the house keeps them once the wallet expired. A grant
+ * with neither pays cash.
  *
  * Refused: a grant that is not this player's, currency's, game's and integration's (404
  * UNKNOWN_GRANT), one whose every round was played (409 FREE_ROUNDS_USED_UP), a round id already
@@ -80,17 +82,28 @@ export const makeFreeRoundWin = (core: WalletCore) =>
           })
           if (!opened) return yield* refuse(mismatch)
           const status = grant.bonusId === null ? null : yield* grants.bonusStatus(grant.bonusId)
+          // Spins granted without a deposit, not unlocked yet: their wins are held in the free-spin
+          // wallet while it waits, and stay with the house once it expired.
+          const wallet =
+            grant.bonusId === null && grant.freeSpinWalletId !== null
+              ? yield* grants.walletStatus(grant.freeSpinWalletId)
+              : undefined
           // Where the win goes: the bonus money while its bonus is active, cash once converted or
           // without a bonus, nowhere (the house keeps it) once the bonus was forfeited or expired.
           const to =
-            status === "active"
-              ? (yield* ledger.bonusAccount(call.playerId, call.currency)).id
-              : status === null || status === "completed"
-                ? ((yield* ledger.playerAccount(call.playerId, call.currency))?.id ?? null)
+            wallet !== undefined
+              ? wallet === "locked"
+                ? (yield* ledger.freeSpinsAccount(call.playerId, call.currency)).id
                 : null
+              : status === "active"
+                ? (yield* ledger.bonusAccount(call.playerId, call.currency)).id
+                : status === null || status === "completed"
+                  ? ((yield* ledger.playerAccount(call.playerId, call.currency))?.id ?? null)
+                  : null
           const cashBefore = yield* currentBalance(call.playerId, call.currency)
           const bonusBefore = yield* core.play.bonusBalance(call.playerId, call.currency)
-          const paidToBonus = status === "active"
+          const paidToBonus = wallet === undefined && status === "active"
+          const paidToCash = wallet === undefined && !paidToBonus
           const body = (cash: bigint, bonus: bigint) => ({
             balance: (cash + bonus).toString(),
             currency: call.currency,
@@ -108,7 +121,7 @@ export const makeFreeRoundWin = (core: WalletCore) =>
           ]
           // The answer's balance from the posting's own view of the accounts it locked.
           const afterOf = (balances: ReadonlyMap<string, bigint>) => ({
-            cash: paidToBonus ? cashBefore : (balances.get(to) ?? cashBefore + amount),
+            cash: paidToCash ? (balances.get(to) ?? cashBefore + amount) : cashBefore,
             bonus: paidToBonus ? (balances.get(to) ?? bonusBefore + amount) : bonusBefore,
           })
           const posted = yield* ledger

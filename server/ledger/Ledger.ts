@@ -131,6 +131,11 @@ export interface LedgerShape {
   ) => Effect.Effect<AccountRow | undefined, SqlError.SqlError>
   /** The player's bonus account in a currency (money that is not withdrawable), opened on first use. */
   readonly bonusAccount: (userId: string, currency: string) => Effect.Effect<AccountRow, SqlError.SqlError>
+  /** The player's held free-spin winnings in a currency (neither playable nor withdrawable). */
+  readonly freeSpinsAccount: (
+    userId: string,
+    currency: string,
+  ) => Effect.Effect<AccountRow, SqlError.SqlError>
   readonly systemAccount: (
     kind: SystemKind,
     code: string,
@@ -406,6 +411,7 @@ const make = Effect.gen(function* () {
     lockBalances,
     playerAccount: repo.playerAccount,
     bonusAccount: repo.bonusAccount,
+    freeSpinsAccount: repo.freeSpinsAccount,
     systemAccount: repo.systemAccount,
     systemAccountId,
   } satisfies LedgerShape

@@ -7,13 +7,16 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 
-/** A player's own accounts: never negative, locked first. Cash is withdrawable; bonus is not. */
-export type PlayerKind = "player_cash" | "player_bonus"
+/**
+ * A player's own accounts: never negative, locked first. Cash is withdrawable; bonus money is not;
+ * free-spin winnings wait for a deposit to unlock them (docs/bonuses.md).
+ */
+export type PlayerKind = "player_cash" | "player_bonus" | "player_free_spins"
 export type SystemKind = "gateway_clearing" | "house" | "jackpot_pool" | "pending_withdrawal"
 export type AccountKind = PlayerKind | SystemKind
 
 export const isPlayerKind = (kind: AccountKind): kind is PlayerKind =>
-  kind === "player_cash" || kind === "player_bonus"
+  kind === "player_cash" || kind === "player_bonus" || kind === "player_free_spins"
 
 export interface AccountRow {
   readonly id: string
@@ -46,6 +49,8 @@ export interface LedgerRepoShape {
   readonly playerAccount: (userId: string, currency: string) => Sql<AccountRow | undefined>
   /** The player's bonus account in a currency, opened on first use. */
   readonly bonusAccount: (userId: string, currency: string) => Sql<AccountRow>
+  /** The player's free-spin winnings account (docs/bonuses.md, "The free-spin wallet"). */
+  readonly freeSpinsAccount: (userId: string, currency: string) => Sql<AccountRow>
   /** The system account of (kind, code, currency), created on first use. */
   readonly systemAccount: (kind: SystemKind, code: string, currency: string) => Sql<AccountRow>
   readonly findTransaction: (idempotencyKey: string) => Sql<TransactionRow | undefined>
@@ -126,20 +131,31 @@ const make = Effect.gen(function* () {
       WHERE kind = 'player_cash' AND user_id = ${userId} AND currency = ${currency}
     `.pipe(Effect.map((rows) => rows[0]))
 
-  const bonusAccount = (userId: string, currency: string) =>
+  /** The player's bonus or free-spins account, opened on first use (cash is opened with the wallet). */
+  const ownAccount = (kind: "player_bonus" | "player_free_spins", userId: string, currency: string) =>
     Effect.gen(function* () {
-      yield* sql`
-        INSERT INTO ledger_accounts (kind, user_id, currency) VALUES ('player_bonus', ${userId}, ${currency})
-        ON CONFLICT (user_id, currency) WHERE kind = 'player_bonus' DO NOTHING
-      `
+      // The partial unique indexes differ by kind, so each needs its own conflict target.
+      yield* kind === "player_bonus"
+        ? sql`
+            INSERT INTO ledger_accounts (kind, user_id, currency) VALUES ('player_bonus', ${userId}, ${currency})
+            ON CONFLICT (user_id, currency) WHERE kind = 'player_bonus' DO NOTHING
+          `
+        : sql`
+            INSERT INTO ledger_accounts (kind, user_id, currency) VALUES ('player_free_spins', ${userId}, ${currency})
+            ON CONFLICT (user_id, currency) WHERE kind = 'player_free_spins' DO NOTHING
+          `
       const rows = yield* sql<AccountRow>`
         SELECT ${columns} FROM ledger_accounts
-        WHERE kind = 'player_bonus' AND user_id = ${userId} AND currency = ${currency}
+        WHERE kind = ${kind} AND user_id = ${userId} AND currency = ${currency}
       `
       const row = rows[0]
-      if (row === undefined) return yield* Effect.die(new Error(`no bonus account for ${userId} ${currency}`))
+      if (row === undefined)
+        return yield* Effect.die(new Error(`no ${kind} account for ${userId} ${currency}`))
       return row
     })
+  const bonusAccount = (userId: string, currency: string) => ownAccount("player_bonus", userId, currency)
+  const freeSpinsAccount = (userId: string, currency: string) =>
+    ownAccount("player_free_spins", userId, currency)
 
   const systemAccount = (kind: SystemKind, code: string, currency: string) =>
     Effect.gen(function* () {
@@ -340,6 +356,7 @@ const make = Effect.gen(function* () {
     playerAccount,
     systemAccount,
     bonusAccount,
+    freeSpinsAccount,
     findTransaction,
     lockAccounts,
     insertTransaction,

@@ -14,6 +14,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
 import { SessionNotFound } from "../../services/errors.ts"
+import { FreeSpinWallets } from "../bonuses/FreeSpinWallets.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { kycHandlers } from "../kyc/http.ts"
 import { responsibleGamingHandlers } from "../responsible-gaming/http.ts"
@@ -28,6 +29,7 @@ export const SessionNotFoundMessage = "There is no such session among yours."
 
 const profileAndSessionHandlers = Effect.gen(function* () {
   const profile = yield* Profile
+  const freeSpins = yield* FreeSpinWallets
   const promo = yield* PromoMail
   const sessions = yield* Sessions
   const config = yield* AppConfig
@@ -43,7 +45,7 @@ const profileAndSessionHandlers = Effect.gen(function* () {
     }),
     getFund: Effect.fn("http.profile.getFund")(function* ({ request }) {
       const session = yield* requireSession(sessions, request)
-      return yield* profile.fund(session.user.id)
+      return yield* freeSpins.withFund(session.user.id, yield* profile.fund(session.user.id))
     }),
     setReceiveEmail: Effect.fn("http.profile.setReceiveEmail")(function* ({ request, payload }) {
       const session = yield* requireSession(sessions, request)

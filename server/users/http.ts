@@ -8,6 +8,7 @@ import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
 import { Bonuses } from "../bonuses/Bonuses.ts"
+import { FreeSpinWallets } from "../bonuses/FreeSpinWallets.ts"
 import { Captcha } from "../captcha/Captcha.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
@@ -34,6 +35,7 @@ export const UserHandlers = HttpApiBuilder.group(
     const sessions = yield* Sessions
     const captcha = yield* Captcha
     const bonuses = yield* Bonuses
+    const freeSpins = yield* FreeSpinWallets
 
     const metaOf = (request: HttpServerRequest.HttpServerRequest): RequestMeta => ({
       ip: geo.clientIp(request),
@@ -60,6 +62,8 @@ export const UserHandlers = HttpApiBuilder.group(
         // it as it is typed, and the Bonuses tab shows what was taken.
         const code = payload.registrationCode?.trim() ?? ""
         const user = signedIn.status.user
+        // The welcome banner's free spins, granted on joining (their winnings wait for a deposit).
+        if (user !== null) yield* freeSpins.onRegistration(user.id)
         if (code !== "" && user !== null)
           yield* bonuses
             .redeemCoupon(user.id, code)

@@ -10,6 +10,7 @@ import { CasinoApi } from "../../services/api.ts"
 import { CurrencyNotSupported } from "../../services/errors.ts"
 import { formatDecimal } from "../../services/money-rules.ts"
 import { type CardGateway, cardGateways } from "../../services/wallet-service.ts"
+import { FreeSpinWallets } from "../bonuses/FreeSpinWallets.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { Deposits } from "../payments/Deposits.ts"
@@ -58,6 +59,7 @@ export const WalletHandlers = HttpApiBuilder.group(
     const sessions = yield* Sessions
     const wallets = yield* Wallets
     const profile = yield* Profile
+    const freeSpins = yield* FreeSpinWallets
     const rates = yield* Rates
     const deposits = yield* Deposits
     const gateways = yield* Gateways
@@ -70,14 +72,14 @@ export const WalletHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const session = yield* requireSession(sessions, request)
           yield* wallets.add(session.user.id, payload.currency)
-          return yield* profile.fund(session.user.id)
+          return yield* freeSpins.withFund(session.user.id, yield* profile.fund(session.user.id))
         }),
       )
       .handle("setDefaultCurrency", ({ request, payload }) =>
         Effect.gen(function* () {
           const session = yield* requireSession(sessions, request)
           yield* wallets.setDefault(session.user.id, payload.currency)
-          return yield* profile.fund(session.user.id)
+          return yield* freeSpins.withFund(session.user.id, yield* profile.fund(session.user.id))
         }),
       )
       .handle("depositMinimums", ({ params }) =>

@@ -3,10 +3,13 @@
  * profile's Bonuses tab, deposits 30 EUR by card, and finds 37.50 EUR of bonus money (125 %, spec
  * section 9) with its wagering of 375.00 EUR; forfeiting shows what is lost and asks first; a code
  * already used is refused with the server's reason. The deposit step checks a code as it is typed;
- * the 125 free spins are played in the game; an operator's bonus wagered once converts to cash.
+ * the 125 free spins are played in the game; an operator's bonus wagered once converts to cash; the
+ * welcome banner's 125 spins, granted on joining, win before any deposit and are unlocked by the
+ * first deposit's bonus (with its 25 % extra).
  */
 
 import { randomBytes } from "node:crypto"
+import type { Locator, Page } from "@playwright/test"
 import {
   balance,
   banner,
@@ -14,15 +17,33 @@ import {
   completeCardProfile,
   depositDialog,
   depositThirtyByCard,
+  field,
   newPlayer,
   payByCard,
   paymentDialog,
   signedInThroughApi,
+  takeWelcomeOffer,
   welcomeBonusDeposit,
 } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { operator } from "./support/operator.ts"
 import { dismissToasts } from "./support/ui.ts"
+
+/**
+ * From a card of the Bonuses tab to the game its spins are for, in real money: the studio's page
+ * shows the grant ("Free spins: 125 of 125 left", "Bet 0.20 EUR — free"). The game's frame, its
+ * banner and its Spin button.
+ */
+const openFreeSpins = async (card: Locator, page: Page, game: { id: string; name: string; bet: string }) => {
+  await card.getByRole("link", { name: game.name }).click()
+  await expect(page).toHaveURL(new RegExp(`/game/${game.id}$`))
+  await page.getByRole("button", { name: "Real money" }).click()
+  const frame = page.frameLocator(".game__frame")
+  const free = frame.locator("#free")
+  await expect(free).toHaveText("Free spins: 125 of 125 left")
+  await expect(frame.getByText(`Bet ${game.bet} EUR — free`)).toBeVisible()
+  return { free, spin: frame.getByRole("button", { name: "Spin", exact: true }) }
+}
 
 test("the welcome offer taken, paid with the first deposit, then forfeited", async ({ page, world }) => {
   test.setTimeout(120_000)
@@ -132,7 +153,7 @@ test("the welcome deposit's 125 free spins: granted to the game, played there, c
       async () =>
         (
           await world.sql<{ status: string }>(
-            "SELECT f.status FROM free_round_grants f JOIN users u ON u.id = f.user_id WHERE u.email = $1",
+            "SELECT f.status FROM free_round_grants f JOIN users u ON u.id = f.user_id WHERE u.email = $1 AND f.game_id = 'aurora-vault'",
             [player.email],
           )
         )[0]?.status,
@@ -143,17 +164,14 @@ test("the welcome deposit's 125 free spins: granted to the game, played there, c
   await page.goto("/profile/bonuses")
   const card = page.getByRole("region", { name: "Welcome bonus" })
   await expect(card).toContainText("Free spins: 125 of 125 left at 0.20 EUR in Aurora Vault")
-  await card.getByRole("link", { name: "Aurora Vault" }).click()
-  await expect(page).toHaveURL(/\/game\/aurora-vault$/)
-  await page.getByRole("button", { name: "Real money" }).click()
-  const game = page.frameLocator(".game__frame")
-  const banner = game.locator("#free")
-  await expect(banner).toHaveText("Free spins: 125 of 125 left")
-  await expect(game.getByText("Bet 0.20 EUR — free")).toBeVisible()
-  const spin = game.getByRole("button", { name: "Spin", exact: true })
+  const { free, spin } = await openFreeSpins(card, page, {
+    id: "aurora-vault",
+    name: "Aurora Vault",
+    bet: "0.20",
+  })
   for (const left of [124, 123, 122]) {
     await spin.click()
-    await expect(banner).toHaveText(`Free spins: ${left} of 125 left`)
+    await expect(free).toHaveText(`Free spins: ${left} of 125 left`)
     await expect(spin).toBeEnabled()
   }
   await world.screenshot(page, "bonuses-05-free-spins")
@@ -232,4 +250,89 @@ test("an operator's quick bonus: its code checked as typed, paid with the deposi
   // What the bonus money had become is cash now: no bonus in the header.
   await expect(balance(page)).not.toContainText("bonus")
   await world.screenshot(page, "bonuses-06-converted")
+})
+
+/** Minor units of EUR as the app writes them ("3.40"). */
+const eurText = (cents: bigint) => `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`
+
+test("the welcome banner's 125 free spins: played before any deposit, their winnings kept, unlocked by the first deposit's bonus", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(240_000)
+  const player = newPlayer(world, "welcome-spins")
+  await signedInThroughApi(page, world, player)
+  const grant = async () =>
+    (
+      await world.sql<{ status: string; won: string; played: number }>(
+        `SELECT f.status, f.won::text AS won, f.played FROM free_round_grants f JOIN users u ON u.id = f.user_id
+         WHERE u.email = $1 AND f.game_id = 'viking-voyage'`,
+        [player.email],
+      )
+    )[0]
+  // Granted on joining; the studio has it within seconds (the casino's outbox).
+  await expect.poll(async () => (await grant())?.status, { timeout: 30_000 }).toBe("active")
+
+  await page.goto("/profile/bonuses")
+  const card = page.getByRole("region", { name: "Welcome free spins" })
+  await expect(card).toContainText("Free spins: 125 of 125 left at 0.10 EUR in Viking Voyage")
+  await expect(card).toContainText("0.00 EUR won so far, kept for you")
+  await expect(card).toContainText(
+    "Deposit 20.00 EUR or more and take a bonus to unlock what they win, with an extra 25 % of that deposit as bonus money (up to 100.00 EUR in all)",
+  )
+  await world.screenshot(page, "bonuses-07-welcome-spins")
+
+  // Played in the game until one spin wins (the outcome is the provably fair draw: not ours to pick).
+  const { free, spin } = await openFreeSpins(card, page, {
+    id: "viking-voyage",
+    name: "Viking Voyage",
+    bet: "0.10",
+  })
+  let won = 0n
+  for (let left = 124; left >= 65 && won === 0n; left--) {
+    await spin.click()
+    await expect(free).toHaveText(`Free spins: ${left} of 125 left`)
+    await expect(spin).toBeEnabled()
+    await expect.poll(async () => (await grant())?.played, { timeout: 20_000 }).toBe(125 - left)
+    won = BigInt((await grant())?.won ?? "0")
+  }
+  expect(won).toBeGreaterThan(0n)
+  // Neither cash nor bonus money: the header shows no bonus, the cash is untouched.
+  await expect(balance(page)).toContainText("0.00 EUR")
+  await expect(balance(page)).not.toContainText("bonus")
+
+  await page.goto("/profile/bonuses")
+  await expect(page.getByRole("region", { name: "Welcome free spins" })).toContainText(
+    `${eurText(won)} EUR won so far, kept for you`,
+  )
+  await takeWelcomeOffer(page)
+
+  // The deposit step says what taking the bonus unlocks.
+  await page.goto("/")
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const form = dialog.getByRole("form", { name: "Deposit amount" })
+  await form.getByRole("button", { name: "30 EUR" }).click()
+  await expect(field(form, "Amount")).toHaveValue(/^30(\.00)?$/)
+  await expect(form.getByRole("radio", { name: /^Take the bonus/ })).toBeChecked()
+  await expect(form).toContainText(
+    `Taking the bonus also unlocks the ${eurText(won)} EUR your free spins won, with an extra 25 % of this deposit.`,
+  )
+  await world.screenshot(page, "bonuses-08-unlock-hint")
+  await form.getByRole("button", { name: "Play with" }).click()
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+
+  // 37.50 EUR (125 %) + the winnings + 7.50 EUR (25 % of 30 EUR), all bonus money.
+  const bonus = 3_750n + won + 750n
+  await expect(balance(page)).toContainText(`30.00 EUR + ${eurText(bonus)} bonus`)
+  await page.goto("/profile/bonuses")
+  await expect(page.getByRole("region", { name: "Welcome bonus" })).toContainText(
+    `${eurText(bonus)} EUR bonus money of ${eurText(bonus)} EUR granted`,
+  )
+  await expect(page.getByRole("region", { name: "Welcome free spins" })).toHaveCount(0)
+  await expect(page.getByRole("list", { name: "History" })).toContainText("Unlocked")
 })

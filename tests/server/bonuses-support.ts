@@ -32,6 +32,16 @@ export const grantFirstDepositBonus = async (
   )
 }
 
+/** Waits for a state, never for a fixed time: `check` is asked again until it holds (or 20 s pass). */
+export const eventually = async <A>(check: () => Promise<A | undefined> | A | undefined): Promise<A> => {
+  for (let i = 0; i < 200; i++) {
+    const value = await check()
+    if (value !== undefined) return value
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error("the state was not reached")
+}
+
 /** A listed game of `kind` without a jackpot. */
 export const gameOfKind = async (server: TestServer, kind: Game["kind"]): Promise<Game> => {
   const games = (
@@ -39,6 +49,16 @@ export const gameOfKind = async (server: TestServer, kind: Game["kind"]): Promis
   ).games
   const game = games.find((g) => g.kind === kind && !g.jackpot)
   if (game === undefined) throw new Error(`the catalogue has no ${kind} game without a jackpot`)
+  return game
+}
+
+/** The catalogue's game `id`. */
+export const gameById = async (server: TestServer, id: string): Promise<Game> => {
+  const games = (
+    (await new Browser(server).get(`${GAMES}/games-and-categories/EUR`)).body as GamesAndCategories
+  ).games
+  const game = games.find((g) => g.id === id)
+  if (game === undefined) throw new Error(`the catalogue has no game ${id}`)
   return game
 }
 

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { Game } from "../../services/game-service.ts"
-import { gameOfKind, grantFirstDepositBonus, walletOf } from "./bonuses-support.ts"
+import { eventually, gameOfKind, grantFirstDepositBonus, walletOf } from "./bonuses-support.ts"
 import { type FakeGameProvider, fundedPlayer, startFakeGameProvider, walletCall } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport, PROFILE } from "./money-support.ts"
@@ -22,16 +22,6 @@ interface FreeRoundsView {
   readonly bet: string
   readonly won: string
   readonly status: string
-}
-
-/** Waits for a state, never for a fixed time: `check` is asked again until it holds (or 20 s pass). */
-const eventually = async <A>(check: () => Promise<A | undefined> | A | undefined): Promise<A> => {
-  for (let i = 0; i < 200; i++) {
-    const value = await check()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("the state was not reached")
 }
 
 describeBackends("bonuses: free spins as free rounds", ({ start }) => {
@@ -71,7 +61,9 @@ describeBackends("bonuses: free spins as free rounds", ({ start }) => {
     const p = await fundedPlayer(server, fake, "free-rounds", 1_000n, slot)
     await grantFirstDepositBonus(server, p.userId, "3000")
     const grant = await eventually(() =>
-      fake.freeRounds.find((g) => !g.cancel && g.body.playerId === p.userId),
+      fake.freeRounds.find(
+        (g) => !g.cancel && g.body.playerId === p.userId && g.body.gameId === "aurora-vault",
+      ),
     )
     expect(grant.body).toMatchObject({
       playerId: p.userId,
@@ -150,7 +142,9 @@ describeBackends("bonuses: free spins as free rounds", ({ start }) => {
     const p = await fundedPlayer(server, fake, "free-rounds-forfeit", 1_000n, slot)
     await grantFirstDepositBonus(server, p.userId, "3000")
     const grant = await eventually(() =>
-      fake.freeRounds.find((g) => !g.cancel && g.body.playerId === p.userId),
+      fake.freeRounds.find(
+        (g) => !g.cancel && g.body.playerId === p.userId && g.body.gameId === "aurora-vault",
+      ),
     )
     const grantId = String(grant.body.grantId)
     const bonuses = (await p.player.browser.get(`${PROFILE}/profile/promotion`)).body as {
@@ -172,7 +166,9 @@ describeBackends("bonuses: free spins as free rounds", ({ start }) => {
     const p = await fundedPlayer(server, fake, "free-rounds-count", 0n, slot)
     await grantFirstDepositBonus(server, p.userId, "3000")
     const grant = await eventually(() =>
-      fake.freeRounds.find((g) => !g.cancel && g.body.playerId === p.userId),
+      fake.freeRounds.find(
+        (g) => !g.cancel && g.body.playerId === p.userId && g.body.gameId === "aurora-vault",
+      ),
     )
     expect(grant.body.rounds).toBe(125)
     const grantId = String(grant.body.grantId)

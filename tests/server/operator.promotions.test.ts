@@ -213,7 +213,7 @@ describeBackends("operator: promotions", ({ backend, start }) => {
         expect(listed.code).toBe(0)
         expect(
           (JSON.parse(listed.stdout) as { promotions: ReadonlyArray<View> }).promotions.map((p) => p.id),
-        ).toEqual(["welcome-1", "welcome-2", "welcome-3", "welcome-4", "welcome-5", "plain"])
+        ).toEqual(["welcome-spins", "welcome-1", "welcome-2", "welcome-3", "welcome-4", "welcome-5", "plain"])
       } finally {
         await rm(dataDir, { recursive: true, force: true })
       }
@@ -228,7 +228,7 @@ describeBackends("operator: promotions", ({ backend, start }) => {
     const promotions = (JSON.parse(res.stdout) as { promotions: ReadonlyArray<View> }).promotions
     expect(
       promotions
-        .filter((p) => p.id.startsWith("welcome-"))
+        .filter((p) => /^welcome-\d$/.test(p.id))
         .map((p) => ({
           id: p.id,
           code: p.code,
@@ -294,6 +294,51 @@ describeBackends("operator: promotions", ({ backend, start }) => {
     )
   })
 
+  it("shows the welcome free spins with their unlock terms, and changes them", async () => {
+    const shown = await runOperator(env, ["promotions", "show", "welcome-spins"])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain(
+      'welcome-spins  free_spins  active  code -  deposit any  "Welcome free spins"',
+    )
+    expect(shown.stdout).toContain("  bands     above: 0% + 125 spins")
+    expect(shown.stdout).toContain("  spins     viking-voyage at 0.10 EUR")
+    expect(shown.stdout).toContain(
+      "  unlock    winnings unlocked by a deposit of 20.00 EUR or more, +25% of it as extra bonus",
+    )
+    const changed = await runOperator(env, [
+      "promotions",
+      "update",
+      "welcome-spins",
+      "--unlock-deposit-eur",
+      "30",
+      "--extra-bonus-percent",
+      "50",
+      "--json",
+    ])
+    expect(changed.code).toBe(0)
+    expect(JSON.parse(changed.stdout)).toMatchObject({ unlockDepositEur: "30.00", extraBonusPercent: 50 })
+    const wrong = await runOperator(env, [
+      "promotions",
+      "update",
+      "welcome-spins",
+      "--extra-bonus-percent",
+      "2000",
+    ])
+    expect(wrong.code).toBe(1)
+    expect(wrong.stderr).toContain("--extra-bonus-percent")
+    // Back to the seeded terms for the tests after this one.
+    const back = await runOperator(env, [
+      "promotions",
+      "update",
+      "welcome-spins",
+      "--unlock-deposit-eur",
+      "20",
+      "--extra-bonus-percent",
+      "25",
+    ])
+    expect(back.code).toBe(0)
+  })
+
   it("a created coupon promotion is answered by the coupon check; its bands updated; deactivated it is refused; all audited", async () => {
     const visitor = new Browser(server)
     const check = () => visitor.post(`${USER}/promotion/coupon`, { couponName: "Spring50" })
@@ -321,6 +366,8 @@ describeBackends("operator: promotions", ({ backend, start }) => {
       validDays: 14,
       freeSpinGame: "aurora-vault",
       freeSpinBetEur: "0.20",
+      unlockDepositEur: null,
+      extraBonusPercent: 0,
       currencies: ["EUR"],
       startsAt: "2026-01-01T00:00:00.000Z",
       endsAt: "2099-01-01T00:00:00.000Z",

@@ -9,11 +9,15 @@ import { BonusesMessages, type bonusesMachine } from "../../machines/profile/bon
 import {
   bonusDaysLeft,
   freeSpinsText,
+  freeSpinWalletLabels,
   offerTermsText,
   wageringPercent as percentOf,
   bonusStatusLabels as statusLabels,
+  unlockedTotal,
+  winUnlockText,
 } from "../../services/bonus-rules.ts"
-import type { PlayerBonus, Promotion } from "../../services/bonus-service.ts"
+import type { FreeSpinWallet, PlayerBonus, Promotion } from "../../services/bonus-service.ts"
+import { formatMinorUnits } from "../../services/money.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
@@ -95,6 +99,51 @@ const ActiveBonus = ({ bonus, actor }: { bonus: PlayerBonus; actor: Actor }) => 
   )
 }
 
+/** Free spins granted without a deposit: the spins, what they won (held), and what unlocks it. */
+const WaitingSpins = ({ wallet }: { wallet: FreeSpinWallet }) => {
+  const currencies = useShell((s) => s.context.currencies)
+  const known = currencies.find((c) => c.code === wallet.currency)
+  const text = (minor: string) =>
+    `${known === undefined ? minor : formatMinorUnits(minor, known.subunits_to_unit)} ${wallet.currency}`
+  const spins = freeSpinsText(wallet.freeRounds)
+  const rounds = wallet.freeRounds
+  return (
+    <section className="bonus-card bonus-card--spins" aria-labelledby={`spins-${wallet.id}`}>
+      <header className="bonus-card__head">
+        <h3 id={`spins-${wallet.id}`}>{wallet.name}</h3>
+        <span className="badge">{freeSpinWalletLabels.locked}</span>
+      </header>
+      {spins === null || rounds === null ? null : (
+        <p className="bonus-card__spins">
+          <strong>{spins}</strong>
+          {rounds.status === "active" || rounds.status === "pending" ? (
+            <>
+              {" "}
+              at {text(rounds.bet)} in <Link to={`/game/${rounds.gameId}`}>{rounds.gameName}</Link>.
+            </>
+          ) : null}
+        </p>
+      )}
+      <p className="bonus-card__amount">
+        {text(wallet.balance)} <span className="muted">won so far, kept for you</span>
+      </p>
+      <p>
+        {winUnlockText({
+          deposit: text(wallet.winUnlockConfig.depositAmount),
+          extraBonusPercent: wallet.winUnlockConfig.extraBonusPercent,
+          max: text(wallet.maxUnlock),
+        })}
+      </p>
+      <dl className="bonus-card__terms">
+        <dt>Expires</dt>
+        <dd>
+          {formatDateTime(wallet.expiresAt)} ({bonusDaysLeft(wallet.expiresAt, Date.now())} days left)
+        </dd>
+      </dl>
+    </section>
+  )
+}
+
 const Offer = ({ offer, actor, busy }: { offer: Promotion; actor: Actor; busy: boolean }) => (
   <li className="offer">
     <div className="offer__what">
@@ -128,6 +177,7 @@ const Offer = ({ offer, actor, busy }: { offer: Promotion; actor: Actor; busy: b
 export const BonusesTab = ({ actor }: { actor: Actor }) => {
   const currencies = useShell((s) => s.context.currencies)
   const bonuses = useSelector(actor, (s) => s.context.bonuses)
+  const wallets = useSelector(actor, (s) => s.context.freeSpinWallets)
   const offers = useSelector(actor, (s) => s.context.offers)
   const selected = useSelector(actor, (s) => s.context.selected)
   const code = useSelector(actor, (s) => s.context.code)
@@ -152,6 +202,8 @@ export const BonusesTab = ({ actor }: { actor: Actor }) => {
 
   const active = bonuses.filter((b) => b.status === "active")
   const ended = bonuses.filter((b) => b.status !== "active")
+  const waiting = wallets.filter((w) => w.status === "locked")
+  const spent = wallets.filter((w) => w.status !== "locked")
   const busy = view !== "ready"
   return (
     <div className="profile__section bonuses" aria-busy={view === "loading"}>
@@ -160,6 +212,15 @@ export const BonusesTab = ({ actor }: { actor: Actor }) => {
         <p className="muted">No bonus is active. Take an offer below, then deposit.</p>
       ) : (
         active.map((b) => <ActiveBonus key={b.id} bonus={b} actor={actor} />)
+      )}
+
+      {waiting.length === 0 ? null : (
+        <>
+          <h2>Free spins</h2>
+          {waiting.map((w) => (
+            <WaitingSpins key={w.id} wallet={w} />
+          ))}
+        </>
       )}
 
       <h2 id="bonus-offers-title">Offers for your next deposit</h2>
@@ -206,7 +267,7 @@ export const BonusesTab = ({ actor }: { actor: Actor }) => {
         </button>
       </form>
 
-      {ended.length === 0 ? null : (
+      {ended.length === 0 && spent.length === 0 ? null : (
         <>
           <h2 id="bonus-history-title">History</h2>
           <ul className="bonus-history" aria-labelledby="bonus-history-title">
@@ -218,6 +279,21 @@ export const BonusesTab = ({ actor }: { actor: Actor }) => {
                 </span>
                 <span className="muted">{statusLabels[b.status]}</span>
                 <span className="muted">{b.endedAt === null ? "" : formatDateTime(b.endedAt)}</span>
+              </li>
+            ))}
+            {spent.map((w) => (
+              <li key={w.id} className="bonus-history__item">
+                <strong>{w.name}</strong>
+                <span>
+                  {w.status === "unlocked" ? (
+                    <>
+                      <Amount minor={unlockedTotal(w)} currency={w.currency} currencies={currencies} />{" "}
+                      {w.currency}
+                    </>
+                  ) : null}
+                </span>
+                <span className="muted">{freeSpinWalletLabels[w.status]}</span>
+                <span className="muted">{w.status === "expired" ? formatDateTime(w.expiresAt) : ""}</span>
               </li>
             ))}
           </ul>

@@ -16,6 +16,7 @@ import {
   promotionOf,
   quickAmounts,
   quickAmountText,
+  unlockHintOf,
 } from "../../machines/wallet/support.ts"
 import { type FiatMethod, formatAmount, MoneyConstants, MoneyMessages } from "../../services/money-rules.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
@@ -67,6 +68,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const couponChecker = useSelector(actor, (s) => s.children.coupon)
   const minimum = useSelector(actor, (s) => minimumMessage(s.context))
   const promotion = useSelector(actor, (s) => promotionOf(s.context))
+  const unlock = useSelector(actor, (s) => unlockHintOf(s.context))
   const offer = useSelector(actor, (s) => s.context.offer)
   const takeBonus = useSelector(actor, (s) => s.context.takeBonus)
   const message = useSelector(actor, (s) => s.context.message)
@@ -182,6 +184,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
                 (wager it {offer.wageringMultiple}× within {offer.validDays} days, bets up to{" "}
                 {formatAmount(BigInt(offer.maxBetEurCents), 100n)} EUR while it is active)
               </span>
+              {unlock === null ? null : <span className="deposit__unlock">{unlock}</span>}
             </span>
           </label>
           <label className="deposit__bonus-choice">

@@ -120,9 +120,8 @@ export const depositThirtyByCard = async (page: Page): Promise<void> => {
   await expect(balance(page)).toContainText("30.00")
 }
 
-/** The welcome offer taken in the Bonuses tab, then a first deposit of 30 EUR: 37.50 EUR of bonus money. */
-export const welcomeBonusDeposit = async (page: Page): Promise<void> => {
-  await page.goto("/profile/bonuses")
+/** The welcome offer taken in the open Bonuses tab (the deposit step then preselects it). */
+export const takeWelcomeOffer = async (page: Page): Promise<void> => {
   await page
     .getByRole("list", { name: "Offers for your next deposit" })
     .getByRole("listitem")
@@ -130,6 +129,12 @@ export const welcomeBonusDeposit = async (page: Page): Promise<void> => {
     .getByRole("button", { name: "Take offer" })
     .click()
   await expect(page.getByText("Offer taken: the deposit step adds it to your next deposit.")).toBeVisible()
+}
+
+/** The welcome offer taken in the Bonuses tab, then a first deposit of 30 EUR: 37.50 EUR of bonus money. */
+export const welcomeBonusDeposit = async (page: Page): Promise<void> => {
+  await page.goto("/profile/bonuses")
+  await takeWelcomeOffer(page)
   await page.goto("/")
   await depositThirtyByCard(page)
   await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")

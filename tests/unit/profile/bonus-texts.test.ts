@@ -8,9 +8,13 @@ import {
   bonusDaysLeft,
   eurCapText,
   freeSpinsText,
+  freeSpinWalletLabels,
   offerBandsText,
   offerTermsText,
+  unlockedTotal,
+  unlockHint,
   wageringPercent,
+  winUnlockText,
 } from "../../../services/bonus-rules.ts"
 
 const welcome = {
@@ -74,5 +78,57 @@ describe("free spins on the bonus card", () => {
     expect(freeSpinsText({ rounds: 125, played: 125, status: "finished" })).toBe("Free spins: all 125 played")
     expect(freeSpinsText({ rounds: 125, played: 3, status: "cancelled" })).toBeNull()
     expect(freeSpinsText(null)).toBeNull()
+  })
+})
+
+describe("the free-spin wallet's card", () => {
+  it("says what unlocks the winnings, with the extra bonus when there is one", () => {
+    expect(winUnlockText({ deposit: "20.00 EUR", extraBonusPercent: 25, max: "100.00 EUR" })).toBe(
+      "Deposit 20.00 EUR or more and take a bonus to unlock what they win, with an extra 25 % of that deposit as bonus money (up to 100.00 EUR in all); it then joins that bonus and its wagering.",
+    )
+    expect(winUnlockText({ deposit: "10.00 USD", extraBonusPercent: 0, max: "50.00 USD" })).toBe(
+      "Deposit 10.00 USD or more and take a bonus to unlock what they win (up to 50.00 USD in all); it then joins that bonus and its wagering.",
+    )
+  })
+
+  it("names each state and adds up what an unlock moved", () => {
+    expect(freeSpinWalletLabels).toEqual({
+      locked: "Waiting for a deposit",
+      unlocked: "Unlocked",
+      expired: "Expired",
+    })
+    expect(unlockedTotal({ unlockedWinnings: "340", extraBonus: "750" })).toBe("1090")
+    expect(unlockedTotal({ unlockedWinnings: null, extraBonus: null })).toBe("0")
+  })
+})
+
+describe("the deposit step's unlock line", () => {
+  const eur = (minor: string) => `${(Number(minor) / 100).toFixed(2)} EUR`
+  const wallet = { balance: "340", winUnlockConfig: { depositAmount: "2000", extraBonusPercent: 25 } }
+  it("says what this deposit unlocks once it is large enough", () => {
+    expect(unlockHint(wallet, 3_000n, eur)).toBe(
+      "Taking the bonus also unlocks the 3.40 EUR your free spins won, with an extra 25 % of this deposit.",
+    )
+    expect(unlockHint(wallet, 2_000n, eur)).toBe(
+      "Taking the bonus also unlocks the 3.40 EUR your free spins won, with an extra 25 % of this deposit.",
+    )
+  })
+  it("names the smallest deposit that unlocks while the amount is below it or not typed", () => {
+    const below =
+      "A deposit of 20.00 EUR or more taking the bonus also unlocks the 3.40 EUR your free spins won, with an extra 25 % of this deposit."
+    expect(unlockHint(wallet, 1_999n, eur)).toBe(below)
+    expect(unlockHint(wallet, null, eur)).toBe(below)
+  })
+  it("says nothing when nothing was won or nothing waits", () => {
+    expect(unlockHint({ ...wallet, balance: "0" }, 3_000n, eur)).toBeNull()
+    expect(unlockHint({ winUnlockConfig: null }, 3_000n, eur)).toBeNull()
+    expect(unlockHint(null, 3_000n, eur)).toBeNull()
+    expect(
+      unlockHint(
+        { balance: "500", winUnlockConfig: { depositAmount: "1000", extraBonusPercent: 0 } },
+        1_000n,
+        eur,
+      ),
+    ).toBe("Taking the bonus also unlocks the 5.00 EUR your free spins won.")
   })
 })
