@@ -54,6 +54,8 @@ export const BONUS_HOUSE_CODE = "bonus"
 
 /** What a completed deposit needs to know to pay its bonus. */
 export interface DepositForBonus {
+  /** A card / e-wallet deposit (`deposits`) or a credited crypto transfer (`crypto_deposits`). */
+  readonly source: "fiat" | "crypto"
   readonly id: string
   readonly userId: string
   readonly currency: string
@@ -92,6 +94,22 @@ export interface BonusesShape {
   readonly awardForDeposit: (
     deposit: DepositForBonus,
   ) => Effect.Effect<BonusGrant | undefined, SqlError.SqlError>
+  /**
+   * Keeps the code named with a crypto address request (POST …/crypto/deposit's promotionCoupon) for
+   * the next transfer credited in that currency, a day long; null or blank: no bonus for it.
+   */
+  readonly chooseForCrypto: (userId: string, currency: string, coupon: string | null) => Effect.Effect<void>
+  /**
+   * A crypto transfer being credited (inside the watcher's transaction, after the credit; the caller
+   * holds `lockPlayer`): pays the bonus of the code chosen for it, if any, consuming the choice.
+   */
+  readonly awardForCryptoDeposit: (deposit: {
+    readonly id: string
+    readonly userId: string
+    readonly currency: string
+    readonly amount: bigint
+    readonly amountEurCents: bigint
+  }) => Effect.Effect<BonusGrant | undefined, SqlError.SqlError>
   /**
    * Serialises what touches one player's bonus (bets, wins, deposits, forfeits) for the rest of the
    * caller's transaction. Taken before the player's accounts are locked.
@@ -449,7 +467,8 @@ const make = Effect.gen(function* () {
         userId: deposit.userId,
         promotionId: promotion.id,
         currency: deposit.currency,
-        depositId: deposit.id,
+        depositId: deposit.source === "fiat" ? deposit.id : null,
+        cryptoDepositId: deposit.source === "crypto" ? deposit.id : null,
         coupon: deposit.promotionCoupon.trim().toUpperCase(),
         amount,
         percent: band.percent,
@@ -495,7 +514,25 @@ const make = Effect.gen(function* () {
     Effect.forkScoped,
   )
 
+  const chooseForCrypto = (userId: string, currency: string, coupon: string | null) =>
+    repo
+      .setCryptoChoice(
+        userId,
+        currency,
+        coupon === null || coupon.trim() === "" ? null : coupon.trim().toUpperCase(),
+      )
+      .pipe(Effect.orDie)
+
+  const awardForCryptoDeposit: BonusesShape["awardForCryptoDeposit"] = (deposit) =>
+    Effect.gen(function* () {
+      const coupon = yield* repo.takeCryptoChoice(deposit.userId, deposit.currency)
+      if (coupon === undefined) return undefined
+      return yield* awardForDeposit({ ...deposit, source: "crypto", promotionCoupon: coupon })
+    })
+
   return {
+    chooseForCrypto,
+    awardForCryptoDeposit,
     eligible,
     optOut,
     mine,

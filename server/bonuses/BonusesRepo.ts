@@ -81,7 +81,9 @@ export interface NewBonus {
   readonly userId: string
   readonly promotionId: string
   readonly currency: string
+  /** The card / e-wallet deposit that earned it, or the crypto deposit (one of them). */
   readonly depositId: string | null
+  readonly cryptoDepositId: string | null
   readonly coupon: string | null
   readonly amount: bigint
   readonly percent: number
@@ -105,7 +107,10 @@ export interface BonusesRepoShape {
   readonly promotionByCode: (code: string) => Sql<PromotionRow | undefined>
   /** How often this player was granted it (bonuses and free-spin wallets). */
   readonly grantsTo: (userId: string, promotionId: string) => Sql<number>
-  /** The player's completed deposits, this one not counted (the tier's deposit number is this + 1). */
+  /**
+   * The player's completed deposits — card and e-wallet ones completed, crypto ones credited — this
+   * one (of either kind) not counted: the tier's deposit number is this + 1.
+   */
   readonly completedDepositsBefore: (userId: string, depositId: string | null) => Sql<number>
   /** Serialises the bonus decisions of one player (two deposits completing at once). */
   readonly lockPlayer: (userId: string) => Sql<void>
@@ -157,6 +162,10 @@ export interface BonusesRepoShape {
   readonly choicesOf: (userId: string) => Sql<ReadonlyMap<string, boolean>>
   readonly setChoice: (userId: string, promotionId: string, accepted: boolean) => Sql<void>
   readonly optedOut: (userId: string) => Sql<boolean>
+  /** The code named with the player's last crypto address request in a currency (a day long). */
+  readonly setCryptoChoice: (userId: string, currency: string, coupon: string | null) => Sql<void>
+  /** Takes (and removes) that code for a crypto deposit being credited; undefined: none, or too old. */
+  readonly takeCryptoChoice: (userId: string, currency: string) => Sql<string | undefined>
   /** The player's currency (chosen at registration): where a free-spins code's spins are granted. */
   readonly currencyOf: (userId: string) => Sql<string | undefined>
   readonly setOptedOut: (userId: string, optedOut: boolean) => Sql<void>
@@ -215,8 +224,10 @@ const make = Effect.gen(function* () {
 
   const completedDepositsBefore = (userId: string, depositId: string | null) =>
     sql<{ readonly n: number }>`
-      SELECT count(*)::int AS n FROM deposits
-      WHERE user_id = ${userId} AND status = 'completed' AND id IS DISTINCT FROM ${depositId}::uuid
+      SELECT ((SELECT count(*) FROM deposits
+               WHERE user_id = ${userId} AND status = 'completed' AND id IS DISTINCT FROM ${depositId}::uuid) +
+              (SELECT count(*) FROM crypto_deposits
+               WHERE user_id = ${userId} AND status = 'credited' AND id IS DISTINCT FROM ${depositId}::uuid))::int AS n
     `.pipe(Effect.map((r) => r[0]?.n ?? 0))
 
   // An advisory lock, not the users row: other modules lock that row before the ledger's accounts,
@@ -249,9 +260,11 @@ const make = Effect.gen(function* () {
 
   const insertBonus = (b: NewBonus) =>
     sql<{ readonly id: string }>`
-      INSERT INTO player_bonuses (user_id, promotion_id, currency, status, deposit_id, coupon, amount, percent,
-                                  free_spins, wagering_required, max_bet, expires_at, grant_transaction_id)
-      VALUES (${b.userId}, ${b.promotionId}, ${b.currency}, 'active', ${b.depositId}::uuid, ${b.coupon},
+      INSERT INTO player_bonuses (user_id, promotion_id, currency, status, deposit_id, crypto_deposit_id, coupon,
+                                  amount, percent, free_spins, wagering_required, max_bet, expires_at,
+                                  grant_transaction_id)
+      VALUES (${b.userId}, ${b.promotionId}, ${b.currency}, 'active', ${b.depositId}::uuid,
+              ${b.cryptoDepositId}::uuid, ${b.coupon},
               ${b.amount.toString()}::numeric, ${b.percent}, ${b.freeSpins},
               ${b.wageringRequired.toString()}::numeric, ${b.maxBet.toString()}::numeric,
               now() + make_interval(days => ${b.validDays}), ${b.grantTransactionId}::uuid)
@@ -348,6 +361,20 @@ const make = Effect.gen(function* () {
 
   return {
     transaction: sql.withTransaction,
+    setCryptoChoice: (userId: string, currency: string, coupon: string | null) =>
+      (coupon === null
+        ? sql`DELETE FROM crypto_bonus_choices WHERE user_id = ${userId} AND currency = ${currency}`
+        : sql`
+            INSERT INTO crypto_bonus_choices (user_id, currency, coupon, expires_at)
+            VALUES (${userId}, ${currency}, ${coupon}, now() + interval '1 day')
+            ON CONFLICT (user_id, currency) DO UPDATE SET coupon = EXCLUDED.coupon, expires_at = EXCLUDED.expires_at
+          `
+      ).pipe(Effect.asVoid),
+    takeCryptoChoice: (userId: string, currency: string) =>
+      sql<{ readonly coupon: string; readonly live: boolean }>`
+        DELETE FROM crypto_bonus_choices WHERE user_id = ${userId} AND currency = ${currency}
+        RETURNING coupon, expires_at > now() AS live
+      `.pipe(Effect.map((rows) => (rows[0]?.live === true ? rows[0].coupon : undefined))),
     currencyOf: (userId: string) =>
       sql<{ readonly currency: string }>`SELECT currency FROM users WHERE id = ${userId}`.pipe(
         Effect.map((rows) => rows[0]?.currency),

@@ -59,6 +59,8 @@ export interface FreeSpinWalletRepoShape {
   /** Unlocked by a deposit: what moved into which bonus; its grants' later wins follow that bonus. */
   readonly unlocked: (u: {
     readonly id: string
+    /** A card / e-wallet deposit's id, or a crypto deposit's. */
+    readonly source: "fiat" | "crypto"
     readonly depositId: string
     readonly bonusId: string
     readonly winnings: bigint
@@ -129,7 +131,9 @@ const make = Effect.gen(function* () {
   const unlocked: FreeSpinWalletRepoShape["unlocked"] = (u) =>
     Effect.gen(function* () {
       yield* sql`
-        UPDATE free_spin_wallets SET status = 'unlocked', deposit_id = ${u.depositId}::uuid,
+        UPDATE free_spin_wallets SET status = 'unlocked',
+          deposit_id = ${u.source === "fiat" ? u.depositId : null}::uuid,
+          crypto_deposit_id = ${u.source === "crypto" ? u.depositId : null}::uuid,
           bonus_id = ${u.bonusId}::uuid, unlocked_winnings = ${u.winnings.toString()}::numeric,
           extra_bonus = ${u.extra.toString()}::numeric, ended_amount = ${u.endedAmount.toString()}::numeric,
           end_transaction_id = ${u.transactionId}::uuid, ended_at = now()

@@ -60,6 +60,7 @@ export interface FreeSpinWalletsShape {
    */
   readonly unlockWithin: (
     deposit: {
+      readonly source: "fiat" | "crypto"
       readonly id: string
       readonly userId: string
       readonly currency: string
@@ -225,6 +226,7 @@ const make = Effect.gen(function* () {
       yield* repo.addToBonus(bonusId, joined, joined * BigInt(wallet.wageringMultiple))
       yield* repo.unlocked({
         id: wallet.id,
+        source: deposit.source,
         depositId: deposit.id,
         bonusId,
         winnings: moved.winnings,

@@ -18,7 +18,9 @@ import { Context, Effect, Layer, Schedule } from "effect"
 import { utxoNetworks } from "../../protocols/chains/networks.ts"
 import { confirmationsAt } from "../../services/crypto-rules.ts"
 import type { CryptoCurrency, Network } from "../../services/crypto-service.ts"
+import { toEurCents } from "../../services/money-rules.ts"
 import type { PlayerEvent } from "../../services/wallet-service.ts"
+import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -68,6 +70,7 @@ const make = (extra: ReadonlyArray<ChainAdapter>) =>
     const wallets = yield* Wallets
     const rates = yield* Rates
     const events = yield* PlayerEvents
+    const bonuses = yield* Bonuses
     const adapters = [...configuredAdapters(config), ...extra]
 
     const depositEvent = (row: CryptoDepositRow, status: string, confirmations: number): PlayerEvent => ({
@@ -168,6 +171,8 @@ const make = (extra: ReadonlyArray<ChainAdapter>) =>
             yield* wallets
               .add(row.userId, row.currency)
               .pipe(Effect.catchTag("WalletExists", () => Effect.void))
+          // The player's bonus lock before their accounts (the ledger's order): a credit may pay a bonus.
+          yield* bonuses.lockPlayer(row.userId)
           const player = yield* ledger.playerAccount(row.userId, row.currency)
           if (player === undefined)
             return yield* Effect.die(new Error(`no ${row.currency} account for ${row.userId}`))
@@ -187,9 +192,27 @@ const make = (extra: ReadonlyArray<ChainAdapter>) =>
             )
             .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
           push(row.userId, depositEvent(row, "credited", confirmations))
+          // The bonus of the code named with the address request (docs/bonuses.md, "Crypto deposits"),
+          // in this same transaction: the credit and its bonus commit together. A transfer mined again
+          // after a reorg finds the choice taken: it is credited, not paid a second bonus.
+          const grant = posted.replayed
+            ? undefined
+            : yield* bonuses.awardForCryptoDeposit({
+                id: row.id,
+                userId: row.userId,
+                currency: row.currency,
+                amount,
+                amountEurCents:
+                  rate === undefined ? 0n : toEurCents(amount, rate.eurRate, rate.subunitsToUnit),
+              })
           const balance = posted.balances.get(player.id)
           if (balance !== undefined)
-            push(row.userId, { type: "balance", currency: row.currency, balance: balance.toString() })
+            push(row.userId, {
+              type: "balance",
+              currency: row.currency,
+              balance: balance.toString(),
+              ...(grant === undefined ? {} : { bonusBalance: grant.balance.toString() }),
+            })
         })
 
       const body = Effect.gen(function* () {

@@ -10,6 +10,7 @@ import { displayCode, isCryptoCurrency, networkOf } from "../../services/crypto-
 import type { CryptoTransfer } from "../../services/crypto-service.ts"
 import { CurrencyNotSupported, PaymentsBlocked } from "../../services/errors.ts"
 import { MoneyMessages } from "../../services/money-rules.ts"
+import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig } from "../config.ts"
 import { ResponsibleGaming } from "../responsible-gaming/ResponsibleGaming.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
@@ -48,6 +49,7 @@ export const CryptoHandlers = HttpApiBuilder.group(
     const rates = yield* Rates
     const addresses = yield* Addresses
     const deposits = yield* CryptoDepositsRepo
+    const bonuses = yield* Bonuses
     const withdrawals = yield* Withdrawals
 
     return handlers
@@ -71,6 +73,9 @@ export const CryptoHandlers = HttpApiBuilder.group(
               message: `${displayCode(currency)} deposits are not available right now.`,
               currency,
             })
+          // The bonus code named with the request is kept for the next transfer credited in this
+          // currency (none named: no bonus for it).
+          yield* bonuses.chooseForCrypto(userId, currency, payload.promotionCoupon ?? null)
           const network = networkOf[currency]
           const widgets = buyCryptoWidgets(config, currency, row.address)
           return {

@@ -445,6 +445,7 @@ const make = Effect.gen(function* () {
             const grant = posted.replayed
               ? undefined
               : yield* bonuses.awardForDeposit({
+                  source: "fiat",
                   id: deposit.id,
                   userId: deposit.userId,
                   currency: deposit.currency,

@@ -21,6 +21,7 @@ export const grantFirstDepositBonus = async (
     Effect.gen(function* () {
       const bonuses = yield* Bonuses
       return yield* bonuses.awardForDeposit({
+        source: "fiat",
         id: depositId,
         userId,
         currency: "EUR",

@@ -96,6 +96,7 @@ describeBackends("bonuses: the free-spin wallet", ({ start }) => {
       Effect.gen(function* () {
         const bonuses = yield* Bonuses
         return yield* bonuses.awardForDeposit({
+          source: "fiat",
           id: depositId,
           userId: p.userId,
           currency: "EUR",
