@@ -27,7 +27,7 @@ import {
 } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
 import { operator } from "./support/operator.ts"
-import { dismissToasts } from "./support/ui.ts"
+import { dismissToasts, fillRegistration } from "./support/ui.ts"
 
 /**
  * From a card of the Bonuses tab to the game its spins are for, in real money: the studio's page
@@ -335,4 +335,60 @@ test("the welcome banner's 125 free spins: played before any deposit, their winn
   )
   await expect(page.getByRole("region", { name: "Welcome free spins" })).toHaveCount(0)
   await expect(page.getByRole("list", { name: "History" })).toContainText("Unlocked")
+})
+
+test("a new player signs up with the code WELCOME1 and gets, with the first 30 EUR deposit, what the code promised", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(180_000)
+  const player = newPlayer(world, "signup-code")
+  await page.goto("/")
+  await banner(page).getByRole("button", { name: "Sign up" }).click()
+  await fillRegistration(page, { ...player, currency: "EUR" })
+  const form = page.getByRole("form", { name: "Sign up" })
+  await form.getByRole("switch", { name: "I have a bonus code" }).click()
+  await form.getByRole("textbox", { name: "Bonus code" }).fill("welcome1")
+  // Checked as it is typed: what the code grants, in the offer's words.
+  await expect(form).toContainText("WELCOME1: Welcome bonus: 50 % up to 16.00 EUR (+100 free spins)")
+  await world.screenshot(page, "bonuses-09-signup-code")
+  await form.getByRole("button", { name: "Sign up" }).click()
+  await expect(banner(page).getByText(player.fullName)).toBeVisible({ timeout: 20_000 })
+  await dismissToasts(page)
+
+  // The code was taken for the first deposit: the offer reads "Taken", and the deposit step has it chosen.
+  await page.goto("/profile/bonuses")
+  await expect(
+    page
+      .getByRole("list", { name: "Offers for your next deposit" })
+      .getByRole("listitem")
+      .filter({ hasText: "Welcome bonus" }),
+  ).toContainText("Taken")
+  // The welcome banner's spins came with joining.
+  await expect(page.getByRole("region", { name: "Welcome free spins" })).toContainText(
+    "Free spins: 125 of 125 left",
+  )
+  await page.goto("/")
+  await banner(page).getByRole("button", { name: "Deposit", exact: true }).click()
+  const dialog = depositDialog(page)
+  const amount = dialog.getByRole("form", { name: "Deposit amount" })
+  await amount.getByRole("button", { name: "30 EUR" }).click()
+  await expect(
+    amount.getByText("This deposit gets 125% bonus + 125 free spins (up to 8,000 EUR)"),
+  ).toBeVisible()
+  await expect(amount.getByRole("radio", { name: /^Take the bonus/ })).toBeChecked()
+  await amount.getByRole("button", { name: "Play with" }).click()
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+
+  // 125 % of 30 EUR and the band's 125 spins, as promised; wagered 10× (375.00 EUR).
+  await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
+  await page.goto("/profile/bonuses")
+  const card = page.getByRole("region", { name: "Welcome bonus" })
+  await expect(card).toContainText("37.50 EUR bonus money of 37.50 EUR granted")
+  await expect(card).toContainText("0.00 EUR of 375.00 EUR")
+  await expect(card).toContainText("Free spins: 125 of 125 left at 0.20 EUR in Aurora Vault")
 })
