@@ -16,7 +16,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
-import { bandFor, bandsOf, depositBonusOf, eurCentsToMinor, isRunning } from "../../services/bonus-rules.ts"
+import { isRunning } from "../../services/bonus-rules.ts"
 import type {
   CouponCheck,
   EligiblePromotions,
@@ -30,8 +30,10 @@ import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
+import { type BonusGrant, type DepositForBonus, makeDepositAward } from "./depositAward.ts"
 import { FreeRoundsRepo } from "./FreeRoundsRepo.ts"
-import { FreeSpinWallets, type Unlock } from "./FreeSpinWallets.ts"
+import { FreeSpinWallets } from "./FreeSpinWallets.ts"
+import { BONUS_HOUSE_CODE } from "./houseAccounts.ts"
 import { type BonusPlayShape, makeBonusPlay } from "./play.ts"
 
 export const BonusMessages = {
@@ -49,30 +51,8 @@ export const BonusMessages = {
     "Free spins you were given earlier are still waiting: play them, or unlock what they won, first.",
 } as const
 
-/** The house account every bonus is paid from and returns to. */
-export const BONUS_HOUSE_CODE = "bonus"
-
-/** What a completed deposit needs to know to pay its bonus. */
-export interface DepositForBonus {
-  /** A card / e-wallet deposit (`deposits`) or a credited crypto transfer (`crypto_deposits`). */
-  readonly source: "fiat" | "crypto"
-  readonly id: string
-  readonly userId: string
-  readonly currency: string
-  readonly amount: bigint
-  readonly amountEurCents: bigint
-  readonly promotionCoupon: string | null
-}
-
-export interface BonusGrant {
-  readonly bonusId: string
-  readonly amount: bigint
-  readonly freeSpins: number
-  /** The player's bonus balance after the grant (and the unlock). */
-  readonly balance: bigint
-  /** Free-spin winnings (and their extra bonus) this deposit unlocked into the bonus. */
-  readonly unlocked: Unlock | undefined
-}
+export type { BonusGrant, DepositForBonus }
+export { BONUS_HOUSE_CODE }
 
 export interface BonusesShape {
   readonly eligible: (userId: string) => Effect.Effect<EligiblePromotions>
@@ -413,98 +393,13 @@ const make = Effect.gen(function* () {
       } satisfies CouponCheck
     })
 
-  const awardForDeposit = (deposit: DepositForBonus) =>
-    Effect.gen(function* () {
-      // Only a deposit that names its bonus earns one (see the header): nothing to decide without.
-      if (deposit.promotionCoupon === null) return undefined
-      const now = yield* Clock.currentTimeMillis
-      // Two deposits of one player completing at once must not both be "the first", nor both
-      // take an offer meant once: their bonus decisions queue on the player's row.
-      yield* repo.lockPlayer(deposit.userId)
-      const completedBefore = yield* repo.completedDepositsBefore(deposit.userId, deposit.id)
-      const number = completedBefore + 1
-      // The player chose it on the deposit step (the offer's code) or typed a code.
-      const promotion = yield* repo.promotionByCode(deposit.promotionCoupon)
-      if (promotion === undefined || promotion.kind !== "deposit_bonus") return undefined
-      if (!isRunning(promotion, now)) return undefined
-      if (promotion.depositNumber !== null && promotion.depositNumber !== number) return undefined
-      if (promotion.currencies !== null && !promotion.currencies.includes(deposit.currency)) return undefined
-      if ((yield* repo.grantsTo(deposit.userId, promotion.id)) >= promotion.maxUsesPerPlayer) return undefined
-      const rate = yield* rates.get(deposit.currency)
-      if (rate === undefined || deposit.amount < rate.minPromotion) return undefined
-      const band = bandFor(bandsOf(promotion.bands), deposit.amountEurCents)
-      if (band === undefined) return undefined
-      const cap = eurCentsToMinor(BigInt(promotion.maxBonusEurCents), rate.eurRate, rate.subunitsToUnit)
-      const amount = depositBonusOf(deposit.amount, band.percent, cap)
-      if (amount <= 0n && band.freeSpins === 0) return undefined
-      // The bonus account before the bonus row: the order bets and forfeits take.
-      const account = yield* ledger.bonusAccount(deposit.userId, deposit.currency)
-      yield* ledger.lockBalances([account.id])
-      // One active bonus per currency: the deposit still counts, but earns nothing now.
-      if ((yield* repo.lockActive(deposit.userId, deposit.currency)) !== undefined) {
-        yield* Effect.logInfo(`deposit ${deposit.id}: a bonus is active in ${deposit.currency}; none granted`)
-        return undefined
-      }
-      let transactionId: string | null = null
-      let balance = BigInt(account.balance)
-      if (amount > 0n) {
-        const house = yield* ledger.systemAccountId("house", BONUS_HOUSE_CODE, deposit.currency)
-        const posted = yield* ledger
-          .post({
-            kind: "bonus.grant",
-            idempotencyKey: `bonus:deposit:${deposit.id}`,
-            entries: [
-              { accountId: house, currency: deposit.currency, amount: -amount },
-              { accountId: account.id, currency: deposit.currency, amount },
-            ],
-            metadata: { depositId: deposit.id, promotionId: promotion.id, userId: deposit.userId },
-          })
-          .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
-        transactionId = posted.transactionId
-        balance = posted.balances.get(account.id) ?? balance + amount
-      }
-      const bonusId = yield* repo.insertBonus({
-        userId: deposit.userId,
-        promotionId: promotion.id,
-        currency: deposit.currency,
-        depositId: deposit.source === "fiat" ? deposit.id : null,
-        cryptoDepositId: deposit.source === "crypto" ? deposit.id : null,
-        coupon: deposit.promotionCoupon.trim().toUpperCase(),
-        amount,
-        percent: band.percent,
-        freeSpins: band.freeSpins,
-        wageringRequired: amount * BigInt(promotion.wageringMultiple),
-        maxBet: eurCentsToMinor(BigInt(promotion.maxBetEurCents), rate.eurRate, rate.subunitsToUnit),
-        validDays: promotion.validDays,
-        grantTransactionId: transactionId,
-      })
-      // Its free spins: a grant sent to the game's provider once this commits (the sender's outbox).
-      if (band.freeSpins > 0 && promotion.freeSpinGame !== null && promotion.freeSpinBetEurCents !== null) {
-        const bet = eurCentsToMinor(BigInt(promotion.freeSpinBetEurCents), rate.eurRate, rate.subunitsToUnit)
-        const grant =
-          bet > 0n
-            ? yield* freeRounds.insert({
-                userId: deposit.userId,
-                promotionId: promotion.id,
-                bonusId,
-                freeSpinWalletId: null,
-                gameId: promotion.freeSpinGame,
-                currency: deposit.currency,
-                rounds: band.freeSpins,
-                bet,
-                validDays: promotion.validDays,
-              })
-            : undefined
-        if (grant === undefined)
-          yield* Effect.logWarning(
-            `deposit ${deposit.id}: ${band.freeSpins} free spins of ${promotion.freeSpinGame} not granted (game not listed, or a bet of 0 in ${deposit.currency})`,
-          )
-      }
-      // Free-spin winnings waiting for this deposit join the bonus it took.
-      const unlocked = yield* freeSpinWallets.unlockWithin(deposit, bonusId)
-      if (unlocked !== undefined) balance += unlocked.winnings + unlocked.extra
-      return { bonusId, amount, freeSpins: band.freeSpins, balance, unlocked } satisfies BonusGrant
-    })
+  const { awardForDeposit, chooseForCrypto, awardForCryptoDeposit } = makeDepositAward({
+    repo,
+    ledger,
+    rates,
+    freeRounds,
+    freeSpinWallets,
+  })
 
   // The sweeper: every minute, in every process (each bonus ends once: its row lock decides).
   yield* expireDue.pipe(
@@ -513,22 +408,6 @@ const make = Effect.gen(function* () {
     Effect.delay(Duration.seconds(20)),
     Effect.forkScoped,
   )
-
-  const chooseForCrypto = (userId: string, currency: string, coupon: string | null) =>
-    repo
-      .setCryptoChoice(
-        userId,
-        currency,
-        coupon === null || coupon.trim() === "" ? null : coupon.trim().toUpperCase(),
-      )
-      .pipe(Effect.orDie)
-
-  const awardForCryptoDeposit: BonusesShape["awardForCryptoDeposit"] = (deposit) =>
-    Effect.gen(function* () {
-      const coupon = yield* repo.takeCryptoChoice(deposit.userId, deposit.currency)
-      if (coupon === undefined) return undefined
-      return yield* awardForDeposit({ ...deposit, source: "crypto", promotionCoupon: coupon })
-    })
 
   return {
     chooseForCrypto,

@@ -28,10 +28,7 @@ import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type PromotionRow } from "./BonusesRepo.ts"
 import { FreeRoundsRepo } from "./FreeRoundsRepo.ts"
 import { FreeSpinWalletRepo, type FreeSpinWalletRow } from "./FreeSpinWalletRepo.ts"
-
-/** The house accounts the unlock and the expiry move money between. */
-const BONUS_HOUSE_CODE = "bonus"
-const GAMES_HOUSE_CODE = "games"
+import { BONUS_HOUSE_CODE, GAMES_HOUSE_CODE } from "./houseAccounts.ts"
 
 /** What a deposit moved out of a free-spin wallet into its bonus. */
 export interface Unlock {
