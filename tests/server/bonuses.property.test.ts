@@ -1,11 +1,16 @@
 /**
  * Money with a bonus is conserved, on both backends. Each run: a player with some cash and a first-
  * deposit bonus (its wagering lowered at random, so some runs convert it mid-way) plays a random
- * sequence of bets, wins, rollbacks, forfeits and expiries through the signed seamless-wallet protocol. Stated without the split rules themselves:
+ * sequence of bets, wins, rollbacks, forfeits, expiries and free rounds (the deposit bonus's spins,
+ * and the welcome spins of the free-spin wallet) through the signed seamless-wallet protocol. Stated
+ * without the split rules themselves:
  * - an accepted bet takes exactly its amount from cash + bonus money (whatever part came from which,
  *   and whether it completed the wagering and converted the bonus);
  * - a win, or a refund, adds exactly its amount while the bonus was never forfeited nor expired
  *   (after that, at most its amount: the bonus's share stays with the house);
+ * - a free round of the bonus's spins adds exactly its win while the bonus was never forfeited nor
+ *   expired (nothing after); a free round of the welcome spins adds exactly its win to the held
+ *   free-spin winnings and nothing to cash or bonus money;
  * - a refused bet, a forfeit and an expiry never change cash; a bonus that ended holds no money;
  * - no balance is ever negative, and ledger:check is clean (every transaction sums to 0) after each run.
  */
@@ -26,6 +31,8 @@ type Step =
   | { readonly op: "rollback" }
   | { readonly op: "forfeit" }
   | { readonly op: "expire" }
+  | { readonly op: "freeRound"; readonly amount: number }
+  | { readonly op: "welcomeSpin"; readonly amount: number }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -39,6 +46,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant("rollback" as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("forfeit" as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("expire" as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("freeRound" as const), amount: fc.integer({ min: 0, max: 900 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("welcomeSpin" as const),
+      amount: fc.integer({ min: 0, max: 900 }),
+    }),
+  },
 )
 
 describeBackends("bonuses: money is conserved in play", ({ start }) => {
@@ -58,6 +76,24 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
   const wallet = async (userId: string) => {
     const w = await walletOf(server, userId)
     return { cash: w.cash ?? 0n, bonus: w.bonus ?? 0n }
+  }
+  const heldWinnings = async (userId: string) =>
+    BigInt(
+      (
+        await server.query<{ balance: string }>(
+          "SELECT balance::text AS balance FROM ledger_accounts WHERE user_id = $1 AND kind = 'player_free_spins' AND currency = 'EUR'",
+          [userId],
+        )
+      )[0]?.balance ?? "0",
+    )
+  const grantOf = async (userId: string, game: string) => {
+    const rows = await server.query<{ id: string }>(
+      "SELECT id::text AS id FROM free_round_grants WHERE user_id = $1 AND game_id = $2",
+      [userId, game],
+    )
+    const id = rows[0]?.id
+    if (id === undefined) throw new Error(`no ${game} grant for ${userId}`)
+    return id
   }
 
   it("bets, wins, rollbacks, forfeits and expiries move exactly their amounts", async () => {
@@ -134,6 +170,30 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
                 expect(
                   total(after) >= total(before) && total(after) <= total(before) + BigInt(s.amount),
                 ).toBe(true)
+            } else if (s.op === "freeRound" || s.op === "welcomeSpin") {
+              const game = s.op === "freeRound" ? "aurora-vault" : "viking-voyage"
+              const heldBefore = await heldWinnings(p.userId)
+              const res = await walletCall(server.url, "win", {
+                sessionToken: p.token,
+                playerId: p.userId,
+                currency: "EUR",
+                transactionId: randomUUID(),
+                roundId: randomUUID(),
+                gameId: game,
+                amount: String(s.amount),
+                roundClosed: true,
+                freeRoundGrantId: await grantOf(p.userId, game),
+              })
+              expect(res.status).toBe(200)
+              const after = await wallet(p.userId)
+              const heldAfter = await heldWinnings(p.userId)
+              if (s.op === "welcomeSpin") {
+                expect(after).toEqual(before)
+                expect(heldAfter).toBe(heldBefore + BigInt(s.amount))
+              } else {
+                expect(total(after)).toBe(ended ? total(before) : total(before) + BigInt(s.amount))
+                expect(heldAfter).toBe(heldBefore)
+              }
             } else if (s.op === "rollback") {
               if (lastBet === null) continue
               const bet = lastBet
