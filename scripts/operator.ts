@@ -23,7 +23,7 @@
  *   promotions update ID [options]                   any --band replaces the bands
  *   promotions deactivate ID | activate ID
  *   (through server/bonuses/Promotions.ts, each change audited; docs/bonuses.md, "Operating
- *   promotions"; these open the database themselves: no server endpoint for them yet)
+ *   promotions"; through a server: server/bonuses/operatorHttp.ts)
  *
  * Options: --as NAME (who acts when the command opens the database itself; default
  * cli:<user>@<host>), --json (machine-readable output), --server URL (go through that server's
@@ -108,8 +108,7 @@ const usage = `usage: npm run operator -- <command> [options]
       the deposit that unlocks their winnings, and the extra bonus it earns)
       E: EUR like 8000 or 0.20; ISO: 2027-01-31 (midnight UTC) or 2027-01-31T18:00:00Z;
       "none" clears --code, --deposit-number, --free-spin-game/--free-spin-bet-eur, --starts,
-      --ends, --max-uses, --unlock-deposit-eur. Promotions open the database themselves (DATABASE_URL, or the embedded
-      one while no server holds it).
+      --ends, --max-uses, --unlock-deposit-eur.
 
 options: --as NAME   who acts when the database is opened directly (default cli:<user>@<host>);
                      through a server, the operator is the one the secret belongs to
@@ -151,8 +150,6 @@ type PromotionsCommand =
   | { readonly _tag: "promotionsCreate"; readonly input: NewPromotion }
   | { readonly _tag: "promotionsUpdate"; readonly id: string; readonly changes: PromotionChanges }
   | { readonly _tag: "promotionsSetActive"; readonly id: string; readonly active: boolean }
-
-const isPromotionsCommand = (c: Command): c is PromotionsCommand => c._tag.startsWith("promotions")
 
 interface Options {
   readonly command: Command
@@ -613,11 +610,6 @@ class SetupError extends Error {}
 
 const runViaServer = async (options: Options, base: string, secret: string): Promise<unknown> => {
   const c = options.command
-  if (isPromotionsCommand(c))
-    throw new SetupError(
-      `promotions commands open the database themselves (no server endpoint for them yet), and the server ` +
-        `at ${base} holds it: use PostgreSQL (DATABASE_URL), or run them while no server holds the embedded database`,
-    )
   const headers = {
     // The server records the operator this secret belongs to: `--as` names only direct database use.
     authorization: `Bearer ${secret}`,
@@ -681,6 +673,33 @@ const runViaServer = async (options: Options, base: string, secret: string): Pro
           method: "POST",
           headers,
           body: JSON.stringify({ id: c.id, txHash: c.txHash }),
+        })
+        break
+      case "promotionsList":
+        res = await fetch(url("/promotions"), { headers })
+        break
+      case "promotionsShow":
+        res = await fetch(url(`/promotions/show?id=${encodeURIComponent(c.id)}`), { headers })
+        break
+      case "promotionsCreate":
+        res = await fetch(url("/promotions/create"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify(c.input),
+        })
+        break
+      case "promotionsUpdate":
+        res = await fetch(url("/promotions/update"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ id: c.id, changes: c.changes }),
+        })
+        break
+      case "promotionsSetActive":
+        res = await fetch(url("/promotions/set-active"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ id: c.id, active: c.active }),
         })
         break
       case "ratesSet":

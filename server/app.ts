@@ -19,6 +19,8 @@ import { AnalyticsHandlers } from "./analytics/http.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
+import { promotionsOperatorEndpoints, promotionsOperatorRoutes } from "./bonuses/operatorHttp.ts"
+import { Promotions } from "./bonuses/Promotions.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
@@ -119,7 +121,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     DepositsRepo.layer,
   ).pipe(Layer.provideMerge(Account))
   // Bonuses: promotions, the bonuses players hold (their money is the ledger's).
-  const BonusLayer = Bonuses.layer.pipe(Layer.provideMerge(MoneyBase))
+  const BonusLayer = Layer.mergeAll(Bonuses.layer, Promotions.layer).pipe(Layer.provideMerge(MoneyBase))
   // Loyalty levels: points from the wallet's settled bets, the weekly cashback (docs/loyalty.md).
   const LoyaltyLayer = Loyalty.layer.pipe(Layer.provideMerge(BonusLayer))
   // Games: the catalogue and lobby, launch, and the seamless wallet providers call.
@@ -164,6 +166,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
     ...ratesOperatorEndpoints,
+    ...promotionsOperatorEndpoints,
     ...withdrawalOperatorEndpoints,
     ...payoutCallbackEndpoints,
     ...paymentEndpoints,
@@ -179,6 +182,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     unsubscribeRedirectRoute(config),
     operatorRoutes,
     ratesOperatorRoutes,
+    promotionsOperatorRoutes,
     withdrawalOperatorRoutes,
     payoutCallbackRoutes,
     paymentRoutes,

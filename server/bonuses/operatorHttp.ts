@@ -1,0 +1,140 @@
+/**
+ * The operator endpoint of promotions: what `npm run operator -- promotions …` calls when a server
+ * holds the embedded database (and what the back office will call), beside the kyc and rates ones,
+ * with the same rules: `Authorization: Bearer <operator secret>` (constant-time), the operator the
+ * secret belongs to audited with " via server". The input is what the operator typed (text), checked
+ * by `Promotions` exactly as on the command line. Routes (JSON):
+ *   GET  /api/operator/v1/promotions                  every promotion
+ *   GET  /api/operator/v1/promotions/show?id=…        one
+ *   POST /api/operator/v1/promotions/create           { id, kind, …changes }
+ *   POST /api/operator/v1/promotions/update           { id, changes: {…} }
+ *   POST /api/operator/v1/promotions/set-active       { id, active }
+ * A refused change: 404 unknown promotion, 409 a duplicate id or code or nothing to change, 422 an
+ * invalid value — each `{ error, message }` with the message the command line prints.
+ */
+import { Effect, Layer, Schema } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { AppConfig } from "../config.ts"
+import {
+  operatorBody as body,
+  operatorJson as json,
+  OPERATOR_PREFIX,
+  type OperatorRefused,
+  operatorAuthentication,
+  refusalResponse,
+} from "../operator/endpoint.ts"
+import { type PromotionChangeRefused, Promotions } from "./Promotions.ts"
+
+export const promotionsOperatorEndpoints = [
+  { method: "GET", path: `${OPERATOR_PREFIX}/promotions` },
+  { method: "GET", path: `${OPERATOR_PREFIX}/promotions/show` },
+  { method: "POST", path: `${OPERATOR_PREFIX}/promotions/create` },
+  { method: "POST", path: `${OPERATOR_PREFIX}/promotions/update` },
+  { method: "POST", path: `${OPERATOR_PREFIX}/promotions/set-active` },
+] as const
+
+const Text = Schema.String.check(Schema.isMaxLength(2_000))
+const Clearable = Schema.optional(Schema.NullOr(Text))
+const changeFields = {
+  name: Schema.optional(Text),
+  description: Schema.optional(Text),
+  code: Clearable,
+  depositNumber: Clearable,
+  bands: Schema.optional(Schema.Array(Text).check(Schema.isMaxLength(50))),
+  maxBonusEur: Schema.optional(Text),
+  wagering: Schema.optional(Text),
+  maxBetEur: Schema.optional(Text),
+  validDays: Schema.optional(Text),
+  freeSpinGame: Clearable,
+  freeSpinBetEur: Clearable,
+  unlockDepositEur: Clearable,
+  extraBonusPercent: Schema.optional(Text),
+  currencies: Clearable,
+  startsAt: Clearable,
+  endsAt: Clearable,
+  maxUses: Clearable,
+  maxUsesPerPlayer: Schema.optional(Text),
+}
+const CreatePayload = Schema.Struct({ id: Text, kind: Text, ...changeFields })
+const UpdatePayload = Schema.Struct({ id: Text, changes: Schema.Struct(changeFields) })
+const SetActivePayload = Schema.Struct({ id: Text, active: Schema.Boolean })
+
+const refusedStatus: Readonly<Record<PromotionChangeRefused["reason"], number>> = {
+  UnknownPromotion: 404,
+  DuplicateId: 409,
+  DuplicateCode: 409,
+  NothingToChange: 409,
+  InvalidBands: 422,
+  InvalidValue: 422,
+  UnknownGame: 422,
+  UnknownCurrency: 422,
+  InvalidDates: 422,
+}
+
+export const promotionsOperatorRoutes = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const promotions = yield* Promotions
+    const authenticate = operatorAuthentication(config)
+
+    const answer = <A>(
+      effect: Effect.Effect<A, OperatorRefused | PromotionChangeRefused, HttpServerRequest.HttpServerRequest>,
+    ) =>
+      effect.pipe(
+        Effect.map((value) => json(200, value)),
+        Effect.catchTags({
+          OperatorRefused: (e) => Effect.succeed(refusalResponse(e)),
+          PromotionChangeRefused: (e) =>
+            Effect.succeed(json(refusedStatus[e.reason], { error: e.reason, message: e.message })),
+        }),
+      )
+
+    const list = answer(
+      Effect.gen(function* () {
+        yield* authenticate
+        return { promotions: yield* promotions.list() }
+      }),
+    )
+
+    const show = answer(
+      Effect.gen(function* () {
+        yield* authenticate
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const id = new URL(request.url, "http://operator.invalid").searchParams.get("id") ?? ""
+        return yield* promotions.show(id)
+      }),
+    )
+
+    const create = answer(
+      Effect.gen(function* () {
+        const actor = yield* authenticate
+        const input = yield* body(CreatePayload)
+        return yield* promotions.create(input, actor)
+      }),
+    )
+
+    const update = answer(
+      Effect.gen(function* () {
+        const actor = yield* authenticate
+        const input = yield* body(UpdatePayload)
+        return yield* promotions.update(input.id, input.changes, actor)
+      }),
+    )
+
+    const setActive = answer(
+      Effect.gen(function* () {
+        const actor = yield* authenticate
+        const input = yield* body(SetActivePayload)
+        return yield* promotions.setActive(input.id, input.active, actor)
+      }),
+    )
+
+    return Layer.mergeAll(
+      HttpRouter.add("GET", `${OPERATOR_PREFIX}/promotions`, list),
+      HttpRouter.add("GET", `${OPERATOR_PREFIX}/promotions/show`, show),
+      HttpRouter.add("POST", `${OPERATOR_PREFIX}/promotions/create`, create),
+      HttpRouter.add("POST", `${OPERATOR_PREFIX}/promotions/update`, update),
+      HttpRouter.add("POST", `${OPERATOR_PREFIX}/promotions/set-active`, setActive),
+    )
+  }),
+)
