@@ -187,16 +187,19 @@ const make = Effect.gen(function* () {
   const offersFor = (userId: string) =>
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const [all, completed, choices] = yield* Effect.all([
+      const [all, completed, choices, wallets] = yield* Effect.all([
         repo.promotions(),
         repo.completedDepositsBefore(userId, null),
         repo.choicesOf(userId),
+        repo.walletCurrencies(userId),
       ])
       const offers: Array<{ readonly promotion: PromotionRow; readonly accepted: boolean | null }> = []
       for (const p of all) {
         // Free spins are granted (on joining, or by their code), never taken at a deposit.
         if (p.kind !== "deposit_bonus" || !isRunning(p, now)) continue
         if (p.depositNumber !== null && p.depositNumber !== completed + 1) continue
+        // Only for currencies none of the player's wallets hold: not theirs to take.
+        if (p.currencies !== null && !wallets.some((c) => p.currencies?.includes(c) === true)) continue
         if ((yield* repo.grantsTo(userId, p.id)) >= p.maxUsesPerPlayer) continue
         offers.push({ promotion: p, accepted: choices.get(p.id) ?? null })
       }
@@ -354,6 +357,12 @@ const make = Effect.gen(function* () {
         const completed = yield* repo.completedDepositsBefore(userId, null)
         if (promotion.depositNumber !== null && promotion.depositNumber !== completed + 1)
           return yield* reject("not-eligible", BonusMessages.couponNotEligible)
+        // For other currencies only: none of this player's wallets could take it.
+        if (promotion.currencies !== null) {
+          const mine = yield* repo.walletCurrencies(userId)
+          if (!mine.some((c) => promotion.currencies?.includes(c) === true))
+            return yield* reject("currency", BonusMessages.couponCurrency)
+        }
       }
       return promotion
     }).pipe(Effect.catchTag("SqlError", Effect.die))

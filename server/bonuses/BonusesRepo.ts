@@ -166,6 +166,8 @@ export interface BonusesRepoShape {
   readonly setCryptoChoice: (userId: string, currency: string, coupon: string | null) => Sql<void>
   /** Takes (and removes) that code for a crypto deposit being credited; undefined: none, or too old. */
   readonly takeCryptoChoice: (userId: string, currency: string) => Sql<string | undefined>
+  /** The currencies of the player's wallets. */
+  readonly walletCurrencies: (userId: string) => Sql<ReadonlyArray<string>>
   /** The player's currency (chosen at registration): where a free-spins code's spins are granted. */
   readonly currencyOf: (userId: string) => Sql<string | undefined>
   readonly setOptedOut: (userId: string, optedOut: boolean) => Sql<void>
@@ -361,6 +363,10 @@ const make = Effect.gen(function* () {
 
   return {
     transaction: sql.withTransaction,
+    walletCurrencies: (userId: string) =>
+      sql<{ readonly currency: string }>`
+        SELECT currency FROM ledger_accounts WHERE kind = 'player_cash' AND user_id = ${userId} ORDER BY currency
+      `.pipe(Effect.map((rows) => rows.map((r) => r.currency))),
     setCryptoChoice: (userId: string, currency: string, coupon: string | null) =>
       (coupon === null
         ? sql`DELETE FROM crypto_bonus_choices WHERE user_id = ${userId} AND currency = ${currency}`

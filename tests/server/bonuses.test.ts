@@ -249,6 +249,48 @@ describeBackends("bonuses: offers, deposit bonuses, forfeits, codes", ({ start }
       })
     })
 
+    it("a code past its end, used up in all, or for other currencies grants nothing, with the reason", async () => {
+      // Operators' codes for any deposit: one ended yesterday, one granted once at most, one for USD.
+      await server.query(
+        `INSERT INTO promotions (id, kind, name, code, max_bonus_eur_cents, wagering_multiple, max_bet_eur_cents,
+                                 valid_days, starts_at, ends_at, max_uses, currencies)
+         VALUES ('ended', 'deposit_bonus', 'Ended', 'ENDED1', 1000, 1, 500, 1, now() - interval '2 days',
+                 now() - interval '1 day', NULL, NULL),
+                ('once', 'deposit_bonus', 'Once', 'ONCE1', 1000, 1, 500, 1, NULL, NULL, 1, NULL),
+                ('dollars', 'deposit_bonus', 'Dollars', 'DOLLARS1', 1000, 1, 500, 1, NULL, NULL, NULL, '{USD}')`,
+      )
+      await server.query(
+        `INSERT INTO promotion_bands (promotion_id, up_to_eur_cents, percent, free_spins)
+         VALUES ('ended', NULL, 10, 0), ('once', NULL, 10, 0), ('dollars', NULL, 10, 0)`,
+      )
+      const visitor = new Browser(server)
+      expect(await visitor.post(`${USER}/promotion/coupon`, { couponName: "ended1" })).toMatchObject({
+        status: 422,
+        body: { reason: "expired", message: "This bonus code is not valid at the moment." },
+      })
+      // The first player's deposit takes ONCE1: nobody else can.
+      const first = await newCompletePlayer(server, "code-once")
+      await deposit(first.browser, "3000", "ONCE1")
+      expect((await bonusesOf(first.browser)).map((b) => b.promotionId)).toEqual(["once"])
+      const second = await newCompletePlayer(server, "code-once-2")
+      expect(
+        await second.browser.call("PUT", `${PROFILE}/profile/redeem-promotion-coupon`, {
+          promotionCoupon: "ONCE1",
+        }),
+      ).toMatchObject({
+        status: 422,
+        body: { reason: "used-up", message: "This bonus code has been used up." },
+      })
+      // A EUR player has no wallet a USD code could pay into.
+      expect(await second.browser.post(`${USER}/promotion/coupon`, { couponName: "DOLLARS1" })).toMatchObject(
+        {
+          status: 422,
+          body: { reason: "currency", message: "This bonus code is not valid for this currency." },
+        },
+      )
+      expect((await ledgerReport(server)).clean).toBe(true)
+    })
+
     it("a redeemed code makes its offer the deposit step's choice", async () => {
       const p = await newCompletePlayer(server, "redeem")
       const res = await p.browser.call("PUT", `${PROFILE}/profile/redeem-promotion-coupon`, {
