@@ -17,11 +17,9 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { AppConfig } from "../config.ts"
 import {
   operatorBody as body,
-  operatorJson as json,
   OPERATOR_PREFIX,
-  type OperatorRefused,
+  operatorAnswer,
   operatorAuthentication,
-  refusalResponse,
 } from "../operator/endpoint.ts"
 import { type PromotionChangeRefused, Promotions } from "./Promotions.ts"
 
@@ -77,17 +75,10 @@ export const promotionsOperatorRoutes = Layer.unwrap(
     const promotions = yield* Promotions
     const authenticate = operatorAuthentication(config)
 
-    const answer = <A>(
-      effect: Effect.Effect<A, OperatorRefused | PromotionChangeRefused, HttpServerRequest.HttpServerRequest>,
-    ) =>
-      effect.pipe(
-        Effect.map((value) => json(200, value)),
-        Effect.catchTags({
-          OperatorRefused: (e) => Effect.succeed(refusalResponse(e)),
-          PromotionChangeRefused: (e) =>
-            Effect.succeed(json(refusedStatus[e.reason], { error: e.reason, message: e.message })),
-        }),
-      )
+    const answer = operatorAnswer((e: PromotionChangeRefused) => ({
+      status: refusedStatus[e.reason],
+      error: e.reason,
+    }))
 
     const list = answer(
       Effect.gen(function* () {

@@ -25,6 +25,24 @@ export const operatorJson = (status: number, body: unknown) =>
 export const refusalResponse = (e: OperatorRefused) =>
   operatorJson(e.status, { error: e.error, message: e.message })
 
+/**
+ * An operator route's answer: the handler's value as 200 JSON; a failed authentication or body as
+ * its own refusal; a domain refusal as `{ error, message }` with the status `statusOf` gives it.
+ */
+export const operatorAnswer =
+  <E extends { readonly message: string }>(
+    statusOf: (e: E) => { readonly status: number; readonly error: string },
+  ) =>
+  <A, R>(effect: Effect.Effect<A, OperatorRefused | E, R>) =>
+    effect.pipe(
+      Effect.map((value) => operatorJson(200, value)),
+      Effect.catch((e: OperatorRefused | E) => {
+        if (e instanceof OperatorRefused) return Effect.succeed(refusalResponse(e))
+        const { status, error } = statusOf(e)
+        return Effect.succeed(operatorJson(status, { error, message: e.message }))
+      }),
+    )
+
 const sameSecret = (given: string, expected: string): boolean => {
   const a = Buffer.from(given, "utf8")
   const b = Buffer.from(expected, "utf8")

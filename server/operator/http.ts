@@ -20,14 +20,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { AppConfig } from "../config.ts"
 import { Kyc, type KycReviewRefused } from "../kyc/Kyc.ts"
 import { OperatorAudit } from "./Audit.ts"
-import {
-  operatorBody as body,
-  operatorJson as json,
-  OPERATOR_PREFIX,
-  type OperatorRefused,
-  operatorAuthentication,
-  refusalResponse,
-} from "./endpoint.ts"
+import { operatorBody as body, OPERATOR_PREFIX, operatorAnswer, operatorAuthentication } from "./endpoint.ts"
 
 export { OPERATOR_PREFIX } from "./endpoint.ts"
 
@@ -62,17 +55,10 @@ export const operatorRoutes = Layer.unwrap(
     /** The acting operator, once the secret is right. */
     const authenticate = operatorAuthentication(config)
 
-    const answer = <A>(
-      effect: Effect.Effect<A, OperatorRefused | KycReviewRefused, HttpServerRequest.HttpServerRequest>,
-    ) =>
-      effect.pipe(
-        Effect.map((value) => json(200, value)),
-        Effect.catchTags({
-          OperatorRefused: (e) => Effect.succeed(refusalResponse(e)),
-          KycReviewRefused: (e) =>
-            Effect.succeed(json(refusedStatus[e.reason], { error: e.reason, message: e.message })),
-        }),
-      )
+    const answer = operatorAnswer((e: KycReviewRefused) => ({
+      status: refusedStatus[e.reason],
+      error: e.reason,
+    }))
 
     const pending = answer(
       Effect.gen(function* () {

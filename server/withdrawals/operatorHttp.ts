@@ -17,11 +17,10 @@ import { withdrawalStatuses } from "../../services/cashout-service.ts"
 import { AppConfig } from "../config.ts"
 import {
   operatorBody as body,
-  operatorJson as json,
   OPERATOR_PREFIX,
+  operatorAnswer,
   operatorAuthentication,
   OperatorRefused as Refused,
-  refusalResponse,
 } from "../operator/endpoint.ts"
 import { type OperatorError, Withdrawals } from "./Withdrawals.ts"
 
@@ -52,21 +51,7 @@ export const withdrawalOperatorRoutes = Layer.unwrap(
 
     const authenticate = operatorAuthentication(config)
 
-    const answer = <A>(
-      effect: Effect.Effect<A, Refused | OperatorError, HttpServerRequest.HttpServerRequest>,
-    ) =>
-      effect.pipe(
-        Effect.map((value) => json(200, value)),
-        Effect.catchTags({
-          OperatorRefused: (e) => Effect.succeed(refusalResponse(e)),
-          WithdrawalNotFound: (e) =>
-            Effect.succeed(json(refusalStatus(e), { error: e._tag, message: e.message })),
-          WithdrawalMoveRefused: (e) =>
-            Effect.succeed(json(refusalStatus(e), { error: e._tag, message: e.message })),
-          WithdrawalInputRefused: (e) =>
-            Effect.succeed(json(refusalStatus(e), { error: e._tag, message: e.message })),
-        }),
-      )
+    const answer = operatorAnswer((e: OperatorError) => ({ status: refusalStatus(e), error: e._tag }))
 
     const list = answer(
       Effect.gen(function* () {

@@ -13,14 +13,11 @@ import type { Locator, Page } from "@playwright/test"
 import {
   balance,
   banner,
-  chooseMethod,
-  completeCardProfile,
   depositDialog,
   depositThirtyByCard,
   field,
   newPlayer,
-  payByCard,
-  paymentDialog,
+  playWithCard,
   signedInThroughApi,
   takeWelcomeOffer,
   welcomeBonusDeposit,
@@ -129,12 +126,7 @@ test("the deposit step shows this deposit's bonus with its terms; taken there, t
   )
   await take.check()
   await world.screenshot(page, "bonuses-04-deposit-choice")
-  await form.getByRole("button", { name: "Play with" }).click()
-  await chooseMethod(dialog, "Card")
-  await completeCardProfile(page, undefined)
-  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
-  await payByCard(page, undefined, "4242 4242 4242 4242")
-  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await playWithCard(page, form)
   await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")
 })
 
@@ -223,12 +215,7 @@ test("an operator's quick bonus: its code checked as typed, paid with the deposi
   await form.getByText("I have a bonus code").click()
   await form.getByRole("textbox", { name: "Bonus code" }).fill(code.toLowerCase())
   await expect(form.getByText(`✓ ${code}: Quick bonus: 100 %`)).toBeVisible()
-  await form.getByRole("button", { name: "Play with" }).click()
-  await chooseMethod(dialog, "Card")
-  await completeCardProfile(page, undefined)
-  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
-  await payByCard(page, undefined, "4242 4242 4242 4242")
-  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await playWithCard(page, form)
   await expect(balance(page)).toContainText("30.00 EUR + 30.00 bonus")
   await dismissToasts(page)
 
@@ -319,12 +306,7 @@ test("the welcome banner's 125 free spins: played before any deposit, their winn
     `Taking the bonus also unlocks the ${eurText(won)} EUR your free spins won, with an extra 25 % of this deposit.`,
   )
   await world.screenshot(page, "bonuses-08-unlock-hint")
-  await form.getByRole("button", { name: "Play with" }).click()
-  await chooseMethod(dialog, "Card")
-  await completeCardProfile(page, undefined)
-  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
-  await payByCard(page, undefined, "4242 4242 4242 4242")
-  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await playWithCard(page, form)
 
   // 37.50 EUR (125 %) + the winnings + 7.50 EUR (25 % of 30 EUR), all bonus money.
   const bonus = 3_750n + won + 750n
@@ -377,12 +359,7 @@ test("a new player signs up with the code WELCOME1 and gets, with the first 30 E
     amount.getByText("This deposit gets 125% bonus + 125 free spins (up to 8,000 EUR)"),
   ).toBeVisible()
   await expect(amount.getByRole("radio", { name: /^Take the bonus/ })).toBeChecked()
-  await amount.getByRole("button", { name: "Play with" }).click()
-  await chooseMethod(dialog, "Card")
-  await completeCardProfile(page, undefined)
-  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
-  await payByCard(page, undefined, "4242 4242 4242 4242")
-  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await playWithCard(page, amount)
 
   // 125 % of 30 EUR and the band's 125 spins, as promised; wagered 10× (375.00 EUR).
   await expect(balance(page)).toContainText("30.00 EUR + 37.50 bonus")

@@ -110,6 +110,16 @@ export const payByCard = async (page: Page, world: World | undefined, number: st
 }
 
 /** A signed-in player's first card deposit of 30 EUR, the approving test card: the header shows 30.00. */
+/** From the open amount form: "Play with", the card method, the profile, the approved test card. */
+export const playWithCard = async (page: Page, form: Locator): Promise<void> => {
+  await form.getByRole("button", { name: "Play with" }).click()
+  await chooseMethod(depositDialog(page), "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+}
+
 export const depositThirtyByCard = async (page: Page): Promise<void> => {
   const dialog = await chooseAmount(page, undefined, 30)
   await chooseMethod(dialog, "Card")
