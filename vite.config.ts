@@ -109,6 +109,17 @@ export default defineConfig({
               test: /[\\/](ui|machines|services|statecharts)[\\/]/,
             },
             {
+              // The signed-in session's calls (prefetched with the boot calls): one file, not six.
+              name: "session-calls",
+              test: /[\\/]services[\\/](session-calls|profile-queries|clients[\\/](user|profile|bonuses))\.ts$/,
+            },
+            {
+              // The lobby and the game page (the home page's code): one lazy file, not ten, fetched
+              // beside the boot calls. The verifier and its game maths stay a chunk of their own.
+              name: "games-area",
+              test: /[\\/](ui[\\/]games[\\/](GamesPage|LobbyView|GameView|GameTile|Wallets)\.tsx|machines[\\/]games[\\/](gamesArea|lobby|gamePage|support)\.machine\.ts|machines[\\/]games[\\/]support\.ts|services[\\/](game-service|lobby-rules|lobby-queries|clients[\\/](games|playerGames))\.ts)$/,
+            },
+            {
               // The wallet group's contract: its schemas and its client table in one lazy chunk. The
               // client alone is shared by the money flows and the profile area's deposits tab, and
               // would otherwise be one more file named in the first download's preload list.

@@ -115,6 +115,8 @@ export interface WalletContent {
   readonly profile: Profile | null
   readonly fund: Fund | null
   readonly frame: { readonly url: string; readonly depositId: string; readonly currency: string } | null
+  /** The payment whose frame closed without a credit: the deposit dialog reopens on its outcome. */
+  readonly check: { readonly depositId: string; readonly currency: string } | null
 }
 
 export interface ModalsContext {
@@ -228,7 +230,7 @@ const loadFlow = (flow: AccountFlow) =>
   }) as const
 
 const emptyContent: ModalContent = { token: null, url: null }
-const noWallet: WalletContent = { profile: null, fund: null, frame: null }
+const noWallet: WalletContent = { profile: null, fund: null, frame: null, check: null }
 
 const walletDone = {
   target: "#modals.closed",
@@ -272,6 +274,9 @@ export const modalsMachine = setup({
   },
   guards: {
     opensFrame: (_, params: { output: WalletOutput }) => params.output.type === "frame",
+    /** The frame closed without the money (declined, expired, or no outcome yet): the deposit says which. */
+    frameNotCredited: ({ context }, params: { output: WalletOutput }) =>
+      params.output.type === "closed" && !params.output.credited && context.wallet.frame !== null,
     requestsResetPassword: ({ context }) => context.request?.modal === "reset-password",
     requestsConfirmEmail: ({ context }) => context.request?.modal === "confirm-email",
   },
@@ -324,7 +329,9 @@ export const modalsMachine = setup({
     SHOW_LOADING: ".loading",
     OPEN_DEPOSIT: {
       target: ".deposit",
-      actions: assign({ wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null }) }),
+      actions: assign({
+        wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null, check: null }),
+      }),
     },
     OPEN_CURRENCY: {
       target: ".currency",
@@ -332,7 +339,9 @@ export const modalsMachine = setup({
     },
     OPEN_CASHOUT: {
       target: ".cashout",
-      actions: assign({ wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null }) }),
+      actions: assign({
+        wallet: ({ event }) => ({ profile: event.profile, fund: event.fund, frame: null, check: null }),
+      }),
     },
     ACCOUNT_CHANGED: { actions: "accountChanged" },
   },
@@ -456,6 +465,7 @@ export const modalsMachine = setup({
               siteConfig: context.siteConfig,
               profile: context.wallet.profile,
               fund: context.wallet.fund,
+              check: context.wallet.check,
             }),
             onDone: [
               // The deposit hands over to the iframe modal with the page its call answered.
@@ -466,6 +476,7 @@ export const modalsMachine = setup({
                   wallet: ({ context, event }) => ({
                     ...context.wallet,
                     frame: event.output.type === "frame" ? event.output : null,
+                    check: null,
                   }),
                 }),
               },
@@ -489,7 +500,31 @@ export const modalsMachine = setup({
             // The deposit's hand-over always sets the frame; an empty page is what an absent one shows.
             input: ({ context }) =>
               context.wallet.frame ?? { url: "about:blank", depositId: "", currency: "" },
-            onDone: walletDone,
+            onDone: [
+              // Declined or expired is said in the deposit dialog, with Try again and another method;
+              // the session still reads its fund again.
+              {
+                guard: { type: "frameNotCredited", params: ({ event }) => ({ output: event.output }) },
+                target: "#modals.deposit",
+                actions: [
+                  assign({
+                    wallet: ({ context }) => ({
+                      ...context.wallet,
+                      frame: null,
+                      check:
+                        context.wallet.frame === null
+                          ? null
+                          : {
+                              depositId: context.wallet.frame.depositId,
+                              currency: context.wallet.frame.currency,
+                            },
+                    }),
+                  }),
+                  "accountChanged",
+                ],
+              },
+              walletDone,
+            ],
             onError: closeOnCrash,
           },
         },

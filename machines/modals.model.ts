@@ -53,6 +53,7 @@ export const model = defineModel({
     { type: "xstate.done.actor.deposit", output: { type: "sessionEnded" } },
     { type: "xstate.error.actor.deposit", error: crash },
     { type: "xstate.done.actor.iframe", output: { type: "closed", credited: true } },
+    { type: "xstate.done.actor.iframe", output: { type: "closed", credited: false } },
     { type: "xstate.error.actor.iframe", error: crash },
     { type: "OPEN_CASHOUT", profile: fixtureAccount.profile, fund: fixtureAccount.fund },
     { type: "xstate.done.actor.cashout", output: { type: "cashoutClosed" } },

@@ -161,6 +161,15 @@ export const shellMachine = setup({
     prefetchSessionCalls: () => {
       loadSessionCalls().catch(() => undefined)
     },
+    /**
+     * The area the address asks for is downloaded while the boot calls are on the wire, not after
+     * them: the first screen waits for one round trip less. Nothing renders before the boot answers;
+     * a failure here is retried (and reported) by the area's own loading state.
+     */
+    prefetchArea: ({ context }) => {
+      if (isGamesPath(context.path)) gamesArea.load().catch(() => undefined)
+      else if (isProfilePath(context.path)) profileArea.load().catch(() => undefined)
+    },
   },
 }).createMachine({
   id: "shell",
@@ -181,7 +190,7 @@ export const shellMachine = setup({
   },
   states: {
     booting: {
-      entry: "prefetchSessionCalls",
+      entry: ["prefetchSessionCalls", "prefetchArea"],
       invoke: {
         id: "boot",
         src: "boot",

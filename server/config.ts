@@ -64,6 +64,11 @@ export interface AppConfigShape {
   readonly supportEmail: string
   readonly productName: string
   readonly captchaEnabled: boolean
+  /**
+   * Whether `/statecharts` (the product owners' visualizer) is served (STATECHARTS=on|off); default
+   * on, but off with NODE_ENV=production: players must not find a tool of the team's.
+   */
+  readonly statecharts: boolean
   /** altcha-lib v2 PBKDF2/SHA-256 cost (iterations per attempt). */
   readonly captchaCost: number
   /** HMAC secret of the captcha challenges; generated once and kept in `${dataDir}/captcha-secret`. */
@@ -582,6 +587,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     supportEmail: str(env, "SUPPORT_EMAIL") ?? "support@casino.example",
     productName: str(env, "PRODUCT_NAME") ?? "Casino",
     captchaEnabled,
+    statecharts: bool(env, "STATECHARTS", nodeEnv !== "production"),
     captchaCost,
     // Production never invents it (refused below): no file is written for a server that will not start.
     captchaSecret: captchaSecretRaw ?? (nodeEnv === "production" ? "" : persistentCaptchaSecret(dataDir)),

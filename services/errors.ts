@@ -229,6 +229,13 @@ export class PlayBlocked extends Schema.TaggedError<PlayBlocked>()(
   { httpApiStatus: 403 },
 ) {}
 
+/** A round id that is not one of the caller's rounds (never says whose it is). */
+export class RoundNotFound extends Schema.TaggedError<RoundNotFound>()(
+  "RoundNotFound",
+  { message: Schema.String, roundId: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
 /** The game's provider did not answer the launch: try again later. */
 export class GameUnavailable extends Schema.TaggedError<GameUnavailable>()(
   "GameUnavailable",

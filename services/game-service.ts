@@ -193,6 +193,8 @@ export const BetRecord = Schema.Struct({
   win: Amount,
   status: Schema.Literals(["open", "settled", "rolled-back"]),
   at: Instant,
+  /** The player's n-th round of this game (1 = their first), counted over all their rounds of it. */
+  roundNumber: Schema.Int,
 })
 export type BetRecord = typeof BetRecord.Type
 
@@ -207,3 +209,36 @@ export type BetHistory = typeof BetHistory.Type
 
 /** GET /history/bet/provider: the providers the player has rounds with. */
 export const BetProviders = Schema.Array(Schema.String)
+
+/** GET /history/bet/fairness?round: `round` is the provider's round id (BetRecord.roundId). */
+export const RoundFairnessQuery = Schema.Struct({
+  round: Schema.String.check(
+    Schema.isPattern(/^[\x21-\x7e]{1,100}$/, { message: "a round id, 1 to 100 printable characters" }),
+  ),
+})
+export type RoundFairnessQuery = typeof RoundFairnessQuery.Type
+
+/**
+ * One of the player's rounds as the verifier needs it: the provider's round details (its game id,
+ * the kind, the options, the seeds, the nonce; the server seed null until the player rotated it) and
+ * what the casino recorded (bet, win).
+ */
+export const RoundFairness = Schema.Struct({
+  roundId: Schema.String,
+  /** The provider's game id: the one the verifier's maths is keyed by. */
+  gameId: GameId,
+  gameName: Schema.String,
+  kind: Schema.Literals(gameKinds),
+  options: Schema.Unknown,
+  clientSeed: Schema.String,
+  nonce: Schema.Int,
+  /** sha256 hex of the server seed, committed before the round. */
+  serverSeedHash: Schema.String,
+  serverSeed: Schema.NullOr(Schema.String),
+  currency: CurrencyCode,
+  bet: Amount,
+  win: Amount,
+  roundNumber: Schema.Int,
+  at: Instant,
+})
+export type RoundFairness = typeof RoundFairness.Type

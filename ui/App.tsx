@@ -8,6 +8,7 @@ import type { ActorRefFrom } from "xstate"
 import type { realityCheckMachine } from "../machines/profile/realityCheck.machine.ts"
 import { isGamesPath, isProfilePath, unsubscribeIdOf } from "../services/rules.ts"
 import { useAuthActor, useShell } from "./app/actors.tsx"
+import { afterFirstScreen } from "./app/firstScreen.ts"
 import { FullScreenSpinner } from "./components/Spinner.tsx"
 import { ErrorPage } from "./pages/ErrorPage.tsx"
 import { Header } from "./shell/Header.tsx"
@@ -31,16 +32,7 @@ const BlockedPage = lazy(() => import("./pages/BlockedPage.tsx").then((m) => ({ 
 const TermsPage = lazy(() => staticPages().then((m) => ({ default: m.TermsPage })))
 
 /** After the first screen, when the browser has nothing better to do: the modal layer's chunk. */
-const usePrefetchWhenIdle = () =>
-  useEffect(() => {
-    const prefetch = () => prefetchModalLayer()
-    if (typeof requestIdleCallback === "function") {
-      const id = requestIdleCallback(prefetch, { timeout: 3_000 })
-      return () => cancelIdleCallback(id)
-    }
-    const id = setTimeout(prefetch, 1_000)
-    return () => clearTimeout(id)
-  }, [])
+const usePrefetchWhenIdle = () => useEffect(() => afterFirstScreen(() => void prefetchModalLayer()), [])
 
 /** Every page is its own chunk: the layout wraps the route in one Suspense (see Layout). */
 const Route = () => {

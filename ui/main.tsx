@@ -10,6 +10,7 @@ import type { InspectionEvent } from "xstate"
 import { createActor } from "xstate"
 import { shellMachine } from "../machines/shell.machine.ts"
 import { toCapturedError } from "../services/captured-error.ts"
+import { isGamesPath } from "../services/rules.ts"
 import { liveModeRequested } from "../statecharts/live-flag.ts"
 import { App } from "./App.tsx"
 import { ShellProvider } from "./app/actors.tsx"
@@ -72,6 +73,8 @@ const startPlayerApp = (root: HTMLElement, inspect: ((event: InspectionEvent) =>
     shell.send({ type: "UNEXPECTED_ERROR", error: toCapturedError(event.reason) }),
   )
 
+  // The page's view code is fetched beside the boot calls (the shell prefetches its machine).
+  if (isGamesPath(window.location.pathname)) void import("./games/GamesPage.tsx").catch(() => undefined)
   shell.start()
 
   createRoot(root).render(

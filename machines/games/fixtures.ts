@@ -105,6 +105,7 @@ export const fixtureBetHistory: BetHistory = {
       win: "250",
       status: "settled",
       at: "2026-11-23T10:00:00.000Z",
+      roundNumber: 3,
     },
   ],
   page: 0,

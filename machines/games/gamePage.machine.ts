@@ -11,6 +11,10 @@
  * - While playing, the frame's messages: a refused bet for lack of money (`studio:error`
  *   INSUFFICIENT_FUNDS) shows a clear message with Deposit. A round's balance needs nothing here:
  *   the server pushes it to the session (auth.machine.ts), so a round costs the page no request.
+ * - The frame must say it is there: the studio's page posts `studio:balance` once loaded (a frame's
+ *   `load` fires for the browser's error page too). Blocked by the browser (a CSP violation the view
+ *   reports) or silent for 15 s (the studio down, the network): "The game could not be loaded." and
+ *   why, with Try again, which loads the frame anew.
  * - The reality check interrupts play: while its reminder shows, the page is `paused` —
  *   the view unmounts the frame, so nothing in it keeps playing and no bet can be sent from it — and
  *   "Continue playing" resumes with the frame loaded again (the round state lives on the server).
@@ -36,6 +40,8 @@ export const GamePageMessages = {
   demoOnly: "This game can only be played in demo mode.",
   unavailable: "The game could not be started. Please try again in a moment.",
   loadFailed: "The game could not be loaded.",
+  frameBlocked: "Your browser blocked it on this address.",
+  frameTimeout: "The game studio did not answer in time.",
   insufficientFunds: "Your balance is too low for this bet. Deposit to keep playing, or lower the bet.",
   paused: "Play is paused for your reality check.",
 } as const
@@ -47,7 +53,15 @@ export interface GamePageInput {
   readonly currency: string | null
   readonly platform: "desktop" | "mobile"
   readonly lang: string
+  /** How long the game's frame has to say it is there (default FRAME_TIMEOUT_MS; tests shorten it). */
+  readonly frameTimeoutMs?: number
 }
+
+/** Why the game's frame is not shown: the browser blocked it, or it never said it was there. */
+export type FrameFailure = "blocked" | "timeout"
+
+/** How long a game's frame has to say it is there. */
+export const FRAME_TIMEOUT_MS = 15_000
 
 export interface GamePageContext extends GamePageInput {
   readonly game: Game | null
@@ -62,6 +76,9 @@ export interface GamePageContext extends GamePageInput {
   readonly message: string | null
   /** A reality check reminder is showing: play waits for the player's answer. */
   readonly paused: boolean
+  /** Bumped by Try again and when play resumes: the view loads a new frame. */
+  readonly frameAttempt: number
+  readonly frameFailure: FrameFailure | null
 }
 
 export type GamePageEvent =
@@ -69,6 +86,8 @@ export type GamePageEvent =
   | { readonly type: "PLAY"; readonly mode: PlayMode }
   | { readonly type: "RETRY" }
   | { readonly type: "FRAME"; readonly message: FrameMessage }
+  /** The browser refused to frame the game (the view's `securitypolicyviolation` for its origin). */
+  | { readonly type: "FRAME_BLOCKED" }
   | { readonly type: "DISMISS" }
   /** The reality check's reminder showed (or the session is being signed out from it). */
   | { readonly type: "PAUSE" }
@@ -176,6 +195,9 @@ export const gamePageMachine = setup({
     isLowBalance: (_, params: { message: FrameMessage }) => params.message.type === "insufficientFunds",
     isPaused: ({ context }) => context.paused,
   },
+  delays: {
+    frameTimeout: ({ context }) => context.frameTimeoutMs ?? FRAME_TIMEOUT_MS,
+  },
   actions: {
     useCatalogue: assign(({ context }, params: { catalogue: GamesAndCategories }) => {
       const game = params.catalogue.games.find((g) => g.id === context.gameId) ?? null
@@ -193,6 +215,8 @@ export const gamePageMachine = setup({
     setSession: assign((_, params: { status: SessionStatus }) => ({ session: params.status })),
     useLaunch: assign((_, params: { launch: LaunchResponse }) => ({ launch: params.launch, message: null })),
     dropLaunch: assign({ launch: null }),
+    frameFailed: assign((_, params: { failure: FrameFailure }) => ({ frameFailure: params.failure })),
+    reloadFrame: assign(({ context }) => ({ frameAttempt: context.frameAttempt + 1, frameFailure: null })),
     pause: assign({ paused: true }),
     resume: assign({ paused: false }),
     say: assign((_, params: { message: string }) => ({ message: params.message })),
@@ -215,6 +239,8 @@ export const gamePageMachine = setup({
     launch: null,
     message: null,
     paused: false,
+    frameAttempt: 0,
+    frameFailure: null,
   }),
   initial: "loading",
   // The reality check is followed on every state: a reminder may show before the frame does.
@@ -301,7 +327,7 @@ export const gamePageMachine = setup({
       },
     },
     playing: {
-      initial: "frame",
+      initial: "loading",
       on: {
         PAUSE: { target: ".paused", actions: "pause" },
         PLAY: {
@@ -317,9 +343,31 @@ export const gamePageMachine = setup({
         },
       },
       states: {
-        frame: {
+        /** The frame is loading: the studio's page says it is there with its first message. */
+        loading: {
           // The reminder showed while the game was starting: its frame waits for the answer.
           always: { guard: "isPaused", target: "paused" },
+          after: {
+            frameTimeout: {
+              target: "failed",
+              actions: { type: "frameFailed", params: { failure: "timeout" } },
+            },
+          },
+          on: {
+            FRAME: [
+              {
+                guard: { type: "isLowBalance", params: ({ event }) => ({ message: event.message }) },
+                target: "lowBalance",
+              },
+              { target: "frame" },
+            ],
+            FRAME_BLOCKED: {
+              target: "failed",
+              actions: { type: "frameFailed", params: { failure: "blocked" } },
+            },
+          },
+        },
+        frame: {
           on: {
             FRAME: {
               guard: { type: "isLowBalance", params: ({ event }) => ({ message: event.message }) },
@@ -329,11 +377,13 @@ export const gamePageMachine = setup({
         },
         /** "Your balance is too low…" with Deposit (the view opens the deposit modal) and Dismiss. */
         lowBalance: { on: { DISMISS: "frame" } },
+        /** "The game could not be loaded." and why; Try again loads a new frame. */
+        failed: { on: { RETRY: { target: "loading", actions: "reloadFrame" } } },
         /**
          * A reality check reminder is showing: no frame (the view unmounts it), "play is paused". The
          * answer "Continue playing" loads the frame again; "Sign out" ends the session (and the page).
          */
-        paused: { on: { RESUME: { target: "frame", actions: "resume" } } },
+        paused: { on: { RESUME: { target: "loading", actions: ["resume", "reloadFrame"] } } },
       },
     },
     /** PlayBlocked: the reason, and demo mode when the game has it. */

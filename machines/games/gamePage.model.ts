@@ -2,7 +2,8 @@
  * Generated-path model of machines/games/gamePage.machine.ts, opened by a visitor on a game with
  * demo: the catalogue answered (the game, or not), failed and retried; demo launched; real money
  * asked (login, then signed in) and launched; every launch refusal (excluded, no wallet, not found,
- * session gone, unavailable and retried); the frame's balance and low-balance messages; signed out
+ * session gone, unavailable and retried); the frame loading (its first message), blocked or silent
+ * past its timeout and tried again; the frame's balance and low-balance messages; signed out
  * while playing for real; the reality check's reminder pausing play (while playing, or before the
  * launch answered) and its answer resuming it; the reality check's watcher failing.
  */
@@ -52,6 +53,8 @@ export const model = defineModel({
     { type: "FRAME", message: { type: "balance" } },
     { type: "FRAME", message: { type: "insufficientFunds" } },
     { type: "FRAME", message: { type: "error", code: "BET_LIMIT" } },
+    { type: "FRAME_BLOCKED" },
+    { type: "xstate.after.frameTimeout.gamePage.playing.loading" },
     { type: "DISMISS" },
     { type: "PAUSE" },
     { type: "RESUME" },
@@ -63,5 +66,6 @@ export const model = defineModel({
     message: snapshot.context.message,
     game: snapshot.context.game?.id ?? null,
     paused: snapshot.context.paused,
+    frameFailure: snapshot.context.frameFailure,
   }),
 })

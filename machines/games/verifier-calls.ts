@@ -7,12 +7,19 @@ import { catalogue, gameById } from "../../services/games/catalogue.ts"
 import { hashServerSeed } from "../../services/games/fair.ts"
 import { defaultOptions as gameDefaults } from "../../services/games/play.ts"
 import { verifyRound } from "../../services/games/verify.ts"
+import { formOf, type GameKind, type OptionsForm } from "./verifier-form.ts"
 
 export interface VerifierGame {
   readonly id: string
   readonly name: string
-  readonly kind: string
+  readonly kind: GameKind
   readonly brand: string
+}
+
+/** What the page starts from: every game, and the round its address names (`?round=…`), if any. */
+export interface VerifierStart {
+  readonly games: ReadonlyArray<VerifierGame>
+  readonly round: string | null
 }
 
 export interface VerifyRequest {
@@ -38,6 +45,16 @@ export const loadVerifierGames = async (): Promise<ReadonlyArray<VerifierGame>> 
     .map((def) => ({ id: def.id, name: def.name, kind: def.kind, brand: def.brand }))
     .sort((a, b) => a.name.localeCompare(b.name))
 
+/** The games, and the round of the address (the Verify links open `/fairness?round=<round id>`). */
+export const loadVerifierStart = async (): Promise<VerifierStart> => {
+  const round =
+    typeof window === "undefined" ? null : new URLSearchParams(window.location.search).get("round")
+  return {
+    games: await loadVerifierGames(),
+    round: round === null || round.trim() === "" ? null : round.trim(),
+  }
+}
+
 export const verifyWithHash = async (request: VerifyRequest): Promise<VerifyResult> => {
   const [outcome, serverSeedHash] = await Promise.all([
     verifyRound(request),
@@ -51,8 +68,8 @@ export const verifyWithHash = async (request: VerifyRequest): Promise<VerifyResu
   }
 }
 
-/** The game's default bet options as the options field shows them (JSON). */
-export const defaultOptions = (gameId: string): string => {
+/** The game's default bet options, as its form shows them. */
+export const defaultOptions = (gameId: string): OptionsForm => {
   const def = gameById(gameId)
-  return def === undefined ? "{}" : JSON.stringify(gameDefaults(def))
+  return def === undefined ? { kind: "none" } : formOf(def.kind, gameDefaults(def))
 }

@@ -95,6 +95,11 @@ export interface CashoutContext {
   readonly currencies: Currencies
   /** The currencies of the player's wallets, in the fund's order. */
   readonly wallets: ReadonlyArray<string>
+  /**
+   * Whether the wallets above are the player's: the dialog may open before the session has read its
+   * fund (a click on Cash out right after the page loaded); the first load then reads it too.
+   */
+  readonly fundKnown: boolean
   readonly currency: string
   readonly amountText: string
   readonly address: string
@@ -137,6 +142,8 @@ export interface CashoutBasics {
   readonly withdrawable: string
   readonly verified: boolean
   readonly bonus: CashoutBonus | null
+  /** When the dialog opened without the fund: the fund read, and the wallet these basics are for. */
+  readonly fund?: { readonly fund: Fund; readonly currency: string }
 }
 
 /** Which load failed, with the spec's message for the withdrawable one. */
@@ -326,8 +333,14 @@ export const cashoutMachine = setup({
     resetDelay: Constants.modalResetDelayMs,
   },
   actors: {
-    loadBasics: fromEffect((currency: string) =>
+    /** The amount step's data for a currency; `null`: the fund is not known yet, read it first. */
+    loadBasics: fromEffect((asked: string | null) =>
       Effect.gen(function* () {
+        const fund =
+          asked === null
+            ? yield* profileClient.getFund().pipe(Effect.mapError((e) => new CashoutLoadFailed("profile", e)))
+            : null
+        const currency = asked ?? defaultWallet(fund) ?? fund?.[0]?.currency ?? "EUR"
         const [limits, withdrawable, profile, bonus] = yield* Effect.all(
           [
             walletClient
@@ -351,6 +364,7 @@ export const cashoutMachine = setup({
           withdrawable: withdrawable.withdrawable,
           verified: isVerified(profile),
           bonus,
+          ...(fund === null ? {} : { fund: { fund, currency } }),
         }
         return basics
       }),
@@ -413,15 +427,22 @@ export const cashoutMachine = setup({
       message: null,
     })),
     setTab: assign((_, params: { tab: FiatTab }) => ({ tab: params.tab, failed: null, message: null })),
-    useBasics: assign(({ context }, params: { basics: CashoutBasics }) => ({
-      minWithdraw: params.basics.minWithdraw,
-      withdrawable: params.basics.withdrawable,
-      verified: params.basics.verified,
-      bonus: params.basics.bonus,
-      // Spec section 4: the amount is prefilled with minWithdraw once loaded.
-      amountText: formatMinor(params.basics.minWithdraw, context.currencies, context.currency),
-      loadError: null,
-    })),
+    useBasics: assign(({ context }, params: { basics: CashoutBasics }) => {
+      const read = params.basics.fund
+      const currency = read?.currency ?? context.currency
+      return {
+        ...(read === undefined
+          ? {}
+          : { wallets: walletsOf(context.currencies, read.fund), currency, fundKnown: true }),
+        minWithdraw: params.basics.minWithdraw,
+        withdrawable: params.basics.withdrawable,
+        verified: params.basics.verified,
+        bonus: params.basics.bonus,
+        // Spec section 4: the amount is prefilled with minWithdraw once loaded.
+        amountText: formatMinor(params.basics.minWithdraw, context.currencies, currency),
+        loadError: null,
+      }
+    }),
     showLoadFailure: assign((_, params: { error: unknown }) => ({
       loadError:
         params.error instanceof CashoutLoadFailed ? params.error.message : CashoutMessages.withdrawableFailed,
@@ -466,6 +487,7 @@ export const cashoutMachine = setup({
     return {
       currencies: input.currencies,
       wallets,
+      fundKnown: input.fund !== null,
       currency: preferred !== null && wallets.includes(preferred) ? preferred : (wallets[0] ?? "EUR"),
       ...emptyForm,
       minWithdraw: null,
@@ -502,7 +524,7 @@ export const cashoutMachine = setup({
           invoke: {
             id: "loadBasics",
             src: "loadBasics",
-            input: ({ context }) => context.currency,
+            input: ({ context }) => (context.fundKnown ? context.currency : null),
             onDone: {
               target: "ready",
               actions: { type: "useBasics", params: ({ event }) => ({ basics: event.output }) },

@@ -67,6 +67,7 @@ import type { Fund, Profile } from "../../services/profile-service.ts"
 import {
   type DepositMinimums,
   type DepositResponse,
+  type FiatPayment,
   type GatewaySegment,
   gatewaySegments,
   type TotalDeposits,
@@ -75,6 +76,7 @@ import { couponCheckMachine } from "../couponCheck.machine.ts"
 import { profileFormMachine } from "../profile/profileForm.machine.ts"
 import type { TabOutput } from "../profile/support.ts"
 import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
+import { declineWords } from "./depositReasons.ts"
 import {
   type AmountState,
   cryptoCurrencies,
@@ -96,6 +98,21 @@ export interface DepositInput {
   readonly profile: Profile | null
   /** The session's wallets: the amount step starts in the default one's currency. */
   readonly fund: Fund | null
+  /**
+   * The payment whose frame just closed without a credit: the dialog reopens on its outcome
+   * (declined with the reason, or expired) with Try again and Choose another method. Absent: a new deposit.
+   */
+  readonly check?: { readonly depositId: string; readonly currency: string } | null
+}
+
+/**
+ * How the payment of a reopened dialog ended: its deposit, the minimums its retry needs, and the
+ * profile as saved now (the host's copy predates a completion on the way; null: keep that copy).
+ */
+export interface PaymentOutcome {
+  readonly deposit: FiatPayment | null
+  readonly minimums: DepositMinimums | null
+  readonly profile: Profile | null
 }
 
 export interface DepositContext extends AmountState {
@@ -122,6 +139,10 @@ export interface DepositContext extends AmountState {
   readonly cryptoCurrency: string | null
   /** The bonus offer for this deposit (its number's promotion), when the player may take one. */
   readonly offer: Promotion | null
+  /** The payment to look up when the dialog reopens after its frame (DepositInput.check). */
+  readonly check: { readonly depositId: string; readonly currency: string } | null
+  /** Why the last payment failed, in a player's words (the `declined` step). */
+  readonly declineReason: string | null
   /** The player's choice on the amount step: take the offer with this deposit, or no bonus. */
   readonly takeBonus: boolean
 }
@@ -140,6 +161,10 @@ export type DepositEvent =
   | { readonly type: "JETON"; readonly tab: JetonTab }
   | { readonly type: "BACK" }
   | { readonly type: "ACCOUNT_CHANGED" }
+  /** The declined or expired payment: again with the same method and amount (a new payment). */
+  | { readonly type: "PAY_AGAIN" }
+  /** The declined or expired payment: back to the method list, same amount. */
+  | { readonly type: "OTHER_METHOD" }
 
 /**
  * What the amount step loads once: the wallets, the completed deposits (the bonus tier) and the
@@ -363,11 +388,38 @@ export const depositMachine = setup({
         return yield* pay(request)
       }),
     ),
+    /** The reopened dialog's payment (today's deposits, UTC) and its currency's minimums. */
+    loadOutcome: fromEffect((check: { readonly depositId: string; readonly currency: string }) =>
+      Effect.gen(function* () {
+        const today = new Date().toISOString().slice(0, 10)
+        const [history, minimums, profile] = yield* Effect.all(
+          [
+            walletClient.fiatHistory({ params: { type: "deposit" }, query: { from: today, to: today } }),
+            walletClient
+              .depositMinimums({ params: { currency: check.currency } })
+              .pipe(Effect.orElseSucceed(() => null)),
+            profileClient.getProfile().pipe(Effect.orElseSucceed(() => null)),
+          ],
+          { concurrency: "unbounded" },
+        )
+        const outcome: PaymentOutcome = {
+          deposit: history.find((d) => d.id === check.depositId) ?? null,
+          minimums,
+          profile,
+        }
+        return outcome
+      }),
+    ),
     completeProfile: profileFormMachine,
     cryptoDeposit: cryptoDepositMachine,
   },
   guards: {
     hasOffer: ({ context }) => context.offer !== null,
+    hasCheck: ({ context }) => context.check !== null,
+    paymentDeclined: (_, params: { outcome: PaymentOutcome }) =>
+      params.outcome.deposit?.status === "failed" && params.outcome.minimums !== null,
+    paymentExpired: (_, params: { outcome: PaymentOutcome }) =>
+      params.outcome.deposit?.status === "expired" && params.outcome.minimums !== null,
     isSessionGone: (_, params: { error: unknown }) =>
       params.error instanceof Unauthenticated ||
       (params.error instanceof BasicsFailed && params.error.cause instanceof Unauthenticated),
@@ -495,6 +547,27 @@ export const depositMachine = setup({
       },
     })),
     endSession: assign({ outcome: { type: "sessionEnded" } as const }),
+    /** The dialog reopened on a payment still open or already credited: nothing to show. */
+    endQuietly: assign({ outcome: { type: "closed", credited: false } as const }),
+    useOutcome: assign(({ context }, params: { outcome: PaymentOutcome }) => {
+      const deposit = params.outcome.deposit
+      if (deposit === null) return {}
+      const subunits = subunitsOf(context.currencies, deposit.currency)
+      const amountText =
+        subunits === null ? context.amountText : formatAmount(BigInt(deposit.amount), subunits)
+      const method: FiatMethod = deposit.method === "jeton-cash" ? "jeton" : deposit.method
+      return {
+        currency: deposit.currency,
+        amountText,
+        minimums: params.outcome.minimums,
+        profile: params.outcome.profile ?? context.profile,
+        method,
+        jetonTab: deposit.method === "jeton-cash" ? ("Cash" as const) : context.jetonTab,
+        declineReason: deposit.status === "failed" ? declineWords(deposit.reason) : null,
+        message: null,
+        config: configOf({ ...context, currency: deposit.currency, amountText }),
+      }
+    }),
     chooseCrypto: assign((_, params: { currency: string }) => ({
       cryptoCurrency: params.currency,
       message: null,
@@ -530,6 +603,8 @@ export const depositMachine = setup({
       offer: null,
       // Opt-in: "No bonus" until the player takes the offer (here, or in the Bonuses tab before).
       takeBonus: false,
+      check: input.check ?? null,
+      declineReason: null,
     }
   },
   initial: "restoring",
@@ -544,10 +619,56 @@ export const depositMachine = setup({
         id: "readConfig",
         src: "readConfig",
         onDone: {
-          target: "amount",
+          target: "reopened",
           actions: { type: "restore", params: ({ event }) => ({ config: event.output }) },
         },
-        onError: "amount",
+        onError: "reopened",
+      },
+    },
+    /** A new deposit starts at the amount; a dialog reopened after its frame looks the payment up. */
+    reopened: {
+      always: [{ guard: "hasCheck", target: "checkingPayment" }, { target: "amount" }],
+    },
+    checkingPayment: {
+      invoke: {
+        id: "loadOutcome",
+        src: "loadOutcome",
+        input: ({ context }) => context.check ?? { depositId: "", currency: context.currency },
+        onDone: [
+          {
+            guard: { type: "paymentDeclined", params: ({ event }) => ({ outcome: event.output }) },
+            target: "declined",
+            actions: { type: "useOutcome", params: ({ event }) => ({ outcome: event.output }) },
+          },
+          {
+            guard: { type: "paymentExpired", params: ({ event }) => ({ outcome: event.output }) },
+            target: "expired",
+            actions: { type: "useOutcome", params: ({ event }) => ({ outcome: event.output }) },
+          },
+          // Still open at the provider, or credited meanwhile: the dialog closes.
+          { target: "closed", actions: "endQuietly" },
+        ],
+        onError: [
+          {
+            guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
+            target: "sessionEnded",
+          },
+          { target: "closed", actions: "endQuietly" },
+        ],
+      },
+    },
+    /** The provider declined the payment: why, in words; again (a new payment) or another method. */
+    declined: {
+      on: {
+        PAY_AGAIN: { target: "checkingProfile", actions: "clearMessage" },
+        OTHER_METHOD: { target: "methods", actions: "clearMessage" },
+      },
+    },
+    /** The payment was abandoned or never finished and has expired. */
+    expired: {
+      on: {
+        PAY_AGAIN: { target: "checkingProfile", actions: "clearMessage" },
+        OTHER_METHOD: { target: "methods", actions: "clearMessage" },
       },
     },
     amount: {
@@ -873,6 +994,7 @@ export const depositMachine = setup({
       },
     },
     frame: { type: "final" },
+    closed: { type: "final" },
     sessionEnded: { type: "final", entry: "endSession" },
   },
 })

@@ -8,15 +8,19 @@
  * order is refused here with a message and nothing is asked. A failed load says so and offers RETRY;
  * a call answered 401 ends the tab (the area has the shell re-check the session).
  *
+ * While the list shows, the server's push of a deposit's new status (completed, declined, expired by
+ * the sweeper) reads the range again, so a row never stays "Started" on an open tab.
+ *
  * Part of the money flows' chunk (machines/wallet/flows.ts): the profile area loads it from there when
  * the tab opens, so the wallet client stays in that one download.
  */
 import { Effect } from "effect"
-import { assign, setup } from "xstate"
+import { assign, fromCallback, setup } from "xstate"
 import { fromEffect } from "../../services/bridge.ts"
 import { walletClient } from "../../services/clients/wallet.ts"
 import { Unauthenticated } from "../../services/errors.ts"
-import type { FiatHistory } from "../../services/wallet-service.ts"
+import { subscribePlayerEvents } from "../../services/player-events.ts"
+import type { FiatHistory, PlayerEvent } from "../../services/wallet-service.ts"
 import type { TabOutput } from "../profile/support.ts"
 
 export const DepositHistoryMessages = {
@@ -80,6 +84,8 @@ export type DepositHistoryEvent =
   | { readonly type: "TO"; readonly value: string }
   | { readonly type: "SHOW" }
   | { readonly type: "RETRY" }
+  /** A push event from the server (services/player-events.ts). */
+  | { readonly type: "PUSH"; readonly event: PlayerEvent }
 
 export const depositHistoryMachine = setup({
   types: {
@@ -94,8 +100,13 @@ export const depositHistoryMachine = setup({
         return yield* walletClient.fiatHistory({ params: { type: "deposit" }, query: range })
       }),
     ),
+    pushEvents: fromCallback<DepositHistoryEvent>(({ sendBack }) =>
+      subscribePlayerEvents((event) => sendBack({ type: "PUSH", event })),
+    ),
   },
   guards: {
+    /** A deposit of the player changed status: the list is read again. */
+    isDepositPush: (_, params: { event: PlayerEvent }) => params.event.type === "deposit",
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     rangeIsValid: ({ context }) => rangeProblem(context.from, context.to) === null,
   },
@@ -145,7 +156,13 @@ export const depositHistoryMachine = setup({
       },
     },
     ready: {
+      // Without the stream the list is still read on every SHOW.
+      invoke: { id: "pushEvents", src: "pushEvents", onError: {} },
       on: {
+        PUSH: {
+          guard: { type: "isDepositPush", params: ({ event }) => ({ event: event.event }) },
+          target: "loading",
+        },
         SHOW: [{ guard: "rangeIsValid", target: "loading", actions: "useRange" }, { actions: "refuseRange" }],
       },
     },

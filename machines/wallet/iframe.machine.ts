@@ -7,8 +7,13 @@
  *   next one is the provider sending the player back) — then it waits a few seconds for the
  *   deposit's outcome (the webhook usually lands before the return), reading the fund once;
  * - after 10 minutes.
- * A completed deposit says "Your deposit is credited", a failed one "The payment was declined"; the
- * modal host has the session read its fund again whatever happened.
+ * The page must say it is there: it posts `payments:ready` (docs/payments-protocol.md) — a frame's
+ * `load` fires for the browser's error page too. Blocked by the browser (a CSP violation the view
+ * reports), or silent for 15 s (the provider down, the network): "The payment page could not be
+ * loaded." and why, with Try again, which loads the frame anew.
+ * A completed deposit says "Your deposit is credited"; a failed one is told by the deposit dialog,
+ * which the modal host reopens on it (the reason, Try again); the host has the session read its fund
+ * again whatever happened.
  */
 import { Effect } from "effect"
 import { assign, enqueueActions, fromCallback, setup } from "xstate"
@@ -28,17 +33,42 @@ export interface IframeInput {
   readonly url: string
   readonly depositId: string
   readonly currency: string
+  /** How long the page has to say it is there (default FRAME_TIMEOUT_MS; tests shorten it). */
+  readonly frameTimeoutMs?: number
 }
+
+/** Why the payment page is not shown: the browser blocked it, or it never said it was there. */
+export type FrameFailure = "blocked" | "timeout"
 
 export interface IframeContext extends IframeInput {
   /** The wallet's balance when the frame opened (minor units); null until first read. */
   readonly baseline: string | null
   readonly result: FrameResult
+  /** Bumped by Try again: the view loads a new frame. */
+  readonly frameAttempt: number
+  /** The frame's `load` came (before its page said it was there). */
+  readonly pageLoaded: boolean
+  readonly frameFailure: FrameFailure | null
 }
 
+export const IframeMessages = {
+  loadFailed: "The payment page could not be loaded.",
+  blocked: "Your browser blocked it on this address.",
+  timeout: "The payment service did not answer in time.",
+} as const
+
+/** How long a payment page has to say it is there. */
+export const FRAME_TIMEOUT_MS = 15_000
+
 export type IframeEvent =
-  /** The frame's `load` event (the view's onLoad). */
+  /** The frame's `load` event (the view's onLoad): also fires for the browser's error page. */
   | { readonly type: "FRAME_LOADED" }
+  /** The page in the frame posted `payments:ready` (the view checks its window and origin). */
+  | { readonly type: "FRAME_READY" }
+  /** The browser refused to frame it (the view's `securitypolicyviolation` for the frame's origin). */
+  | { readonly type: "FRAME_BLOCKED" }
+  /** Try again, after the page could not be loaded. */
+  | { readonly type: "RETRY" }
   /** A push event from the server (services/player-events.ts). */
   | { readonly type: "PUSH"; readonly event: PlayerEvent }
 
@@ -85,9 +115,11 @@ export const iframeMachine = setup({
     poll: MoneyConstants.iframePollMs,
     autoClose: MoneyConstants.iframeAutoCloseMs,
     settle: SETTLE_MS,
+    frameTimeout: ({ context }) => context.frameTimeoutMs ?? FRAME_TIMEOUT_MS,
   },
   guards: {
     noBaseline: ({ context }) => context.baseline === null,
+    pageLoaded: ({ context }) => context.pageLoaded,
     balanceChanged: ({ context }, params: { fund: Fund }) => {
       const now = balanceOf(params.fund, context.currency)
       return context.baseline !== null && now !== null && now !== context.baseline
@@ -101,6 +133,13 @@ export const iframeMachine = setup({
       baseline: balanceOf(params.fund, context.currency),
     })),
     credited: assign({ result: "credited" as const }),
+    markLoaded: assign({ pageLoaded: true }),
+    frameFailed: assign((_, params: { failure: FrameFailure }) => ({ frameFailure: params.failure })),
+    reloadFrame: assign(({ context }) => ({
+      frameAttempt: context.frameAttempt + 1,
+      pageLoaded: false,
+      frameFailure: null,
+    })),
   },
 }).createMachine({
   id: "iframe",
@@ -108,6 +147,9 @@ export const iframeMachine = setup({
     ...(input ?? { url: "about:blank", depositId: "", currency: "" }),
     baseline: null,
     result: "open",
+    frameAttempt: 0,
+    pageLoaded: false,
+    frameFailure: null,
   }),
   initial: "open",
   // In `open` and `settling` alike (`closed` is final): the push says how the deposit ended.
@@ -134,12 +176,31 @@ export const iframeMachine = setup({
       after: { autoClose: "closed" },
       states: {
         frame: {
-          initial: "opening",
+          initial: "loading",
           states: {
-            /** The payment page itself is loading: its `load` is not a navigation. */
+            /** Until the page says it is there; its `load` (or the error page's) is only noted. */
+            loading: {
+              after: {
+                frameTimeout: {
+                  target: "failed",
+                  actions: { type: "frameFailed", params: { failure: "timeout" } },
+                },
+              },
+              on: {
+                FRAME_LOADED: { actions: "markLoaded" },
+                FRAME_READY: [{ guard: "pageLoaded", target: "shown" }, { target: "opening" }],
+                FRAME_BLOCKED: {
+                  target: "failed",
+                  actions: { type: "frameFailed", params: { failure: "blocked" } },
+                },
+              },
+            },
+            /** The page said it is there before its `load`: that `load` is not a navigation. */
             opening: { on: { FRAME_LOADED: "shown" } },
             /** The next `load` is the first navigation inside the frame (the provider's return). */
             shown: { on: { FRAME_LOADED: "#iframe.settling" } },
+            /** "The payment page could not be loaded." and why; Try again loads a new frame. */
+            failed: { on: { RETRY: { target: "loading", actions: "reloadFrame" } } },
           },
         },
         balance: {
@@ -192,10 +253,10 @@ export const iframeMachine = setup({
     closed: {
       type: "final",
       entry: enqueueActions(({ context, enqueue }) => {
+        // A declined one says nothing here: the deposit dialog reopens on it with the provider's
+        // reason and Try again (modals machine), so a toast would say the same thing twice.
         if (context.result === "credited") {
           enqueue({ type: "toast", params: { kind: "success", message: MoneyMessages.depositCompleted } })
-        } else if (context.result === "declined") {
-          enqueue({ type: "toast", params: { kind: "error", message: MoneyMessages.depositDeclined } })
         }
       }),
     },

@@ -2,7 +2,8 @@
  * Generated-path model of machines/wallet/iframe.machine.ts: a card deposit's page in the frame; the
  * fund is read (once failing), polled every 15 s, and the balance changes or not; push events for
  * this deposit (completed, failed, pending), for another deposit, and a balance event; the frame's
- * page load and the return navigation; the 10-minute close and the settle window after the return.
+ * page saying it is there (before or after its `load`), blocked by the browser or silent past its
+ * timeout and tried again; the return navigation; the 10-minute close and the settle window.
  */
 import { transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
@@ -23,6 +24,10 @@ export const model = defineModel({
   input: { url: redirectAnswer.redirectUrl, depositId, currency: "EUR" },
   events: (snapshot) => [
     { type: "FRAME_LOADED" },
+    { type: "FRAME_READY" },
+    { type: "FRAME_BLOCKED" },
+    { type: "RETRY" },
+    { type: "xstate.after.frameTimeout.iframe.open.frame.loading" },
     { type: "xstate.done.actor.loadFund", output: fixtureFund },
     { type: "xstate.done.actor.loadFund", output: credited },
     { type: "xstate.error.actor.loadFund", error: transportError() },
@@ -47,5 +52,7 @@ export const model = defineModel({
   projectContext: (snapshot) => ({
     baseline: snapshot.context.baseline,
     result: snapshot.context.result,
+    pageLoaded: snapshot.context.pageLoaded,
+    frameFailure: snapshot.context.frameFailure,
   }),
 })

@@ -101,6 +101,8 @@ export interface RoundResult {
   readonly _tag: "Round"
   readonly roundId: string
   readonly gameId: string
+  /** The player's round number in this game (1, 2 …): what the page's "Your rounds" shows. */
+  readonly gameRound: number
   readonly nonce: number
   readonly clientSeed: string
   readonly serverSeedHash: string
@@ -300,6 +302,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
         _tag: "Round",
         roundId: id,
         gameId: s.gameId,
+        gameRound: 0,
         nonce: d.nonce,
         clientSeed: d.seed.clientSeed,
         serverSeedHash: d.seed.hash,
@@ -487,6 +490,60 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
 
       const freeRounds = makeFreeRounds(sql)
       const freeRound = playFreeRound({ sql, store: freeRounds, draw, insertRound, queue, deliver })
+      /**
+       * The player's rounds of this game so far, this one included (a demo session counts its own):
+       * the number the page shows, not the seed's nonce (shared by every game of the player).
+       */
+      const gameRoundOf = (s: SessionRow) =>
+        Effect.map(
+          s.demo
+            ? sql<{ n: number }>`SELECT count(*)::int AS n FROM studio_rounds
+                WHERE session_id = ${s.id} AND game_id = ${s.gameId} AND status NOT IN ('refused', 'rolled-back')`
+            : sql<{
+                n: number
+              }>`SELECT count(*)::int AS n FROM studio_rounds r JOIN studio_sessions ss ON ss.id = r.session_id
+                WHERE ss.player_id = ${s.playerId} AND NOT ss.demo AND r.game_id = ${s.gameId}
+                  AND r.status NOT IN ('refused', 'rolled-back')`,
+          (rows) => Number(rows[0]?.n ?? 0),
+        )
+      const anyRound = (s: SessionRow, bet: bigint, rawOptions: unknown, expectFree: boolean) =>
+        Effect.gen(function* () {
+          const def = gameById(s.gameId)
+          if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
+          const decoded = decodeOptions(def, rawOptions)
+          if (isOptionsError(decoded)) return refusal(400, "BAD_OPTIONS", decoded.error)
+          if (bet <= 0n || bet > maxBet) return refusal(400, "BAD_BET", "The bet must be a positive amount.")
+          if (s.expiresAt.getTime() < Date.now()) {
+            return refusal(
+              401,
+              "SESSION_EXPIRED",
+              "Your game session has expired. Open the game again from the lobby.",
+            )
+          }
+          if (s.demo) return yield* demoRound(s, def, bet, rawOptions)
+          // The player's free rounds of this game come first (freeRounds.ts): no bet call.
+          const free = yield* freeRound(s, def, rawOptions)
+          if (free !== undefined) {
+            const balance =
+              free.answer._tag === "Ok" && typeof free.answer.body.balance === "string"
+                ? free.answer.body.balance
+                : null
+            return {
+              ...result(s, free.id, free.draw, free.bet, free.win, balance, null),
+              freeRound: true,
+              freeRounds: free.grant,
+            }
+          }
+          if (expectFree)
+            return refusal(
+              409,
+              "FREE_ROUNDS_ENDED",
+              "Your free spins have ended, so nothing was bet. Check your bet and play again.",
+            )
+          const paid = yield* realRound(s, def, bet, rawOptions)
+          if (paid._tag === "Refusal") return paid
+          return { ...paid, freeRounds: yield* freeRounds.current(s, def.launchId) }
+        })
 
       return Studio.of({
         credentials,
@@ -539,44 +596,13 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                       },
               ),
         round: (s, bet, rawOptions, expectFree = false) =>
-          Effect.gen(function* () {
-            const def = gameById(s.gameId)
-            if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
-            const decoded = decodeOptions(def, rawOptions)
-            if (isOptionsError(decoded)) return refusal(400, "BAD_OPTIONS", decoded.error)
-            if (bet <= 0n || bet > maxBet)
-              return refusal(400, "BAD_BET", "The bet must be a positive amount.")
-            if (s.expiresAt.getTime() < Date.now()) {
-              return refusal(
-                401,
-                "SESSION_EXPIRED",
-                "Your game session has expired. Open the game again from the lobby.",
-              )
-            }
-            if (s.demo) return yield* demoRound(s, def, bet, rawOptions)
-            // The player's free rounds of this game come first (freeRounds.ts): no bet call.
-            const free = yield* freeRound(s, def, rawOptions)
-            if (free !== undefined) {
-              const balance =
-                free.answer._tag === "Ok" && typeof free.answer.body.balance === "string"
-                  ? free.answer.body.balance
-                  : null
-              return {
-                ...result(s, free.id, free.draw, free.bet, free.win, balance, null),
-                freeRound: true,
-                freeRounds: free.grant,
-              }
-            }
-            if (expectFree)
-              return refusal(
-                409,
-                "FREE_ROUNDS_ENDED",
-                "Your free spins have ended, so nothing was bet. Check your bet and play again.",
-              )
-            const paid = yield* realRound(s, def, bet, rawOptions)
-            if (paid._tag === "Refusal") return paid
-            return { ...paid, freeRounds: yield* freeRounds.current(s, def.launchId) }
-          }),
+          Effect.flatMap(
+            anyRound(s, bet, rawOptions, expectFree),
+            (answer): Effect.Effect<RoundResult | Refusal, SqlError.SqlError> =>
+              answer._tag === "Refusal"
+                ? Effect.succeed(answer)
+                : Effect.map(gameRoundOf(s), (gameRound): RoundResult => ({ ...answer, gameRound })),
+          ),
         freeRounds,
         setClientSeed: (s, clientSeed) =>
           Effect.gen(function* () {

@@ -22,6 +22,8 @@
  *   STUDIO_LOG_LEVEL        Info
  *   STUDIO_BET_TIMEOUT_MS   8000                      how long a bet waits for the wallet's answer
  *   STUDIO_RETRY_TIMEOUT_MS 10000                     how long a win/rollback delivery waits
+ *   STUDIO_CRASH_BETTING_MS 5000                      multiplayer crash: the betting phase of a game
+ *   STUDIO_CRASH_BUSTED_MS  3000                      multiplayer crash: the pause after the bust
  *
  * A bad value throws a ConfigError naming the variable (lib/env.ts).
  */
@@ -64,6 +66,9 @@ export interface StudioConfig {
   readonly nodeEnv: string
   readonly betTimeoutMs: number
   readonly retryTimeoutMs: number
+  /** Multiplayer crash (crash/engine.ts): how long bets are taken, how long the bust shows. */
+  readonly crashBettingMs: number
+  readonly crashBustedMs: number
 }
 
 export const loadStudioConfig = (env: Env): StudioConfig => {
@@ -79,6 +84,8 @@ export const loadStudioConfig = (env: Env): StudioConfig => {
   const sandbox = bool(env, "STUDIO_SANDBOX", nodeEnv !== "production")
   const betTimeoutMs = int(env, "STUDIO_BET_TIMEOUT_MS", 8_000, 100, 120_000)
   const retryTimeoutMs = int(env, "STUDIO_RETRY_TIMEOUT_MS", 10_000, 100, 120_000)
+  const crashBettingMs = int(env, "STUDIO_CRASH_BETTING_MS", 5_000, 200, 120_000)
+  const crashBustedMs = int(env, "STUDIO_CRASH_BUSTED_MS", 3_000, 100, 120_000)
   return {
     port,
     host: text(env, "STUDIO_HOST") ?? "0.0.0.0",
@@ -95,5 +102,7 @@ export const loadStudioConfig = (env: Env): StudioConfig => {
     nodeEnv,
     betTimeoutMs,
     retryTimeoutMs,
+    crashBettingMs,
+    crashBustedMs,
   }
 }

@@ -5,6 +5,7 @@
  *   POST /studio/api/games                        casino → studio, signed; the answer signed back
  *   POST /studio/api/freerounds                   casino → studio, signed: a free-rounds grant
  *   POST /studio/api/freerounds/cancel            casino → studio, signed: cancels a grant
+ *   POST /studio/api/rounds/details               casino → studio, signed: a round's seeds (roundDetails.ts)
  *   GET  /studio/api/session/{id}                 the page's state: game, balance, seeds
  *   POST /studio/api/session/{id}/round           { bet, options, freeRound? } → outcome + balance
  *   POST /studio/api/session/{id}/seed            { clientSeed }
@@ -12,6 +13,7 @@
  *   GET  /studio/api/session/{id}/rounds          the recent rounds (seeds once revealed)
  *   GET  /studio/play/{id}                        the game page (pages.ts)
  *   GET  /studio/art/{imageId}.svg                generated art (art.ts)
+ *   …/api/crash/…, …/api/session/{id}/crash/…    multiplayer crash (crash/http.ts)
  *
  * The session id (192 random bits) is the page's capability, as a provider's launch URL token is.
  * Refusals are JSON `{ error, message }`; nothing here answers 500 for a client's mistake.
@@ -19,6 +21,7 @@
 import { randomBytes } from "node:crypto"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { followingAncestors } from "../../lib/hosts.ts"
 import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
 import { decodeFreeRoundsCancel, decodeFreeRoundsGrant } from "../../protocols/game-wallet/free-rounds.ts"
 import { decodeLaunchRequest } from "../../protocols/game-wallet/launch.ts"
@@ -26,7 +29,9 @@ import { acceptedSignature, SIGNATURE_HEADER, signBody } from "../../protocols/g
 import { catalogue, gameById } from "../../services/games/catalogue.ts"
 import { gameArt } from "./art.ts"
 import { listReady, publishedList, rtpOf } from "./catalogue.ts"
+import { crashRoutes } from "./crash/http.ts"
 import { gamePage, notFoundPage, pageCsp } from "./pages.ts"
+import { roundDetailsRoute } from "./roundDetails.ts"
 import { type SessionRow, Studio, StudioSettings } from "./Studio.ts"
 
 export const STUDIO_PREFIX = "/studio"
@@ -255,7 +260,9 @@ const page = Effect.gen(function* () {
   const s = /^[A-Za-z0-9_-]{20,64}$/.test(id) ? yield* studio.session(id) : undefined
   const def = s === undefined ? undefined : gameById(s.gameId)
   const nonce = randomBytes(16).toString("base64")
-  const csp = pageCsp(nonce, settings.frameAncestors)
+  const request = yield* HttpServerRequest.HttpServerRequest
+  // A casino on this machine is framing it under the host the player typed (lib/hosts.ts).
+  const csp = pageCsp(nonce, followingAncestors(settings.frameAncestors, request.headers.host))
   yield* HttpEffect.appendPreResponseHandler((_req, response) =>
     Effect.succeed(
       HttpServerResponse.setHeaders(response, {
@@ -312,4 +319,6 @@ export const studioRoutes = Layer.mergeAll(
   HttpRouter.add("GET", `${P}/api/session/:id/rounds`, catchAll(rounds)),
   HttpRouter.add("GET", `${P}/play/:id`, catchAll(page)),
   HttpRouter.add("GET", `${P}/art/:file`, catchAll(art)),
+  roundDetailsRoute,
+  crashRoutes(P),
 )

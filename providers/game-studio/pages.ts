@@ -9,8 +9,12 @@
  * status region) says how many are left and the bet is fixed at the grant's, marked "free"; both are
  * rendered with the page and updated from every round's answer.
  *
- * Accessibility: every control has a label, the result is announced (aria-live), the mines grid and
- * the roulette board are buttons with aria-pressed, and the panels are <details>. Works from 320 px.
+ * The script is the shared core (pages/core.ts) and the page's own kind's module (pages/<kind>.ts):
+ * each animates exactly the round the server computed, then marks the board data-state="settled".
+ *
+ * Accessibility: every control has a label, the result is announced (aria-live) once the animation
+ * ended, the mines tiles are buttons with aria-pressed, every roulette bet spot a button named with
+ * its bet and chip count, and the panels are <details>. Works from 320 px.
  *
  * A studio running as a test environment (STUDIO_SANDBOX) marks its pages "Sandbox": a small label on
  * the brand's line in the header, in the page's flow, so it never covers the game's controls.
@@ -20,7 +24,12 @@ import type { GameDefinition } from "../../services/games/catalogue.ts"
 import { plinkoTableSets } from "../../services/games/plinko.ts"
 import { exactRtp, formatPercent } from "../../services/games/rtp.ts"
 import { paylines } from "../../services/games/slot.ts"
+import { crashPage } from "./crash/page.ts"
 import type { FreeRoundsView } from "./freeRounds.ts"
+import { bootScript, coreScript } from "./pages/core.ts"
+import { kindModule } from "./pages/kinds.ts"
+import { wheelSvg } from "./pages/roulette.ts"
+import { slotPayTable, slotSprite } from "./pages/slot.ts"
 import type { SessionRow } from "./Studio.ts"
 
 /** Minor units as the page shows them: "0.20 EUR" (no decimals for JPY and KRW, like the script). */
@@ -93,7 +102,7 @@ const onColor = (hex: string): string => {
   return l > 0.179 ? "#111111" : "#ffffff"
 }
 
-const styles = (def: GameDefinition) => `
+const styles = (def: GameDefinition) => `${kindModule(def.kind).style}
 :root{--bg:${def.palette.background};--pri:${def.palette.primary};--on-pri:${onColor(def.palette.primary)};--acc:${def.palette.accent};--txt:${def.palette.text};color-scheme:dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.4}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--txt);min-height:100vh}
 header{display:flex;flex-wrap:wrap;gap:8px;align-items:center;justify-content:space-between;padding:10px 14px;background:rgba(0,0,0,.35)}
@@ -110,19 +119,9 @@ select option{color:#111}
 button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:var(--on-pri);border:0;font-size:1.1rem}
 button[disabled]{opacity:.55;cursor:progress}
 button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
-.result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:#8ef0a8}.result.error{color:#ffb4ab}
-.grid{display:grid;gap:6px}.mines{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
-.mines button{aspect-ratio:1;padding:0;font-size:1.2rem}.mines button[aria-pressed=true]{background:var(--pri);color:var(--on-pri)}
-.mines button.mine{background:#c62828;color:#fff}.mines button.safe{outline:2px solid var(--acc)}
-.reels{grid-template-columns:repeat(5,1fr);max-width:340px;margin:0 auto}
-.cell{aspect-ratio:1;border-radius:10px;display:flex;align-items:center;justify-content:center;font-weight:800;color:#111;font-size:1.1rem}
-.cell.hit{outline:3px solid var(--acc)}
-.roulette{grid-template-columns:repeat(7,minmax(0,1fr))}.roulette button{padding:6px 0;font-size:.85rem;line-height:1.2}
-.roulette .red{background:#b71c1c;color:#fff}.roulette .black{background:#161616;color:#fff}.roulette .green{background:#1b5e20;color:#fff}
-.roulette button[data-chips]:not([data-chips="0"]){outline:3px solid var(--acc)}
-.buckets{display:flex;gap:2px;flex-wrap:wrap;justify-content:center;font-size:.72rem}.buckets span{padding:4px 3px;border-radius:4px;background:rgba(255,255,255,.12);min-width:2.6em;text-align:center}
-.buckets span.hit{background:var(--acc);color:#111;font-weight:700}
-.big{font-size:2.4rem;font-weight:800;text-align:center;margin:8px 0}
+.result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:#8ef0a8}.result.even{color:var(--txt)}.result.loss{color:var(--txt);opacity:.9}.result.error{color:#ffb4ab}
+.hdr-right{display:flex;gap:10px;align-items:center}.sound{width:auto;padding:5px 10px;font-size:.8rem;font-weight:600}
+.board{position:relative}
 details{background:rgba(0,0,0,.25);border-radius:10px;padding:8px 12px;margin-top:10px}summary{cursor:pointer;font-weight:700}
 table{border-collapse:collapse;width:100%;font-size:.85rem}td,th{padding:4px;border-top:1px solid rgba(255,255,255,.15);text-align:left}
 code{word-break:break-all;font-size:.8rem}a{color:var(--txt);text-decoration:underline}a:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
@@ -130,8 +129,9 @@ code{word-break:break-all;font-size:.8rem}a{color:var(--txt);text-decoration:und
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 /* A frame wider than a phone: the board beside the bet and the play button, so both show without
    scrolling inside the frame (a 5×5 field above the controls is taller than a 720 px window leaves). */
-@media (min-width:600px){.stage{display:grid;grid-template-columns:minmax(0,3fr) minmax(210px,2fr);gap:12px;align-items:start}.stage .board{margin-bottom:0}.stage .controls{grid-template-columns:repeat(auto-fit,minmax(120px,1fr))}}
-@media (max-width:420px){main{padding:8px}.board{padding:8px}.big{font-size:1.8rem;margin:2px 0}.roulette{gap:4px}.roulette button{font-size:.72rem;padding:5px 0}.cell{font-size:.9rem}}
+@media (min-width:600px){main:not([data-kind=roulette]) .stage{display:grid;grid-template-columns:minmax(0,3fr) minmax(210px,2fr);gap:12px;align-items:start}main:not([data-kind=roulette]) .stage .board{margin-bottom:0}.stage .controls{grid-template-columns:repeat(auto-fit,minmax(120px,1fr))}}
+@media (max-width:420px){main{padding:8px}.board{padding:8px}.big{font-size:1.8rem;margin:2px 0}}
+@media (prefers-reduced-motion:reduce){*{transition:none!important}}
 `
 
 /** The info panel's rules and pay table, rendered on the server from the same maths. */
@@ -159,13 +159,7 @@ const info = (def: GameDefinition): string => {
       return `${head}<table><tr><th>Bet</th><th>Pays</th></tr><tr><td>Straight (1 number)</td><td>35 to 1</td></tr><tr><td>Split (2)</td><td>17 to 1</td></tr><tr><td>Street (3)</td><td>11 to 1</td></tr><tr><td>Corner (4)</td><td>8 to 1</td></tr><tr><td>Line (6)</td><td>5 to 1</td></tr><tr><td>Dozen, column</td><td>2 to 1</td></tr><tr><td>Red/black, odd/even, 1–18/19–36</td><td>1 to 1</td></tr></table>`
     case "slot": {
       const p = def.params
-      const rows = p.symbols
-        .map(
-          (s) =>
-            `<tr><td><span class="sr">${escapeHtml(s.name)}</span><span aria-hidden="true">${escapeHtml(s.glyph)}</span> ${escapeHtml(s.name)}${s.kind === "wild" ? " (wild)" : s.kind === "scatter" ? " (scatter, pays anywhere × total bet)" : ""}</td><td>${s.pays.join(" / ")}</td></tr>`,
-        )
-        .join("")
-      return `${head}<p>5 reels, 3 rows, ${p.lines} paylines paying left to right in line bets (total bet ÷ ${p.lines}). Reel lengths ${p.reels.map((r) => r.length).join(", ")}.</p><table><tr><th>Symbol</th><th>3 / 4 / 5</th></tr>${rows}</table>`
+      return `${head}<p>5 reels, 3 rows, ${p.lines} paylines paying left to right in line bets (total bet ÷ ${p.lines}). Reel lengths ${p.reels.map((r) => r.length).join(", ")}.</p>${slotPayTable(p)}`
     }
   }
 }
@@ -188,6 +182,9 @@ export const gamePage = (
   options: PageOptions = { sandbox: false },
   free: FreeRoundsView | null = null,
 ): string => {
+  // Crash is multiplayer, a page of its own (crash/page.ts).
+  const crash = def.kind === "crash" ? crashPage(nonce, s, def, options) : null
+  if (crash !== null) return crash
   const active = free?.status === "active" ? free : null
   const config = {
     sessionId: s.id,
@@ -196,11 +193,10 @@ export const gamePage = (
     demo: s.demo,
     maxTarget: def.kind === "crash" ? def.params.maxTarget : null,
     plinko: def.kind === "plinko" ? plinkoTableSets[def.params.tableSet] : null,
-    symbols:
-      def.kind === "slot"
-        ? def.params.symbols.map((x) => ({ id: x.id, color: x.color, glyph: x.glyph, name: x.name }))
-        : null,
+    symbols: def.kind === "slot" ? def.params.symbols.map((x) => ({ id: x.id, name: x.name })) : null,
     lines: def.kind === "slot" ? paylines.slice(0, def.params.lines) : null,
+    reels: def.kind === "slot" ? def.params.reels : null,
+    wheel: def.kind === "roulette" ? wheelSvg() : null,
     verifyUrl: verifierUrl(s.lobbyUrl),
     freeRounds: free,
   }
@@ -210,8 +206,9 @@ export const gamePage = (
 <title>${escapeHtml(def.name)} · ${escapeHtml(def.brand)}</title>
 <style nonce="${nonce}">${styles(def)}</style></head>
 <body>
+${def.kind === "slot" ? slotSprite(def.params) : ""}
 <header><div><h1>${escapeHtml(def.name)}${s.demo ? '<span class="badge">DEMO</span>' : ""}</h1><div class="brand"><span class="brand-name">${escapeHtml(def.brand)}</span>${sandboxMark(options)}</div></div>
-<div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></header>
+<div class="hdr-right"><button type="button" class="sound" id="sound" aria-pressed="false">♪ Sound off</button><div class="balance" aria-live="polite">Balance: <span id="balance">…</span></div></div></header>
 <main data-kind="${def.kind}">
 <p class="free" id="free" role="status" aria-live="polite"${freeRoundsBanner(free) === "" ? " hidden" : ""}>${escapeHtml(freeRoundsBanner(free))}</p>
 <div class="stage">
@@ -227,7 +224,7 @@ export const gamePage = (
 </div>
 <details id="rounds" open><summary>Your rounds</summary>
 <p class="muted" id="noRounds">No rounds yet in this session.</p>
-<div class="scroll"><table id="roundsTable" hidden><caption class="sr">Your last rounds, newest first</caption><thead><tr><th scope="col">Round</th><th scope="col">Bet</th><th scope="col">Outcome</th><th scope="col">Win</th></tr></thead><tbody id="roundsBody"></tbody></table></div>
+<div class="scroll"><table id="roundsTable" hidden><caption class="sr">Your last rounds, newest first</caption><thead><tr><th scope="col">Round</th><th scope="col">Bet</th><th scope="col">Outcome</th><th scope="col">Win</th><th scope="col">Verify</th></tr></thead><tbody id="roundsBody"></tbody></table></div>
 <p class="muted" id="verifyHint" hidden>Each round is recomputed from the server seed (revealed when you rotate it under Fairness), your client seed and the round's nonce on the <a id="verifyLink" target="_top" rel="noopener">casino's verifier</a>.</p>
 </details>
 <details id="fair"><summary>Fairness</summary>
@@ -241,7 +238,7 @@ export const gamePage = (
 <details id="info"><summary>Info &amp; pay table</summary>${info(def)}</details>
 </main>
 <script type="application/json" id="cfg">${scriptJson(config)}</script>
-<script nonce="${nonce}">${script}</script>
+<script nonce="${nonce}">${pageScript(def.kind)}</script>
 </body></html>`
 }
 
@@ -253,89 +250,6 @@ export const notFoundPage = (
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;background:#111;color:#eee;padding:24px}${sandboxMarkStyle}</style></head>
 <body>${options.sandbox ? `<p>${sandboxMark(options)}</p>` : ""}<main><h1>Game session not found</h1><p>This game session does not exist or has ended. Open the game again from the lobby.</p></main></body></html>`
 
-/** The page's script (plain ES2020; no template literals inside, so this stays one TS string). */
-const script = String.raw`(function(){
-"use strict";
-var cfg=JSON.parse(document.getElementById("cfg").textContent);
-var api="/studio/api/session/"+encodeURIComponent(cfg.sessionId);
-var $=function(id){return document.getElementById(id)};
-var board=$("board"),controls=$("controls"),result=$("result"),play=$("play");
-var exp=cfg.currency==="JPY"||cfg.currency==="KRW"?0:2;
-function fmt(minor){if(minor===null||minor===undefined)return "—";var n=BigInt(minor),neg=n<0n;if(neg)n=-n;var s=n.toString();if(exp===0)return (neg?"-":"")+s+" "+cfg.currency;s=s.padStart(exp+1,"0");return (neg?"-":"")+s.slice(0,-exp)+"."+s.slice(-exp)+" "+cfg.currency}
-function toMinor(text){var t=String(text).trim().replace(",",".");if(!/^\d+(\.\d{1,2})?$/.test(t))return null;var p=t.split(".");var frac=(p[1]||"").padEnd(exp,"0").slice(0,exp);var v=BigInt(p[0]+frac);return v>0n?v.toString():null}
-function el(tag,attrs,text){var e=document.createElement(tag);for(var k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;return e}
-function field(labelText,input){var d=el("div");var id=input.id;d.appendChild(el("label",{"for":id},labelText));d.appendChild(input);controls.appendChild(d);return input}
-function call(method,path,body){return fetch(api+path,{method:method,headers:{"content-type":"application/json"},body:body===undefined?undefined:JSON.stringify(body),credentials:"same-origin"}).then(function(r){return r.json().then(function(j){return {ok:r.ok,status:r.status,body:j}},function(){return {ok:false,status:r.status,body:{message:"The game server answered "+r.status+"."}}})},function(){return {ok:false,status:0,body:{message:"No connection to the game server."}}})}
-function setBalance(b){$("balance").textContent=fmt(b);if(b!==null&&b!==undefined&&window.parent!==window){window.parent.postMessage({type:"studio:balance",balance:b,currency:cfg.currency},"*")}}
-function setSeed(s){$("hash").textContent=s.serverSeedHash;$("nonce").textContent=String(s.nonce);$("client").value=s.clientSeed}
-// The free rounds this session plays now (the grant's bet, no stake), or null: normal play.
-var free=null;
-function setFree(f){free=f&&f.status==="active"?f:null;$("free").textContent=free?"Free spins: "+free.roundsLeft+" of "+free.rounds+" left":f&&f.status==="finished"?"Free spins finished":"";$("free").hidden=$("free").textContent==="";$("betField").hidden=!!free;$("freeBet").hidden=!free;$("freeBet").textContent=free?"Bet "+fmt(free.bet)+" — free":""}
-var rounds=[];
-function addRound(r,text){rounds.unshift({nonce:r.nonce,bet:r.bet,win:r.win,text:text,free:r.freeRound});if(rounds.length>10)rounds.pop();var body=$("roundsBody");body.textContent="";rounds.forEach(function(x){var tr=el("tr");tr.appendChild(el("td",{},"#"+x.nonce));tr.appendChild(el("td",{},fmt(x.bet)+(x.free?" (free)":"")));tr.appendChild(el("td",{},x.text));tr.appendChild(el("td",{"class":BigInt(x.win)>0n?"win":""},BigInt(x.win)>0n?fmt(x.win):"—"));body.appendChild(tr)});$("roundsTable").hidden=false;$("noRounds").hidden=true;if(cfg.verifyUrl){$("verifyLink").setAttribute("href",cfg.verifyUrl);$("verifyHint").hidden=false}}
-function say(text,cls){result.textContent=text;result.className="result"+(cls?" "+cls:"")}
-var getOptions=function(){return {}},show=function(){};
-// ---- kinds ----
-if(cfg.kind==="dice"){
-  var target=field("Target (0.01–99.99)",el("input",{id:"target",type:"number",min:"1",max:"98",step:"0.01",value:"50"}));
-  var dir=field("Roll",el("select",{id:"dir"}));dir.appendChild(el("option",{value:"under"},"Under"));dir.appendChild(el("option",{value:"over"},"Over"));
-  var slider=el("input",{id:"slider",type:"range",min:"1",max:"98",step:"0.01",value:"50","aria-label":"Target"});board.appendChild(slider);
-  var big=el("div",{"class":"big","aria-hidden":"true"},"—");board.appendChild(big);var odds=el("p",{"class":"muted"});board.appendChild(odds);
-  var upd=function(){var t=Number(target.value),c=dir.value==="under"?t:99.99-t;odds.textContent=c>0?"Chance "+c.toFixed(2)+" % · payout "+(99/c).toFixed(4)+"×":"";};
-  slider.addEventListener("input",function(){target.value=slider.value;upd()});target.addEventListener("input",function(){slider.value=target.value;upd()});dir.addEventListener("change",upd);upd();
-  getOptions=function(){return {target:Number(target.value),direction:dir.value}};
-  show=function(r){big.textContent=r.detail.roll.toFixed(2);return "Roll "+r.detail.roll.toFixed(2)+" ("+r.detail.direction+" "+r.detail.target+")"};
-}
-if(cfg.kind==="crash"){
-  var ct=field("Auto cash-out (×)",el("input",{id:"ctarget",type:"number",min:"1.01",max:String(cfg.maxTarget/100),step:"0.01",value:"2.00"}));
-  var cbig=el("div",{"class":"big"},"1.00×");board.appendChild(cbig);
-  getOptions=function(){return {target:Number(ct.value)}};
-  show=function(r){cbig.textContent=r.detail.crashPoint.toFixed(2)+"×";return "Crashed at "+r.detail.crashPoint.toFixed(2)+"× — your target "+r.detail.target.toFixed(2)+"×"};
-}
-if(cfg.kind==="mines"){
-  var mc=field("Mines",el("select",{id:"mines"}));for(var m=1;m<=24;m++){var o=el("option",{value:String(m)},String(m));if(m===3)o.selected=true;mc.appendChild(o)}
-  var grid=el("div",{"class":"grid mines",role:"group","aria-label":"Field: choose the tiles to open"});board.appendChild(grid);var picks=[];
-  for(var i=0;i<25;i++){(function(i){var b=el("button",{type:"button","aria-pressed":"false","aria-label":"Tile "+(Math.floor(i/5)+1)+"-"+(i%5+1)},"");b.addEventListener("click",function(){var k=picks.indexOf(i);if(k>=0){picks.splice(k,1);b.setAttribute("aria-pressed","false")}else{picks.push(i);b.setAttribute("aria-pressed","true")}});grid.appendChild(b)})(i)}
-  getOptions=function(){return {mines:Number(mc.value),picks:picks.slice()}};
-  show=function(r){var bs=grid.querySelectorAll("button");bs.forEach(function(b,i){b.classList.remove("mine","safe");b.textContent="";if(r.detail.mines.indexOf(i)>=0){b.classList.add("mine");b.textContent="✹"}else if(r.detail.picks.indexOf(i)>=0){b.classList.add("safe");b.textContent="◆"}});return r.detail.win?"All "+r.detail.picks.length+" tiles safe!":"Mine hit after "+r.detail.opened+" safe tile(s)."};
-}
-if(cfg.kind==="plinko"){
-  var rows=field("Rows",el("select",{id:"rows"}));for(var n=8;n<=16;n++){var ro=el("option",{value:String(n)},String(n));if(n===12)ro.selected=true;rows.appendChild(ro)}
-  var risk=field("Risk",el("select",{id:"risk"}));["low","medium","high"].forEach(function(x){var ro=el("option",{value:x},x);if(x==="medium")ro.selected=true;risk.appendChild(ro)});
-  var path=el("p",{"class":"muted","aria-hidden":"true"});board.appendChild(path);var buckets=el("div",{"class":"buckets","aria-label":"Multipliers per bucket"});board.appendChild(buckets);
-  var draw=function(hit){buckets.textContent="";(cfg.plinko[risk.value][Number(rows.value)-8]||[]).forEach(function(m,i){buckets.appendChild(el("span",{"class":i===hit?"hit":""},(m/10000)+"×"))})};
-  rows.addEventListener("change",function(){draw(-1)});risk.addEventListener("change",function(){draw(-1)});draw(-1);
-  getOptions=function(){return {rows:Number(rows.value),risk:risk.value}};
-  show=function(r){draw(r.detail.bucket);path.textContent=r.detail.path.map(function(x){return x?"↘":"↙"}).join(" ");return "Bucket "+(r.detail.bucket+1)+" of "+(r.detail.rows+1)};
-}
-if(cfg.kind==="roulette"){
-  var reds=[1,3,5,7,9,12,14,16,18,19,21,23,25,27,30,32,34,36];var chips={};
-  var rb=el("div",{"class":"grid roulette",role:"group","aria-label":"Betting board: each press adds one chip"});board.appendChild(rb);
-  var pocket=el("div",{"class":"big"},"—");board.insertBefore(pocket,rb);
-  var add=function(key,full,cls,bet,shown){var text=shown||full;var label=shown?shown+" ("+full+")":full;var b=el("button",{type:"button","class":cls||"","data-chips":"0","aria-label":label+", 0 chips"},text);b.addEventListener("click",function(){chips[key]=chips[key]||{bet:bet,n:0};chips[key].n++;b.setAttribute("data-chips",String(chips[key].n));b.setAttribute("aria-label",label+", "+chips[key].n+" chips");b.textContent=text+" ("+chips[key].n+")"});rb.appendChild(b)};
-  add("n0","0","green",{type:"straight",numbers:[0]});for(var k=1;k<=36;k++){add("n"+k,String(k),reds.indexOf(k)>=0?"red":"black",{type:"straight",numbers:[k]})}
-  [["red","Red"],["black","Black"],["odd","Odd"],["even","Even"],["low","1–18"],["high","19–36"]].forEach(function(x){add(x[0],x[1],"",{type:x[0]})});
-  // The table's short names show (they fit seven to a row on a phone); the name announced starts with them too.
-  [1,2,3].forEach(function(d){add("d"+d,"Dozen "+d,"",{type:"dozen",numbers:[d]},["1st","2nd","3rd"][d-1]+" 12");add("c"+d,"Column "+d,"",{type:"column",numbers:[d]},"Col "+d)});
-  var clear=el("button",{type:"button"},"Clear bets");clear.addEventListener("click",function(){chips={};rb.querySelectorAll("button").forEach(function(b){b.setAttribute("data-chips","0");b.textContent=b.textContent.replace(/ \(\d+\)$/,"")})});controls.appendChild(clear);
-  getOptions=function(){var bets=[];for(var k in chips){var c=chips[k];var b={type:c.bet.type,chips:c.n};if(c.bet.numbers)b.numbers=c.bet.numbers;bets.push(b)}return {bets:bets.length?bets:[{type:"red",chips:1}]}};
-  show=function(r){pocket.textContent=r.detail.pocket+" "+r.detail.color;return "The ball lands on "+r.detail.pocket+" ("+r.detail.color+")"};
-}
-if(cfg.kind==="slot"){
-  var reels=el("div",{"class":"grid reels",role:"img","aria-label":"Reels"});board.appendChild(reels);var byId={};cfg.symbols.forEach(function(s){byId[s.id]=s});
-  var paint=function(w,hits){reels.textContent="";var names=[];for(var row=0;row<3;row++){for(var c=0;c<5;c++){var id=w?w[c][row]:cfg.symbols[(c+row)%cfg.symbols.length].id;var s=byId[id];var cell=el("div",{"class":"cell"+(hits&&hits[c+":"+row]?" hit":"")},s.glyph);cell.style.background=s.color;reels.appendChild(cell);names.push(s.name)}}reels.setAttribute("aria-label","Reels: "+names.join(", "))};
-  paint(null,null);
-  show=function(r){var hits={};r.detail.wins.forEach(function(w){var line=cfg.lines[w.line];for(var c=0;c<w.count;c++)hits[c+":"+line[c]]=true});paint(r.detail.window,hits);var t=r.detail.wins.map(function(w){return "line "+(w.line+1)+": "+w.count+"× "+byId[w.symbol].name+" pays "+w.pay}).join("; ");if(r.detail.scatterPay>0)t+=(t?"; ":"")+r.detail.scatters+" scatters pay "+r.detail.scatterPay+"× bet";return t||"Nothing on the lines"};
-}
-// ---- state, round, seeds ----
-function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);setFree(r.body.freeRounds);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
-$("form").addEventListener("submit",function(e){e.preventDefault();var bet=free?free.bet:toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
-  play.disabled=true;say("…");call("POST","/round",{bet:bet,options:getOptions(),freeRound:!!free}).then(function(r){play.disabled=false;
-    if(!r.ok){say(r.body.message||"The round did not go through.","error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return}
-    var text=show(r.body);var win=BigInt(r.body.win);var msg=text+" — "+(win>0n?"you win "+fmt(r.body.win)+" ("+(Number(r.body.multiplier)/10000)+"×)":"no win")+".";
-    if(r.body.jackpotHit)msg+=r.body.jackpotAmount?" JACKPOT! "+fmt(r.body.jackpotAmount):" The jackpot draw hit!";
-    if(r.body.freeRound)msg="Free spin: "+msg;say(msg,win>0n?"win":"");addRound(r.body,text);setBalance(r.body.balance);setFree(r.body.freeRounds);$("nonce").textContent=String(r.body.nonce+1)})});
-$("saveSeed").addEventListener("click",function(){call("POST","/seed",{clientSeed:$("client").value}).then(function(r){if(r.ok){setSeed(r.body);$("revealed").textContent="Client seed saved."}else $("revealed").textContent=r.body.message})});
-$("rotate").addEventListener("click",function(){call("POST","/rotate").then(function(r){if(!r.ok){$("revealed").textContent=r.body.message||"Could not rotate.";return}var v=r.body.revealed;$("revealed").textContent="Revealed server seed: "+v.serverSeed+" (hash "+v.serverSeedHash+", client seed "+v.clientSeed+", "+v.nonce+" rounds played).";setSeed(r.body.next)})});
-setFree(cfg.freeRounds);load();
-})();`
+/** The page's one script: the shared core, the kind's module, then the round's flow (pages/). */
+const pageScript = (kind: GameDefinition["kind"]): string =>
+  `(function(){${coreScript}${kindModule(kind).script}${bootScript}})();`

@@ -14,6 +14,7 @@ import { migrate } from "../../lib/db/migrate.ts"
 import { type RunningService, serveRoutes, startService } from "../../lib/serve.ts"
 import { warmRtps } from "./catalogue.ts"
 import type { StudioConfig } from "./config.ts"
+import { Crash } from "./crash/engine.ts"
 import { studioRoutes } from "./http.ts"
 import { Studio, StudioSettings } from "./Studio.ts"
 
@@ -33,7 +34,10 @@ const RtpWarmup = Layer.effectDiscard(Effect.forkScoped(warmRtps))
 const studioApp = Layer.unwrap(
   Effect.gen(function* () {
     const services = Layer.succeedContext(
-      Context.make(Studio, yield* Studio).pipe(Context.add(StudioSettings, yield* StudioSettings)),
+      Context.make(Studio, yield* Studio).pipe(
+        Context.add(StudioSettings, yield* StudioSettings),
+        Context.add(Crash, yield* Crash),
+      ),
     )
     return Layer.mergeAll(
       studioRoutes.pipe(HttpRouter.provideRequest(services)),
@@ -45,7 +49,7 @@ const studioApp = Layer.unwrap(
 
 /** Its database, migrated before anything serves, and its services. */
 const studioServices = (config: StudioConfig) =>
-  Studio.layer.pipe(
+  Layer.merge(Studio.layer, Crash.layer).pipe(
     Layer.provideMerge(Layer.effectDiscard(migrate(migrationsDir))),
     Layer.provideMerge(
       makeDbLayer({

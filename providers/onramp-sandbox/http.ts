@@ -13,6 +13,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { followingAncestors } from "../../lib/hosts.ts"
 import { type Launch, onrampAdapters } from "../../protocols/onramp/index.ts"
 import { cryptoCurrencies } from "../../services/crypto-service.ts"
 import { type OnrampFamily, type OnrampWidgetInfo, onrampWidget } from "../../services/onramp-rules.ts"
@@ -26,12 +27,15 @@ const P = ONRAMP_SANDBOX_PREFIX
 const html = (status: number, render: (nonce: string) => string) =>
   Effect.gen(function* () {
     const config = yield* OnrampConfig
+    const request = yield* HttpServerRequest.HttpServerRequest
     const nonce = randomBytes(16).toString("base64")
+    // A casino on this machine frames it under the host the player typed (lib/hosts.ts).
+    const ancestors = followingAncestors(config.frameAncestors, request.headers.host)
     return HttpServerResponse.text(render(nonce), {
       status,
       contentType: "text/html; charset=utf-8",
       headers: {
-        "content-security-policy": onrampCsp(nonce, config.frameAncestors),
+        "content-security-policy": onrampCsp(nonce, ancestors),
         "cache-control": "no-store",
         "referrer-policy": "same-origin",
         "x-content-type-options": "nosniff",

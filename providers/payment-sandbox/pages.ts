@@ -71,9 +71,14 @@ details{margin-top:18px}summary{cursor:pointer;font-weight:600}
 .nowrap{white-space:nowrap}
 `
 
-/** The pages' one script: submits the forms in place and shows the next step (see the header). */
+/**
+ * The pages' one script: says `payments:ready` to the framing page (docs/payments-protocol.md), submits
+ * the forms in place and shows the next step (see the header).
+ */
 const script = `
 (() => {
+  // Tells the merchant's frame the page is here (a blocked or unreachable page never says so).
+  if (window.parent !== window) window.parent.postMessage({ type: "payments:ready" }, "*")
   const show = (name) => {
     for (const s of document.querySelectorAll("[data-step]")) s.hidden = s.dataset.step !== name
     const step = document.querySelector('[data-step="' + name + '"]')

@@ -17,6 +17,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { followingAncestors } from "../../lib/hosts.ts"
 import { type CardInput, checkCard, threeDSecureCode, threeDSecureFailed } from "./cards.ts"
 import { SandboxConfig } from "./config.ts"
 import { SANDBOX_PREFIX } from "./http.ts"
@@ -50,8 +51,10 @@ const alreadyDecided = (p: PaymentRow): Outcome => ({
 const htmlPage = (status: number, html: (nonce: string) => string, returnUrl: string | undefined) =>
   Effect.gen(function* () {
     const config = yield* SandboxConfig
+    const request = yield* HttpServerRequest.HttpServerRequest
     const nonce = randomBytes(16).toString("base64")
-    const csp = pageCsp(nonce, returnUrl, config.frameAncestors)
+    // A casino on this machine frames it under the host the player typed (lib/hosts.ts).
+    const csp = pageCsp(nonce, returnUrl, followingAncestors(config.frameAncestors, request.headers.host))
     yield* HttpEffect.appendPreResponseHandler((_req, response) =>
       Effect.succeed(
         HttpServerResponse.setHeaders(response, {

@@ -64,6 +64,12 @@ export interface BetRow {
   readonly win: string
   readonly status: "open" | "settled" | "rolled-back"
   readonly at: Date
+  readonly roundNumber: number
+}
+
+/** One of a player's rounds with the integration that played it (the verifier's lookup). */
+export interface PlayerRoundRow extends BetRow {
+  readonly integration: string
 }
 
 export interface NewGameSession {
@@ -110,6 +116,8 @@ export interface GamesRepoShape {
     readonly page: number
   }) => Sql<{ readonly rows: ReadonlyArray<BetRow>; readonly total: number }>
   readonly betBrands: (userId: string) => Sql<ReadonlyArray<string>>
+  /** The player's round with this provider round id (any integration's; the latest), or undefined. */
+  readonly playerRound: (userId: string, roundId: string) => Sql<PlayerRoundRow | undefined>
   readonly createSession: (s: NewGameSession) => Sql<void>
   /** The name a game may greet the player with: the nickname, else null. */
   readonly nickname: (userId: string) => Sql<string | null>
@@ -258,12 +266,16 @@ const make = Effect.gen(function* () {
   const betHistory: GamesRepoShape["betHistory"] = (q) =>
     Effect.gen(function* () {
       const brand = q.brand ?? null
-      const rows = yield* sql<BetRow & { readonly total: string }>`
+      // The round number counts every round of the player in that game, not only the page's.
+      const rows = yield* sql<Omit<BetRow, "roundNumber"> & { readonly n: string; readonly total: string }>`
         SELECT r.round_id AS "roundId", r.game_id AS "gameId", g.name AS "gameName", g.brand AS provider,
                r.currency, r.bet_total::text AS bet, r.win_total::text AS win, r.status,
-               r.created_at AS at, count(*) OVER ()::text AS total
-        FROM game_rounds r JOIN games g ON g.id = r.game_id
-        WHERE r.user_id = ${q.userId} AND r.created_at >= ${q.from} AND r.created_at < ${q.to}
+               r.created_at AS at, r.n::text AS n, count(*) OVER ()::text AS total
+        FROM (
+          SELECT x.*, row_number() OVER (PARTITION BY x.game_id ORDER BY x.created_at, x.id) AS n
+          FROM game_rounds x WHERE x.user_id = ${q.userId}
+        ) r JOIN games g ON g.id = r.game_id
+        WHERE r.created_at >= ${q.from} AND r.created_at < ${q.to}
           AND (${brand}::text IS NULL OR g.brand = ${brand}::text)
         ORDER BY r.created_at DESC, r.id DESC
         LIMIT ${q.size} OFFSET ${q.page * q.size}
@@ -278,7 +290,7 @@ const make = Effect.gen(function* () {
         `
         total = Number(counted[0]?.total ?? "0")
       }
-      return { rows: rows.map(({ total: _, ...row }) => row), total }
+      return { rows: rows.map(({ total: _, n, ...row }) => ({ ...row, roundNumber: Number(n) })), total }
     })
 
   const betBrands = (userId: string) =>
@@ -286,6 +298,26 @@ const make = Effect.gen(function* () {
       SELECT DISTINCT g.brand FROM game_rounds r JOIN games g ON g.id = r.game_id
       WHERE r.user_id = ${userId} ORDER BY g.brand
     `.pipe(Effect.map((rows) => rows.map((r) => r.brand)))
+
+  const playerRound = (userId: string, roundId: string) =>
+    sql<Omit<PlayerRoundRow, "roundNumber"> & { readonly n: string }>`
+      SELECT r.round_id AS "roundId", r.game_id AS "gameId", g.name AS "gameName", g.brand AS provider,
+             r.currency, r.bet_total::text AS bet, r.win_total::text AS win, r.status,
+             r.created_at AS at, r.integration, r.n::text AS n
+      FROM (
+        SELECT x.*, row_number() OVER (PARTITION BY x.game_id ORDER BY x.created_at, x.id) AS n
+        FROM game_rounds x WHERE x.user_id = ${userId}
+      ) r JOIN games g ON g.id = r.game_id
+      WHERE r.round_id = ${roundId}
+      ORDER BY r.created_at DESC LIMIT 1
+    `.pipe(
+      Effect.map((rows) => {
+        const row = rows[0]
+        if (row === undefined) return undefined
+        const { n, ...rest } = row
+        return { ...rest, roundNumber: Number(n) }
+      }),
+    )
 
   const createSession = (s: NewGameSession) =>
     sql`
@@ -321,6 +353,7 @@ const make = Effect.gen(function* () {
     removeFavorite,
     betHistory,
     betBrands,
+    playerRound,
     createSession,
     walletCurrencies,
   } satisfies GamesRepoShape

@@ -10,6 +10,12 @@ import { randomBytes } from "node:crypto"
 import { Cause, Context, Data, Effect, Exit, Layer } from "effect"
 import { decodeGamesList, GAMES_LIST_MAX_CHARS } from "../../protocols/game-wallet/games-list.ts"
 import { decodeLaunchAnswer, type LaunchRequest } from "../../protocols/game-wallet/launch.ts"
+import {
+  decodeRoundDetails,
+  ROUND_DETAILS_MAX_CHARS,
+  type RoundDetails,
+  roundDetailsUrlFor,
+} from "../../protocols/game-wallet/round-details.ts"
 import { acceptedSignature, SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
 import { AppConfig, type GameProviderConfig } from "../config.ts"
 import { type Catalogue, toCatalogue } from "./catalogue.ts"
@@ -32,6 +38,12 @@ export class CatalogueUnavailable extends Data.TaggedError("CatalogueUnavailable
   readonly reason: string
 }> {}
 
+/** A round-details call's outcome: the details, a round the provider does not know, or no usable answer. */
+export type RoundDetailsAnswer =
+  | { readonly _tag: "ok"; readonly details: RoundDetails }
+  | { readonly _tag: "unknown-round" }
+  | { readonly _tag: "unavailable"; readonly reason: string }
+
 export interface IntegrationsShape {
   /** The integration of `code`, or undefined. */
   readonly get: (code: string) => Effect.Effect<GameProviderConfig | undefined>
@@ -49,6 +61,16 @@ export interface IntegrationsShape {
     { readonly catalogue: Catalogue; readonly skipped: ReadonlyArray<string> },
     CatalogueUnavailable
   >
+  /**
+   * A round's seeds and options for the verifier (docs/game-wallet-protocol.md, "Round details"):
+   * signed request (casinoKey) to the launch URL's sibling `rounds/details`, signed answer checked
+   * (walletSecret). Never fails: an unreachable or odd provider is `unavailable`.
+   */
+  readonly roundDetails: (
+    integration: GameProviderConfig,
+    roundId: string,
+    playerId: string,
+  ) => Effect.Effect<RoundDetailsAnswer>
 }
 
 /** fetch's own message is "fetch failed": the cause (ECONNREFUSED, a timeout) is what helps. */
@@ -60,6 +82,7 @@ const failureText = (e: unknown): string =>
     : "no answer"
 
 const LAUNCH_TIMEOUT_MS = 5_000
+const ROUND_DETAILS_TIMEOUT_MS = 5_000
 const CATALOGUE_TIMEOUT_MS = 10_000
 
 export class Integrations extends Context.Service<Integrations, IntegrationsShape>()(
@@ -182,7 +205,59 @@ export class Integrations extends Context.Service<Integrations, IntegrationsShap
           ),
         )
 
-      return { get, all, launch, catalogue: catalogueOf } satisfies IntegrationsShape
+      const roundDetails = (
+        integration: GameProviderConfig,
+        roundId: string,
+        playerId: string,
+      ): Effect.Effect<RoundDetailsAnswer> =>
+        Effect.tryPromise({
+          try: async (signal): Promise<RoundDetailsAnswer> => {
+            const body = JSON.stringify({ requestId: randomBytes(16).toString("hex"), roundId, playerId })
+            const response = await fetch(roundDetailsUrlFor(integration.launchUrl), {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                [SIGNATURE_HEADER]: signBody(integration.casinoKey, body),
+              },
+              body,
+              signal: AbortSignal.any([signal, AbortSignal.timeout(ROUND_DETAILS_TIMEOUT_MS)]),
+              redirect: "error",
+            })
+            const text = await response.text()
+            if (response.status === 404) return { _tag: "unknown-round" }
+            if (response.status !== 200)
+              return { _tag: "unavailable", reason: `round details answered ${response.status}` }
+            if (text.length > ROUND_DETAILS_MAX_CHARS)
+              return { _tag: "unavailable", reason: "answer too large" }
+            const signed = acceptedSignature(
+              integration.walletSecret,
+              response.headers.get(SIGNATURE_HEADER) ?? undefined,
+              text,
+              Math.floor(Date.now() / 1000),
+              config.webhookToleranceSeconds,
+            )
+            if (signed === undefined)
+              return { _tag: "unavailable", reason: "the answer's signature is missing, wrong or stale" }
+            const decoded = decodeRoundDetails(text)
+            if (Exit.isFailure(decoded)) return { _tag: "unavailable", reason: "not round details" }
+            // The provider answers the round asked for, or its answer is not about this round.
+            if (decoded.value.roundId !== roundId)
+              return { _tag: "unavailable", reason: "the answer is about another round" }
+            return { _tag: "ok", details: decoded.value }
+          },
+          catch: (e) => e,
+        }).pipe(
+          Effect.catch((e) =>
+            Effect.succeed<RoundDetailsAnswer>({ _tag: "unavailable", reason: failureText(e) }),
+          ),
+          Effect.tap((answer) =>
+            answer._tag === "unavailable"
+              ? Effect.logWarning(`games: round details at ${integration.code} failed: ${answer.reason}`)
+              : Effect.void,
+          ),
+        )
+
+      return { get, all, launch, catalogue: catalogueOf, roundDetails } satisfies IntegrationsShape
     }),
   )
 }

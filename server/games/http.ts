@@ -1,7 +1,7 @@
 /**
  * Handlers of the games groups (services/api/game-service.ts): the game-aggregator-service's lobby
- * calls and launch, the profile-service's favorites and bet history (the player from the session,
- * never from the request), and the plain route of the seamless wallet the providers call:
+ * calls and launch, the profile-service's favorites, bet history and a round's fairness details (the
+ * player from the session, never from the request), and the plain route of the seamless wallet the providers call:
  * `POST /api/games/wallet/:provider/:op` (raw body under HMAC, so not a contract endpoint).
  */
 import { Effect, Layer, Option } from "effect"
@@ -19,7 +19,10 @@ import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 import { historyWindow } from "../wallet/http.ts"
 import { Games } from "./Games.ts"
+import { GamesRepo } from "./GamesRepo.ts"
 import { GameWallet } from "./GameWallet.ts"
+import { Integrations } from "./Integrations.ts"
+import { roundFairness } from "./roundFairness.ts"
 
 const DEFAULT_HISTORY_SIZE = 20
 
@@ -76,6 +79,8 @@ export const PlayerGamesHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const games = yield* Games
     const sessions = yield* Sessions
+    const repo = yield* GamesRepo
+    const integrations = yield* Integrations
 
     return handlers
       .handle("favorites", ({ request }) =>
@@ -113,6 +118,12 @@ export const PlayerGamesHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const session = yield* requireSession(sessions, request)
           return yield* games.betProviders(session.user.id)
+        }),
+      )
+      .handle("roundFairness", ({ request, query }) =>
+        Effect.gen(function* () {
+          const session = yield* requireSession(sessions, request)
+          return yield* roundFairness(repo, integrations, session.user.id, query.round)
         }),
       )
   }),

@@ -15,7 +15,8 @@
  * idempotency key `deposit:<id>`). The 200 is sent after the commit: an acknowledged credit is
  * durable, a crash before it makes the provider retry.
  *
- * Expiry: deposits still `initiated` after DEPOSIT_EXPIRY_MINUTES are marked expired by a sweeper
+ * Expiry: deposits still `initiated` or `pending` (never finished: abandoned on the payment page, or
+ * left waiting at the provider) after DEPOSIT_EXPIRY_MINUTES are marked expired by a sweeper
  * fiber every minute (any process may run it: the UPDATE is idempotent). A late `completed` webhook
  * for an expired (or failed) deposit still credits it — the provider holds the player's money.
  */
@@ -489,7 +490,8 @@ const make = Effect.gen(function* () {
             } satisfies Settled
           }
           case "payment.pending": {
-            if (deposit.status !== "initiated" && deposit.status !== "expired") {
+            // Only a fresh deposit waits: an expired one stays expired (a completed still credits it).
+            if (deposit.status !== "initiated") {
               yield* record("ignored", `deposit already ${deposit.status}`)
               return { answer: received, push: [] } satisfies Settled
             }

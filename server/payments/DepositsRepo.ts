@@ -67,7 +67,10 @@ export interface DepositsRepoShape {
   ) => Sql<ReadonlyArray<bigint>>
   /** EUR cents of deposits started but not final yet (initiated or pending). */
   readonly inFlightEurCents: (userId: string) => Sql<bigint>
-  /** Marks initiated deposits older than `minutes` expired; returns them. */
+  /**
+   * Marks deposits never finished (initiated, or pending at the provider) older than `minutes`
+   * expired; returns them.
+   */
   readonly expireOlderThan: (minutes: number) => Sql<ReadonlyArray<DepositRow>>
   readonly findEvent: (provider: string, eventId: string) => Sql<WebhookEventRow | undefined>
   /** Records an event; false when (provider, event id) exists already (a concurrent delivery won). */
@@ -182,7 +185,8 @@ const make = Effect.gen(function* () {
     expireOlderThan: (minutes) =>
       sql<DepositRow>`
         UPDATE deposits SET status = 'expired', updated_at = now()
-        WHERE status = 'initiated' AND created_at < now() - make_interval(mins => ${minutes}::int)
+        WHERE status IN ('initiated', 'pending')
+          AND created_at < now() - make_interval(mins => ${minutes}::int)
         RETURNING ${cols}
       `,
     findEvent: (provider, eventId) =>

@@ -22,11 +22,14 @@
  * 6. Compression of answers held in memory by Accept-Encoding, `Vary: Accept-Encoding`
  *    (server/security/compression.ts).
  * 7. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors) and one
- *    log line per request: method, path, status, milliseconds.
+ *    log line per request: method, path, status, milliseconds. In local sandbox mode the CSP's
+ *    frames, and the parties' addresses in JSON answers, follow the host the player typed
+ *    (server/security/frameHosts.ts).
  */
 import { STATUS_CODES } from "node:http"
 import { ByteSize, Cause, Effect } from "effect"
 import {
+  HttpBody,
   HttpEffect,
   HttpIncomingMessage,
   HttpRouter,
@@ -40,6 +43,7 @@ import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
 import { compressDynamic } from "./compression.ts"
+import { casinoFrameAncestors, makeFrameHosts, type RequestFrames, rewriteOrigins } from "./frameHosts.ts"
 import {
   drainUnreadBody,
   headersTooLarge,
@@ -96,10 +100,15 @@ export const isOriginAllowed = (
 /**
  * The app's Content-Security-Policy. The ALTCHA widget solves in web workers (blob:) and may use
  * WebAssembly. Frames and images: this origin, any https source (payment pages, games and their
- * art, on-ramp widgets), and the plain-http origins FRAME_ORIGINS names (a provider's test
- * environment on this machine).
+ * art, on-ramp widgets), and the plain-http origins of this request's frames (FRAME_ORIGINS: a
+ * provider's test environment on this machine, followed to the host the player typed:
+ * server/security/frameHosts.ts). Framed only by itself (and in local sandbox mode by its loopback
+ * twin: the payment page's return).
  */
-export const appCsp = (frameOrigins: ReadonlyArray<string> = []): string =>
+export const appCsp = (
+  frameOrigins: ReadonlyArray<string> = [],
+  frameAncestors: ReadonlyArray<string> = ["'self'"],
+): string =>
   [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
@@ -110,7 +119,7 @@ export const appCsp = (frameOrigins: ReadonlyArray<string> = []): string =>
     "connect-src 'self'",
     "media-src 'self'",
     ["frame-src 'self' https:", ...frameOrigins].join(" "),
-    "frame-ancestors 'self'",
+    ["frame-ancestors", ...frameAncestors].join(" "),
     "base-uri 'self'",
     "form-action 'self'",
     "object-src 'none'",
@@ -196,14 +205,27 @@ export const edgeMiddleware = (
   endpoints: EndpointIndex,
   bodyLimits: ReadonlyArray<BodyLimit> = [],
 ) => {
-  const playerCsp = appCsp(config.frameOrigins)
+  const frames = makeFrameHosts(config)
+  const ancestors = casinoFrameAncestors(config)
+  const cspOf = new Map<ReadonlyArray<string>, string>()
+  /** The player CSP for this request's frames (one string per distinct origin list, kept). */
+  const playerCsp = (origins: ReadonlyArray<string>): string => {
+    let csp = cspOf.get(origins)
+    if (csp === undefined) {
+      csp = appCsp(origins, ancestors)
+      if (cspOf.size >= 64) cspOf.clear()
+      cspOf.set(origins, csp)
+    }
+    return csp
+  }
   return HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const started = performance.now()
         const path = pathOf(request.url)
-        const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : playerCsp
+        const requestFrames = frames.forHost(request.headers.host)
+        const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : playerCsp(requestFrames.origins)
         const special = bodyLimits.find((b) => b.paths.includes(path))
 
         yield* HttpEffect.appendPreResponseHandler((_req, response) =>
@@ -290,10 +312,24 @@ export const edgeMiddleware = (
           yield* Effect.logError(`${request.method} ${path} answered 500 without a body`)
           return yield* compressDynamic(request, internalError())
         }
-        return yield* compressDynamic(request, answer)
+        return yield* compressDynamic(request, followFrames(answer, requestFrames.rewrites))
       }),
     { global: true },
   )
+}
+
+/** A JSON answer with the parties' configured origins on the host this request came to (frameHosts.ts). */
+const followFrames = (
+  response: HttpServerResponse.HttpServerResponse,
+  rewrites: RequestFrames["rewrites"],
+): HttpServerResponse.HttpServerResponse => {
+  const body = response.body
+  if (rewrites.length === 0 || body._tag !== "Uint8Array") return response
+  if (!(body.contentType ?? "").startsWith("application/json")) return response
+  const text = new TextDecoder().decode(body.body)
+  const rewritten = rewriteOrigins(text, rewrites)
+  if (rewritten === text) return response
+  return HttpServerResponse.setBody(response, HttpBody.text(rewritten, body.contentType))
 }
 
 /** 400 for the contract's schema failures of the request (path, query, headers, payload). */

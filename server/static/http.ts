@@ -13,6 +13,8 @@
  * - any other GET/HEAD that accepts text/html and is not under an API prefix gets index.html
  *   (client routes such as /terms and /profile/verification); index.html has its
  *   `<meta name="cdn-base">` set to CDN_BASE_PATH and is compressed by the edge middleware;
+ * - `/statecharts` (the visualizer, a client route of the same build) is 404 unless the config
+ *   allows it (STATECHARTS; off by default in production);
  * - a GET under an API prefix that no route took is 405 + Allow for a known path, else 404;
  *   anything else is 404 JSON (missing files).
  */
@@ -45,17 +47,27 @@ export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): Readon
 export const isApiPath = (config: Pick<AppConfigShape, "cdnBasePath">, path: string): boolean =>
   apiPrefixes(config).some((p) => path === p.replace(/\/$/, "") || path.startsWith(p))
 
+/** The visualizer's client route (ui/main.tsx mounts it instead of the player app). */
+export const isStatechartsPath = (path: string): boolean =>
+  path === "/statecharts" || path.startsWith("/statecharts/")
+
 const escapeAttribute = (s: string): string =>
   s.replace(
     /[<>&"']/g,
     (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   )
 
+/** The page's CDN base, and its boot preloads of CDN files (built against `/cdn`) under the same base. */
 export const injectCdnBase = (html: string, cdnBasePath: string): string =>
-  html.replace(
-    /<meta\s+name=["']cdn-base["']\s+content=["'][^"']*["']\s*\/?>/i,
-    `<meta name="cdn-base" content="${escapeAttribute(cdnBasePath)}" />`,
-  )
+  html
+    .replace(
+      /<meta\s+name=["']cdn-base["']\s+content=["'][^"']*["']\s*\/?>/i,
+      `<meta name="cdn-base" content="${escapeAttribute(cdnBasePath)}" />`,
+    )
+    .replace(
+      /(<link\b[^>]*\bas="fetch"[^>]*\bhref=")\/cdn\//g,
+      (_, head: string) => `${head}${escapeAttribute(cdnBasePath)}/`,
+    )
 
 const siblingExtension = { br: ".br", gzip: ".gz" } as const
 
@@ -100,6 +112,7 @@ export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointInd
       const path = pathOf(request.url)
       if (isApiPath(config, path)) return apiFallback(endpoints, request.method, path)
       if (path === "/" || path === "/index.html") return yield* index
+      if (!config.statecharts && isStatechartsPath(path)) return notFoundJson()
       const resolved = yield* Effect.promise(() => resolveInside(config.staticDir, path))
       if (resolved._tag === "Forbidden") return forbiddenPathJson()
       if (resolved._tag === "File") {

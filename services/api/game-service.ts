@@ -8,7 +8,14 @@
  * docs/game-wallet-protocol.md) — the browser never calls it.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { GameNotFound, GameUnavailable, PlayBlocked, RateLimited, Unauthenticated } from "../errors.ts"
+import {
+  GameNotFound,
+  GameUnavailable,
+  PlayBlocked,
+  RateLimited,
+  RoundNotFound,
+  Unauthenticated,
+} from "../errors.ts"
 import {
   BetHistory,
   BetHistoryQuery,
@@ -23,6 +30,8 @@ import {
   Jackpots,
   LaunchPayload,
   LaunchResponse,
+  RoundFairness,
+  RoundFairnessQuery,
   SkinConfiguration,
   Winners,
 } from "../game-service.ts"
@@ -83,11 +92,19 @@ export class PlayerGamesApi extends HttpApiGroup.make("playerGames")
       success: BetProviders,
       error: [Unauthenticated],
     }),
+    // The verifier's round: only its player may ask; the provider is asked for its seeds each time.
+    HttpApiEndpoint.get("roundFairness", "/history/bet/fairness", {
+      query: RoundFairnessQuery,
+      success: RoundFairness,
+      error: [Unauthenticated, RoundNotFound, GameUnavailable],
+    }),
   )
   .prefix("/profile-service/api/v1")
   .annotateMerge(
     OpenApi.annotations({
       title: "profile-service: games",
-      description: "The player's favorite games and the history of their real-money rounds.",
+      description:
+        "The player's favorite games, the history of their real-money rounds, and one round's " +
+        "seeds and options for the fairness verifier.",
     }),
   ) {}

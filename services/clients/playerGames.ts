@@ -4,7 +4,7 @@
  */
 import type { PlayerGamesApi } from "../api/game-service.ts"
 import { type ClientTable, makeClient } from "../client.ts"
-import { GameNotFound, Unauthenticated } from "../errors.ts"
+import { GameNotFound, GameUnavailable, RoundNotFound, Unauthenticated } from "../errors.ts"
 import {
   BetHistory,
   BetHistoryQuery,
@@ -12,6 +12,8 @@ import {
   FavoriteGame,
   FavoriteGames,
   FavoriteParams,
+  RoundFairness,
+  RoundFairnessQuery,
 } from "../game-service.ts"
 
 export const playerGamesTable: ClientTable<typeof PlayerGamesApi> = {
@@ -47,6 +49,13 @@ export const playerGamesTable: ClientTable<typeof PlayerGamesApi> = {
     path: "/profile-service/api/v1/history/bet/provider",
     success: { 200: [BetProviders] },
     errors: { 401: [Unauthenticated] },
+  },
+  roundFairness: {
+    method: "GET",
+    path: "/profile-service/api/v1/history/bet/fairness",
+    query: RoundFairnessQuery,
+    success: { 200: [RoundFairness] },
+    errors: { 401: [Unauthenticated], 404: [RoundNotFound], 503: [GameUnavailable] },
   },
 }
 

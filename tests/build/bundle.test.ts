@@ -139,9 +139,20 @@ describe("the /statecharts visualizer chunk", () => {
     const loaded = [
       ...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g),
       ...html.matchAll(/<link\b[^>]*\brel="(?:modulepreload|stylesheet|preload)"[^>]*\bhref="([^"]+)"/g),
-    ].map((match) => match[1])
+    ]
+      .filter((match) => !/\bas="fetch"/.test(match[0]))
+      .map((match) => match[1])
     expect(loaded.length).toBeGreaterThan(0)
     for (const href of loaded) expect(initialFiles, `${href} is not an initial chunk`).toContain(href)
+    // The data preloaded with the HTML is the boot's: the client IP and the three CDN files the
+    // shell needs before anything renders — nothing a later screen needs.
+    const fetched = [...html.matchAll(/<link\b[^>]*\bas="fetch"[^>]*\bhref="([^"]+)"/g)].map((m) => m[1])
+    expect(fetched.sort()).toEqual([
+      "/cdn/currencies.json",
+      "/cdn/restricted-countries.json",
+      "/cdn/site-config.json",
+      "/ip-service/api/v1/user/currentIp",
+    ])
   })
 })
 

@@ -48,6 +48,15 @@ const signInPage = async (page: Page, world: World, email: string, password: str
   expect(response.status()).toBe(200)
 }
 
+/**
+ * The header of a signed-in player: Sign out is a button of its own on a desktop, and inside the
+ * header's menu on a phone (the menu button shows instead).
+ */
+const expectSignedInHeader = async (page: Page, width: number, timeout = 10_000): Promise<void> => {
+  const name = width <= 720 ? "Menu" : "Sign out"
+  await expect(banner(page).getByRole("button", { name, exact: true })).toBeVisible({ timeout })
+}
+
 const openHome = async (page: Page): Promise<void> => {
   await page.goto("/")
   await expect(banner(page)).toBeVisible()
@@ -82,7 +91,7 @@ for (const viewport of VIEWPORTS) {
       const player = await newPlayer(world, "a11y-home")
       await signInPage(page, world, player.email, player.password)
       await openHome(page)
-      await expect(banner(page).getByRole("button", { name: "Sign out" })).toBeVisible()
+      await expectSignedInHeader(page, viewport.width)
       await expect(page.getByRole("heading", { name: "Your wallets" })).toBeVisible()
       await expect(page.getByRole("status").filter({ hasText: "confirm your e-mail" })).toBeVisible()
       await expectAccessible(page, testInfo, "home signed in")
@@ -357,8 +366,8 @@ for (const viewport of VIEWPORTS) {
       await tabTo(page, (f) => f.tag === "button" && f.type === "submit", { what: "Log in (submit)" })
       await page.keyboard.press("Enter")
 
-      // Signed in (the name itself is hidden at mobile width; Sign out shows at both).
-      await expect(banner(page).getByRole("button", { name: "Sign out" })).toBeVisible({ timeout: 20_000 })
+      // Signed in (at mobile width Sign out is in the header's menu).
+      await expectSignedInHeader(page, viewport.width, 20_000)
       await expect(dialog(page)).toHaveCount(0)
     })
 
@@ -433,7 +442,7 @@ for (const viewport of VIEWPORTS) {
       await tabTo(page, (f) => f.tag === "button" && f.type === "submit", { what: "Sign up (submit)" })
       await page.keyboard.press("Enter")
 
-      await expect(banner(page).getByRole("button", { name: "Sign out" })).toBeVisible({ timeout: 20_000 })
+      await expectSignedInHeader(page, viewport.width, 20_000)
       await expect(dialog(page)).toHaveCount(0)
     })
   })

@@ -3,7 +3,8 @@
  * as a new player does it: register, open Deposit from the header, pick 30 EUR, choose Card, complete
  * the profile the card needs, and pay on the sandbox's card page inside the payment frame — with the first
  * gateway of the cascade down, so the flow moves on to the second and the `payment_config` cookie
- * marks the first 'Failed to process'. Then a declined card and a Skrill deposit. The frame closes
+ * marks the first 'Failed to process'. Then a declined card (the dialog says why; Try again pays), a
+ * payment abandoned on the card page that expires, and a Skrill deposit. The frame closes
  * by itself (the server's push, or the fund poll) and the header's balance follows.
  *
  * Gateway rules are the sandbox's runtime rules (its control endpoint), reset to `up` after each
@@ -15,6 +16,7 @@ import {
   chooseAmount,
   chooseMethod,
   completeCardProfile,
+  depositDialog,
   field,
   newPlayer,
   payByCard,
@@ -98,10 +100,11 @@ test("a new player deposits 30 EUR by card: profile completed first, the first g
   await expect(page.getByText("No deposits from 2020-01-01 to 2020-01-31.")).toBeVisible()
 })
 
-test("a declined card closes the frame with the declined message; the balance stays 0.00", async ({
+test("a declined card: the dialog says why and offers Try again; a good card then pays; the history keeps the reason", async ({
   page,
   world,
 }) => {
+  test.setTimeout(180_000)
   // On a phone's screen: the modal's steps are looked at there too.
   await page.setViewportSize({ width: 390, height: 844 })
   await signedInThroughApi(page, world, newPlayer(world, "declined"))
@@ -114,18 +117,64 @@ test("a declined card closes the frame with the declined message; the balance st
   await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
   await expect(paymentPage(page).getByLabel("Card number")).toBeVisible()
   await world.screenshot(page, "deposit-mobile-02-card-page")
-  await payByCard(page, undefined, "4000 0000 0000 0002")
+  // The sandbox's "Insufficient funds" test card.
+  await payByCard(page, undefined, "4000 0000 0000 9995")
   await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
-  await expect(page.getByText("The payment was declined", { exact: true }).first()).toBeVisible()
-  await world.screenshot(page, "deposit-06-declined")
-  await expect(balance(page)).toContainText("0.00")
 
-  // On the deposits tab (a phone's screen): failed, with the provider's reason.
+  // The deposit dialog comes back with the reason in words and the two ways on.
+  const declined = depositDialog(page)
+  await expect(declined.getByText("Payment declined")).toBeVisible({ timeout: 20_000 })
+  await expect(declined.getByText("Your bank declined the payment: insufficient funds.")).toBeVisible()
+  await expect(declined.getByRole("button", { name: "Choose another method" })).toBeVisible()
+  await world.screenshot(page, "deposit-06-declined")
+
+  // Try again: the same card method and amount, a new payment — paid with the approving card.
+  await declined.getByRole("button", { name: "Try again" }).click()
+  await expect(paymentDialog(page)).toBeVisible({ timeout: 20_000 })
+  await payByCard(page, undefined, "4242 4242 4242 4242")
+  await expect(paymentDialog(page)).toHaveCount(0, { timeout: 20_000 })
+  await expect(page.getByText("Your deposit is credited", { exact: true }).first()).toBeVisible()
+  await expect(balance(page)).toContainText("30.00")
+
+  // On the deposits tab (a phone's screen): the credited one, and the declined one with its reason.
   await page.goto("/profile/deposits")
-  const declined = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
-  await expect(declined).toContainText("Failed")
-  await expect(declined).toContainText("Card declined")
+  const rows = page.getByRole("list", { name: "Deposits" }).getByRole("listitem")
+  await expect(rows).toHaveCount(2)
+  await expect(rows.nth(0)).toContainText("Completed")
+  await expect(rows.nth(1)).toContainText("Failed")
+  await expect(rows.nth(1)).toContainText("Your bank declined the payment: insufficient funds.")
   await world.screenshot(page, "deposit-mobile-03-history")
+})
+
+test("a payment abandoned on the card page shows Started, then Expired once DEPOSIT_EXPIRY_MINUTES passed", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(240_000)
+  const player = await signedInThroughApi(page, world, newPlayer(world, "abandoned"))
+  const dialog = await chooseAmount(page, undefined, 30)
+  await chooseMethod(dialog, "Card")
+  await completeCardProfile(page, undefined)
+  await expect(paymentPage(page).getByLabel("Card number")).toBeVisible({ timeout: 20_000 })
+  // The player walks away from the card page.
+  await paymentDialog(page).getByRole("button", { name: "Close", exact: true }).click()
+  await expect(paymentDialog(page)).toHaveCount(0)
+
+  await page.goto("/profile/deposits")
+  const row = page.getByRole("list", { name: "Deposits" }).getByRole("listitem").first()
+  await expect(row).toContainText("Started")
+  // An hour and a minute later (the default DEPOSIT_EXPIRY_MINUTES is 60): the server's sweeper,
+  // which runs every minute, marks it expired.
+  await world.sql(
+    `UPDATE deposits SET created_at = now() - interval '61 minutes'
+     WHERE user_id = (SELECT id FROM users WHERE email = $1) AND status = 'initiated'`,
+    [player.email],
+  )
+  await expect(async () => {
+    await page.reload()
+    await expect(row).toContainText("Expired", { timeout: 5_000 })
+  }).toPass({ timeout: 150_000, intervals: [5_000] })
+  await world.screenshot(page, "deposit-11-expired")
 })
 
 test("a Skrill deposit approved on its page credits the balance", async ({ page, world }) => {

@@ -1,12 +1,12 @@
 /**
  * Every game kind of the studio played in Chromium, inside the game page's frame (the studio's own
- * origin), against the real server and the studio's sandbox: crash (auto cash-out), mines (open tiles: all safe or a mine), plinko,
- * roulette (chips on the board) and a video slot.
+ * origin), against the real server and the studio's sandbox: mines (open tiles: all safe or a mine), plinko,
+ * roulette (chips on the board) and a video slot. Crash is multiplayer, played in games-crash.spec.ts.
  *
  * - Real money: a signed-in player with a 30 EUR card deposit plays one round of each; after each
  *   round the header's balance is exactly the previous one − the bet + the win the round announced,
  *   and the round is the newest of the bet-history call with that bet and win; the bets tab lists
- *   the five rounds.
+ *   the four rounds.
  * - Demo, as a visitor: one round of each; the demo balance moves by exactly the bet and the win,
  *   the header has no balance, and (on PostgreSQL) the casino's wallet saw none of these rounds.
  * Screenshots: test-results/screenshots/games-kind-*.png.
@@ -29,12 +29,13 @@ const centsIn = (text: string): bigint => {
   return BigInt(match[1] + match[2])
 }
 
-/** The round's announcement: "<what happened> — you win 1.98 EUR (1.98×)." or "… — no win." */
-const ROUND_RESULT = / — (you win \d+\.\d{2} EUR \([\d.]+×\)|no win)\./
+/** The round's announcement: "<what happened> — Won 1.98 EUR (+0.98) · 1.98×.", "… — Returned 0.90 EUR (−0.10) · 0.90×." or "… — Lost 1.00 EUR." */
+const ROUND_RESULT =
+  / — (Won \d+\.\d{2} EUR \(\+\d+\.\d{2}\) · \d+\.\d{2}×|Returned \d+\.\d{2} EUR \([−±]\d+\.\d{2}\) · \d+\.\d{2}×|Lost \d+\.\d{2} EUR)\./
 
-/** The win a round announced, in cents (0 for "no win"). */
+/** The money a round paid back, in cents (0 for "Lost"). */
 const winIn = (announcement: string): bigint => {
-  const match = / — you win (\d+\.\d{2}) EUR /.exec(announcement)
+  const match = / — (?:Won|Returned) (\d+\.\d{2}) EUR /.exec(announcement)
   return match?.[1] === undefined ? 0n : centsIn(match[1])
 }
 
@@ -50,16 +51,6 @@ interface Kind {
 }
 
 const KINDS: ReadonlyArray<Kind> = [
-  {
-    kind: "crash",
-    id: "comet-crash",
-    name: "Comet Crash",
-    arrange: async (game) => {
-      await game.getByLabel("Auto cash-out (×)").fill("1.50")
-    },
-    button: "Launch",
-    outcome: /^Crashed at \d+\.\d{2}× — your target 1\.50×/,
-  },
   {
     kind: "mines",
     id: "mines",
@@ -94,10 +85,11 @@ const KINDS: ReadonlyArray<Kind> = [
     name: "European Roulette",
     arrange: async (game) => {
       const board = game.getByRole("group", { name: /^Betting board/ })
-      await board.getByRole("button", { name: "Red, 0 chips" }).click()
-      await board.getByRole("button", { name: "17, 0 chips" }).click()
-      await expect(board.getByRole("button", { name: "Red, 1 chips" })).toBeVisible()
-      await expect(board.getByRole("button", { name: "17, 1 chips" })).toBeVisible()
+      // Exact names: the lines and corners around 17 are bets of their own ("Split 14/17, 0 chips").
+      await board.getByRole("button", { name: "Red, 0 chips", exact: true }).click()
+      await board.getByRole("button", { name: "17, 0 chips", exact: true }).click()
+      await expect(board.getByRole("button", { name: "Red, 1 chips", exact: true })).toBeVisible()
+      await expect(board.getByRole("button", { name: "17, 1 chips", exact: true })).toBeVisible()
     },
     button: "Spin the wheel",
     outcome: /^The ball lands on \d+ \((red|black|green)\)/,
@@ -212,7 +204,7 @@ const betHistory = async (page: Page, world: World): Promise<ReadonlyArray<BetRe
   return content
 }
 
-test("real money: one round of crash, mines, plinko, roulette and a video slot; the header and the bet history follow each", async ({
+test("real money: one round of mines, plinko, roulette and a video slot; the header and the bet history follow each", async ({
   page,
   world,
 }) => {
@@ -250,7 +242,7 @@ test("real money: one round of crash, mines, plinko, roulette and a video slot; 
     await world.screenshot(page, `games-kind-${kind.kind}-real`)
   }
 
-  // The bets tab: five rounds of 1.00 EUR, each with its own win, newest first.
+  // The bets tab: four rounds of 1.00 EUR, each with its own win, newest first.
   await page.goto("/profile/bets")
   const rows = page
     .getByRole("table")
@@ -260,9 +252,14 @@ test("real money: one round of crash, mines, plinko, roulette and a video slot; 
   const newestFirst = [...played].reverse()
   for (const [index, round] of newestFirst.entries()) {
     const cells = rows.nth(index).getByRole("cell")
-    await expect(cells.nth(0)).toHaveText(round.kind.name)
+    // Each game played once: its round #1 in that game.
+    await expect(cells.nth(0)).toHaveText(`${round.kind.name} #1`)
     await expect(cells.nth(2)).toHaveText("1.00 EUR")
-    expect(centsIn(await cells.nth(3).innerText())).toBe(round.win)
+    // The result in money words: "Lost 1.00 EUR" paid nothing; otherwise the first amount is the win.
+    const words = await cells.nth(3).innerText()
+    expect(words.startsWith("Lost ") ? 0n : centsIn(words)).toBe(round.win)
+    if (round.win > 100n) expect(words).toMatch(/^Won /)
+    else if (round.win > 0n) expect(words).toMatch(/^Returned /)
   }
   expect(centsIn(await balance(page).innerText())).toBe(expected)
   await world.screenshot(page, "games-kind-bets-tab")

@@ -146,12 +146,15 @@ test("the bets tab: a new player has no bets yet, and the filters answer", async
 test("a round verified on /fairness with the studio's math", async ({ page, world }) => {
   await page.goto("/fairness")
   await expect(page.getByRole("heading", { name: "Provably fair: verify a round" })).toBeVisible()
+  // No game until one is chosen; then its kind's options (a crash game: the auto cash-out target).
+  await expect(page.getByLabel("Game")).toHaveValue("")
   await page.getByLabel("Game").selectOption({ label: "Aurora Ascent (Northern Reels)" })
-  await expect(page.getByLabel("Bet options (JSON)")).toHaveValue('{"target":2}')
+  await expect(page.getByLabel("Auto cash-out target (×)")).toHaveValue("2")
+  await expect(page.locator("textarea")).toHaveCount(0)
   await page.getByLabel("Server seed (revealed)").fill("a".repeat(64))
   await page.getByLabel("Client seed").fill("abc")
   await page.getByLabel("Nonce").fill("0")
-  await page.getByRole("button", { name: "Verify" }).click()
+  await page.getByRole("button", { name: "Verify", exact: true }).click()
   const outcome = page.getByRole("region", { name: "Outcome" })
   // The same figures the studio's services/games/verify.ts gives in Node for these seeds.
   await expect(outcome).toContainText("2×")
@@ -175,8 +178,9 @@ const amountIn = (text: string): string => {
 /** Cents of "12.34" (two decimals, EUR): sums of amounts compared exactly, never as floats. */
 const cents = (amount: string): bigint => BigInt(amount.replace(".", ""))
 
-/** The round's announcement: "<what happened> — you win 1.98 EUR (1.98×)." or "… — no win." */
-const ROUND_RESULT = / — (you win \d+\.\d{2} EUR \([\d.]+×\)|no win)\./
+/** The round's announcement: "<what happened> — Won 1.98 EUR (+0.98) · 1.98×.", "… — Returned 0.90 EUR (−0.10) · 0.90×." or "… — Lost 1.00 EUR." */
+const ROUND_RESULT =
+  / — (Won \d+\.\d{2} EUR \(\+\d+\.\d{2}\) · \d+\.\d{2}×|Returned \d+\.\d{2} EUR \([−±]\d+\.\d{2}\) · \d+\.\d{2}×|Lost \d+\.\d{2} EUR)\./
 
 test("a demo round in the frame: a visitor opens a slot from the lobby and spins", async ({
   page,
@@ -266,9 +270,11 @@ test("real money: register, deposit 30 EUR by card, play dice rounds, the balanc
   let wins = 0n
   for (const row of await rows.all()) {
     const cells = row.getByRole("cell")
-    await expect(cells.nth(0)).toHaveText("Dice")
+    await expect(cells.nth(0)).toHaveText(/^Dice #[123]$/)
     await expect(cells.nth(2)).toHaveText("1.00 EUR")
-    wins += cents(amountIn(await cells.nth(3).innerText()))
+    // "Won 1.98 EUR (+0.98)" or "Lost 1.00 EUR": the amount paid comes first.
+    const result = await cells.nth(3).innerText()
+    wins += result.startsWith("Lost ") ? 0n : cents(amountIn(result))
   }
   expect(cents(inFrame)).toBe(3000n - 300n + wins)
   await world.screenshot(page, "games-bets-tab")
@@ -295,17 +301,19 @@ test("real money: register, deposit 30 EUR by card, play dice rounds, the balanc
 
   await page.goto("/fairness")
   await page.getByLabel("Game").selectOption("dice-classic")
-  await page.getByLabel("Bet options (JSON)").fill('{"target":50,"direction":"under"}')
+  await page.getByLabel("Target", { exact: true }).fill("50")
+  await page.getByLabel("Roll", { exact: true }).selectOption("under")
   await page.getByLabel("Server seed (revealed)").fill(serverSeed)
   await page.getByLabel("Client seed").fill(clientSeed)
   await page.getByLabel("Nonce").fill(String(firstNonce))
-  await page.getByRole("button", { name: "Verify" }).click()
+  await page.getByRole("button", { name: "Verify", exact: true }).click()
   const outcome = page.getByRole("region", { name: "Outcome" })
   await expect(outcome).toContainText(committedHash)
   const firstRound = results[0] ?? ""
   const rolled = /^Roll (\d+\.\d{2}) /.exec(firstRound)?.[1]
   expect(rolled).toBeDefined()
-  const won = /\(([\d.]+)×\)\.$/.exec(firstRound)?.[1]
+  // The multiplier paid (win ÷ bet: 1.98× at 50 under, the verifier's own multiplier to two places).
+  const won = / · ([\d.]+)×\.$/.exec(firstRound)?.[1]
   await expect(outcome.locator(".verifier__multiplier")).toHaveText(won === undefined ? "0×" : `${won}×`)
   await outcome.getByText("Round details").click()
   // The verifier's detail is the round's JSON ("roll": 34.5); the studio shows it with two decimals.

@@ -85,7 +85,7 @@ describeBackends("server core", ({ start }) => {
     await mkdir(join(staticDir, "assets"))
     await writeFile(
       join(staticDir, "index.html"),
-      '<!doctype html><html><head><meta name="cdn-base" content="/cdn" /><title>Casino</title></head><body><div id="root"></div><script type="module" src="/assets/app-3f2a.js"></script></body></html>',
+      '<!doctype html><html><head><meta name="cdn-base" content="/cdn" /><link rel="preload" as="fetch" crossorigin="anonymous" href="/cdn/site-config.json" /><link rel="preload" as="fetch" crossorigin="anonymous" href="/ip-service/api/v1/user/currentIp" /><title>Casino</title></head><body><div id="root"></div><script type="module" src="/assets/app-3f2a.js"></script></body></html>',
     )
     await writeFile(join(staticDir, "assets", "app-3f2a.js"), "console.log('app')\n")
     server = await start(
@@ -249,6 +249,9 @@ describeBackends("server core", ({ start }) => {
       expect(res.headers.get("cache-control")).toBe("no-cache")
       const html = await res.text()
       expect(html).toContain(`<meta name="cdn-base" content="${CDN}" />`)
+      // The boot's preloads follow the CDN base; the API's stays where it is.
+      expect(html).toContain(`href="${CDN}/site-config.json"`)
+      expect(html).toContain('href="/ip-service/api/v1/user/currentIp"')
       expect(html).toContain('<div id="root"></div>')
     }
     const asset = await fetch(`${server.url}/assets/app-3f2a.js`)

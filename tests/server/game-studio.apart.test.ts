@@ -15,6 +15,9 @@ import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 
 const studioTables = [
+  "studio_crash_bets",
+  "studio_crash_chains",
+  "studio_crash_games",
   "studio_free_rounds",
   "studio_outbox",
   "studio_rounds",
@@ -50,6 +53,7 @@ describeBackends("game studio apart", ({ backend, start }) => {
       { id: 1, name: "studio" },
       { id: 2, name: "seen_signatures" },
       { id: 3, name: "free_rounds" },
+      { id: 4, name: "crash" },
     ])
     if (backend === "postgres") expect(await alone.query<{ name: string }>(tablesIn, ["public"])).toEqual([])
     // It answers the protocol by itself: a signed games list, once its RTPs are computed.

@@ -104,6 +104,29 @@ describeBackends("game studio", ({ backend }) => {
     )
   })
 
+  it("a round's gameRound counts the player's rounds of that game: across the player's sessions, apart per game; a demo session its own", async () => {
+    t.casino.balances.set("player-rounds", 100_000n)
+    const gameRounds = async (id: string, n: number, options: unknown): Promise<Array<number>> => {
+      const out: Array<number> = []
+      for (let i = 0; i < n; i++) {
+        const r = await post(`/studio/api/session/${id}/round`, { bet: "100", options })
+        expect(r.status).toBe(200)
+        out.push((await r.json()).gameRound)
+      }
+      return out
+    }
+    const dice = { target: 50, direction: "under" }
+    const first = await open({ playerId: "player-rounds", gameId: "dice-classic" })
+    expect(await gameRounds(first, 2, dice)).toEqual([1, 2])
+    // A new session of the same game goes on counting; another game starts at 1.
+    const second = await open({ playerId: "player-rounds", gameId: "dice-classic" })
+    expect(await gameRounds(second, 1, dice)).toEqual([3])
+    const other = await open({ playerId: "player-rounds", gameId: "plinko" })
+    expect(await gameRounds(other, 1, { rows: 8, risk: "low" })).toEqual([1])
+    const demo = await open({ demo: true, sessionToken: null, playerId: null, gameId: "dice-classic" })
+    expect(await gameRounds(demo, 2, dice)).toEqual([1, 2])
+  })
+
   it("real: a round sends a signed bet then a signed win, with idempotent ids, and answers the casino's balance", async () => {
     t.casino.balances.set("player-1", 10_000n)
     const id = await open({ gameId: "aurora-millions" })

@@ -254,6 +254,40 @@ describeBackends("money: deposits and webhooks", ({ start }) => {
     expect(await balanceOf(server, userId)).toBe("1500")
   })
 
+  it("stores a decline reason and answers it; expires a deposit left pending at the provider", async () => {
+    const p = await newCompletePlayer(server, "declined")
+    const rowOf = async (id: string) =>
+      ((await p.browser.get(`${PROFILE}/profile/fiat/deposit`)).body as ReadonlyArray<{ id: string }>).find(
+        (row) => row.id === id,
+      )
+    const declined = ((await deposit(p.browser, "payweb", "2500")).body as DepositAnswer).depositId
+    const failed = webhookBody({
+      type: "payment.failed",
+      reference: declined,
+      amount: "2500",
+      currency: "EUR",
+      reason: "Insufficient funds",
+    })
+    expect((await sendWebhook(server.url, "payweb", fake.webhookSecret, failed)).status).toBe(200)
+    expect(await rowOf(declined)).toMatchObject({ status: "failed", reason: "Insufficient funds" })
+
+    // A payment the provider reported pending and never finished.
+    const waiting = ((await deposit(p.browser, "payweb", "1600")).body as DepositAnswer).depositId
+    const pending = () =>
+      webhookBody({ type: "payment.pending", reference: waiting, amount: "1600", currency: "EUR" })
+    expect((await sendWebhook(server.url, "payweb", fake.webhookSecret, pending())).status).toBe(200)
+    expect(await rowOf(waiting)).toMatchObject({ status: "pending" })
+    await server.query("UPDATE deposits SET created_at = now() - interval '61 minutes' WHERE id = $1", [
+      waiting,
+    ])
+    expect(await server.run(Effect.flatMap(Deposits, (d) => d.expireStale))).toBeGreaterThanOrEqual(1)
+    expect(await rowOf(waiting)).toMatchObject({ status: "expired" })
+    // A pending arriving later does not revive it; the declined one stays declined.
+    expect((await sendWebhook(server.url, "payweb", fake.webhookSecret, pending())).status).toBe(200)
+    expect(await rowOf(waiting)).toMatchObject({ status: "expired" })
+    expect(await rowOf(declined)).toMatchObject({ status: "failed", reason: "Insufficient funds" })
+  })
+
   it("GET /api/events needs a session", async () => {
     const res = await fetch(`${server.url}/api/events`)
     expect(res.status).toBe(401)

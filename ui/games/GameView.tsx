@@ -3,7 +3,8 @@
  * the frame (or why it is not there: paused while a reality check reminder shows), the low-balance
  * message with Deposit, and the info panel (RTP, volatility, brand, category, bet limits). The
  * frame's messages reach the machine from here: only messages from this frame's window are read
- * (other scripts post messages too).
+ * (other scripts post messages too); so does the browser's refusal to frame it (a CSP violation
+ * naming the game's origin). A frame that could not be loaded is said in words, with Try again.
  */
 import { useSelector } from "@xstate/react"
 import { useEffect, useRef } from "react"
@@ -20,17 +21,34 @@ type GameActor = ActorRefFrom<typeof gamePageMachine>
 
 const volatilityLabels = { low: "Low", medium: "Medium", high: "High" } as const
 
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url, window.location.href).origin
+  } catch {
+    return null
+  }
+}
+
 const Frame = ({ actor, url, title }: { actor: GameActor; url: string; title: string }) => {
   const frame = useRef<HTMLIFrameElement>(null)
   useEffect(() => {
+    const origin = originOf(url)
     const onMessage = (event: MessageEvent) => {
       if (frame.current === null || event.source !== frame.current.contentWindow) return
       const message = parseFrameMessage(event.data)
       if (message !== null) actor.send({ type: "FRAME", message })
     }
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (event.effectiveDirective === "frame-src" && originOf(event.blockedURI) === origin)
+        actor.send({ type: "FRAME_BLOCKED" })
+    }
     window.addEventListener("message", onMessage)
-    return () => window.removeEventListener("message", onMessage)
-  }, [actor])
+    document.addEventListener("securitypolicyviolation", onViolation)
+    return () => {
+      window.removeEventListener("message", onMessage)
+      document.removeEventListener("securitypolicyviolation", onViolation)
+    }
+  }, [actor, url])
   return (
     <iframe
       ref={frame}
@@ -151,20 +169,24 @@ const Stage = ({ actor }: { actor: GameActor }) => {
   const state = useSelector(actor, (s) =>
     s.matches({ playing: "paused" })
       ? "paused"
-      : s.matches("playing")
-        ? "playing"
-        : s.matches("needsLogin")
-          ? "needsLogin"
-          : s.matches("refused")
-            ? "refused"
-            : s.matches("unavailable")
-              ? "unavailable"
-              : "launching",
+      : s.matches({ playing: "failed" })
+        ? "frameFailed"
+        : s.matches("playing")
+          ? "playing"
+          : s.matches("needsLogin")
+            ? "needsLogin"
+            : s.matches("refused")
+              ? "refused"
+              : s.matches("unavailable")
+                ? "unavailable"
+                : "launching",
   )
   const url = useSelector(actor, (s) => s.context.launch?.url ?? null)
   const name = useSelector(actor, (s) => s.context.game?.name ?? "Game")
   const message = useSelector(actor, (s) => s.context.message)
   const low = useSelector(actor, (s) => s.matches({ playing: "lowBalance" }))
+  const attempt = useSelector(actor, (s) => s.context.frameAttempt)
+  const failure = useSelector(actor, (s) => s.context.frameFailure)
   const modals = useModalsActor()
   switch (state) {
     // No frame while the reminder waits for an answer: nothing in it plays on, no bet leaves it.
@@ -181,8 +203,26 @@ const Stage = ({ actor }: { actor: GameActor }) => {
       return (
         <>
           {low ? <LowBalance actor={actor} /> : null}
-          {url ? <Frame actor={actor} url={url} title={name} /> : null}
+          {url ? <Frame key={attempt} actor={actor} url={url} title={name} /> : null}
         </>
+      )
+    case "frameFailed":
+      return (
+        <div className="game__placeholder" role="alert">
+          <p>
+            <strong>{GamePageMessages.loadFailed}</strong>
+          </p>
+          {failure === null ? null : (
+            <p>{failure === "blocked" ? GamePageMessages.frameBlocked : GamePageMessages.frameTimeout}</p>
+          )}
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => actor.send({ type: "RETRY" })}
+          >
+            Try again
+          </button>
+        </div>
       )
     case "needsLogin":
       return (

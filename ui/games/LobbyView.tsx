@@ -5,7 +5,7 @@
  * section whose call failed says so in place. The pools of the jackpots are live (read every 30 s).
  */
 import { useSelector } from "@xstate/react"
-import type { ReactNode } from "react"
+import { type ReactNode, useEffect } from "react"
 import type { ActorRefFrom } from "xstate"
 import type { LobbySection, lobbyMachine } from "../../machines/games/lobby.machine.ts"
 import type { Games, SkinConfiguration } from "../../services/game-service.ts"
@@ -22,6 +22,7 @@ import {
   visibleGames,
 } from "../../services/lobby-rules.ts"
 import { useShell } from "../app/actors.tsx"
+import { markFirstScreen } from "../app/firstScreen.ts"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
 import { GameTile } from "./GameTile.tsx"
@@ -223,6 +224,10 @@ const AllGames = ({ actor }: { actor: LobbyActor }) => {
   const count = useSelector(actor, (s) => s.context.numberOfGames)
   const list = filterGames(games, { term, segment })
   const title = term.trim() !== "" ? `Results for “${term.trim()}”` : titles.all
+  // The games are on screen (or the failure says why): the first screen is up.
+  useEffect(() => {
+    if (!loading) markFirstScreen()
+  }, [loading])
   return (
     <section className="lobby__section" aria-labelledby="lobby-all">
       <h2 id="lobby-all" className="lobby__title">

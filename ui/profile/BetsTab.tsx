@@ -1,6 +1,8 @@
 /**
  * The bets tab (`/profile/bets`; `betHistory` machine): a date range (the last 30 days first), a
- * provider filter, and the real-money rounds in it, 20 a page: game, brand, bet, win, status, time.
+ * provider filter, and the real-money rounds in it, 20 a page: game with the player's round number in
+ * it, brand, bet, the result in money words (services/games/words.ts: only a win above the bet is
+ * green), status, time, and a Verify link opening the verifier with the round filled in.
  * Thin: the checks and messages come from the machine (type-only import: its module and the game
  * calls' client are downloaded when the tab opens).
  */
@@ -8,6 +10,7 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
 import type { BetRecord } from "../../services/game-service.ts"
+import { resultWords } from "../../services/games/words.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Spinner } from "../components/Spinner.tsx"
@@ -94,6 +97,13 @@ const Pager = ({ actor }: { actor: Actor }) => {
   )
 }
 
+/** What the round did in money; a rolled-back round was refunded and says nothing more. */
+const Result = ({ bet }: { bet: BetRecord }) => {
+  if (bet.status !== "settled") return <td className="muted">—</td>
+  const words = resultWords(BigInt(bet.bet), BigInt(bet.win), bet.currency)
+  return <td className={words.tone === "win" ? "bets__win" : undefined}>{words.text}</td>
+}
+
 const List = ({ actor }: { actor: Actor }) => {
   const history = useSelector(actor, (s) => s.context.history)
   const shown = useSelector(actor, (s) => s.context.shown)
@@ -119,24 +129,25 @@ const List = ({ actor }: { actor: Actor }) => {
               <th scope="col" className="bets__num">
                 Bet
               </th>
-              <th scope="col" className="bets__num">
-                Win
-              </th>
+              <th scope="col">Result</th>
               <th scope="col">Status</th>
               <th scope="col">Time</th>
+              <th scope="col">
+                <span className="visually-hidden">Fairness</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {history.content.map((bet) => (
               <tr key={bet.roundId}>
-                <td>{bet.gameName}</td>
+                <td>
+                  {bet.gameName} <span className="muted">#{bet.roundNumber}</span>
+                </td>
                 <td>{bet.provider}</td>
                 <td className="bets__num">
                   <Amount minor={bet.bet} currency={bet.currency} currencies={currencies} /> {bet.currency}
                 </td>
-                <td className={`bets__num${bet.win !== "0" ? " bets__win" : ""}`}>
-                  <Amount minor={bet.win} currency={bet.currency} currencies={currencies} /> {bet.currency}
-                </td>
+                <Result bet={bet} />
                 <td>
                   <span className={`badge bets__status bets__status--${bet.status}`}>
                     {betStatusLabels[bet.status]}
@@ -144,6 +155,15 @@ const List = ({ actor }: { actor: Actor }) => {
                 </td>
                 <td className="muted">
                   <time dateTime={bet.at}>{formatDateTime(bet.at)}</time>
+                </td>
+                <td>
+                  {/* A full load: the verifier reads its round from the address. */}
+                  <a
+                    href={`/fairness?round=${encodeURIComponent(bet.roundId)}`}
+                    aria-label={`Verify ${bet.gameName} round ${bet.roundNumber}`}
+                  >
+                    Verify
+                  </a>
                 </td>
               </tr>
             ))}

@@ -6,6 +6,7 @@
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { depositHistoryMachine } from "../../machines/wallet/depositHistory.machine.ts"
+import { declineWords } from "../../machines/wallet/depositReasons.ts"
 import type { DepositMethod, DepositStatus, FiatPayment } from "../../services/wallet-service.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
@@ -90,7 +91,9 @@ const List = ({ actor }: { actor: Actor }) => {
           <time className="deposits__time muted" dateTime={deposit.createdAt}>
             {formatDateTime(deposit.createdAt)}
           </time>
-          {deposit.reason !== null && deposit.status !== "completed" ? (
+          {deposit.status === "failed" ? (
+            <span className="deposits__reason muted">{declineWords(deposit.reason)}</span>
+          ) : deposit.reason !== null && deposit.status !== "completed" ? (
             <span className="deposits__reason muted">{deposit.reason}</span>
           ) : null}
         </li>

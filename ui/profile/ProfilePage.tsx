@@ -5,6 +5,7 @@
  * profileForm actor.
  */
 import { useSelector } from "@xstate/react"
+import { useEffect, useRef } from "react"
 import type { ActorRefFrom } from "xstate"
 import type { betHistoryMachine } from "../../machines/games/betHistory.machine.ts"
 import type { bonusesMachine } from "../../machines/profile/bonuses.machine.ts"
@@ -159,12 +160,20 @@ const Area = ({ area }: { area: AreaActor }) => {
     s.matches("waiting") ? "waiting" : s.matches("signedOut") ? "signedOut" : "open",
   )
   const tab = useSelector(area, (s) => s.context.tab)
+  const tabs = useRef<HTMLElement>(null)
+  // The row of sections scrolls sideways on narrow screens: keep the open one in sight.
+  useEffect(() => {
+    if (tab === null) return
+    tabs.current
+      ?.querySelector(`a[href="${ProfileTabInfo[tab].path}"]`)
+      ?.scrollIntoView({ block: "nearest", inline: "nearest" })
+  }, [tab])
   return (
     <section className="page page--wide profile" aria-labelledby="profile-title">
       <h1 id="profile-title">Your account</h1>
       {view === "open" ? (
         <>
-          <nav className="profile__tabs" aria-label="Account sections">
+          <nav ref={tabs} className="profile__tabs" aria-label="Account sections">
             <ul>
               {profileTabs.map((t) => (
                 <li key={t}>

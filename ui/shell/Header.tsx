@@ -1,6 +1,8 @@
-import { useSelector } from "@xstate/react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { useEffect, useRef } from "react"
+import { shellMenuMachine } from "../../machines/shellMenu.machine.ts"
 import { currencyDisplayName } from "../../services/rules.ts"
-import { useAuthActor, useModalsActor, useShell } from "../app/actors.tsx"
+import { useAuthActor, useModalsActor, useShell, useShellActor } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
 import { Link } from "../components/Link.tsx"
 import { prefetchModalLayer } from "./ModalHost.tsx"
@@ -53,6 +55,102 @@ const Level = () => {
   )
 }
 
+/**
+ * Phones: the header keeps the brand, the balance and Deposit; everything else (Cash out, the
+ * account, the level, Sign out) is in this menu, a disclosure whose open state is the shellMenu
+ * machine's. Escape, a tap outside, choosing an item or a new page close it.
+ */
+const Menu = ({
+  name,
+  onDeposit,
+  onCashout,
+}: {
+  name: string
+  onDeposit: () => void
+  onCashout: () => void
+}) => {
+  const auth = useAuthActor()
+  const shell = useShellActor()
+  const menu = useActorRef(shellMenuMachine)
+  const open = useSelector(menu, (s) => s.matches("open"))
+  const path = useShell((s) => s.context.path)
+  const button = useRef<HTMLButtonElement>(null)
+  const panel = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    menu.send({ type: "PAGE_CHANGED", path })
+  }, [menu, path])
+  useEffect(() => {
+    if (!open) return
+    panel.current?.querySelector<HTMLElement>("button, a")?.focus()
+    const outside = (event: PointerEvent) => {
+      const target = event.target as Node
+      if (!panel.current?.contains(target) && !button.current?.contains(target)) menu.send({ type: "CLOSE" })
+    }
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return
+      menu.send({ type: "CLOSE" })
+      button.current?.focus()
+    }
+    document.addEventListener("pointerdown", outside)
+    document.addEventListener("keydown", onEscape)
+    return () => {
+      document.removeEventListener("pointerdown", outside)
+      document.removeEventListener("keydown", onEscape)
+    }
+  }, [menu, open])
+  // The focus goes back to the menu button first, so a dialog the item opens gives it back there.
+  const choose = (then: () => void) => () => {
+    button.current?.focus()
+    menu.send({ type: "CLOSE" })
+    then()
+  }
+  return (
+    <div className="header__menu">
+      <button
+        ref={button}
+        type="button"
+        className="header__menu-button"
+        aria-expanded={open}
+        aria-controls={open ? "account-menu" : undefined}
+        onPointerEnter={prefetchModalLayer}
+        onClick={() => menu.send({ type: "TOGGLE" })}
+      >
+        <span className="header__avatar" aria-hidden="true">
+          {name.slice(0, 1)}
+        </span>
+        <span className="visually-hidden">Menu</span>
+      </button>
+      {/* Rendered only while open: a closed menu leaves no second copy of the name or the actions. */}
+      {open ? (
+        <div ref={panel} id="account-menu" className="header__menu-panel">
+          <p className="header__menu-name">{name}</p>
+          <Level />
+          <button type="button" className="header__menu-item" onClick={choose(onDeposit)}>
+            Deposit
+          </button>
+          <button type="button" className="header__menu-item" onClick={choose(onCashout)}>
+            Cash out
+          </button>
+          <button
+            type="button"
+            className="header__menu-item"
+            onClick={choose(() => shell.send({ type: "NAVIGATE", path: "/profile" }))}
+          >
+            Profile
+          </button>
+          <button
+            type="button"
+            className="header__menu-item header__menu-item--quiet"
+            onClick={choose(() => auth.send({ type: "SIGN_OUT" }))}
+          >
+            Sign out
+          </button>
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
 export const Header = () => {
   const auth = useAuthActor()
   const modals = useModalsActor()
@@ -61,6 +159,14 @@ export const Header = () => {
     s.matches("authenticated") ? "authenticated" : s.matches("anonymous") ? "anonymous" : "busy",
   )
   const name = useSelector(auth, (s) => s.context.user?.fullName ?? "")
+  const deposit = () => {
+    const { profile, fund } = auth.getSnapshot().context
+    modals.send({ type: "OPEN_DEPOSIT", profile, fund })
+  }
+  const cashout = () => {
+    const { profile, fund } = auth.getSnapshot().context
+    modals.send({ type: "OPEN_CASHOUT", profile, fund })
+  }
 
   return (
     <header className="header">
@@ -100,45 +206,38 @@ export const Header = () => {
               className="button button--primary"
               onPointerEnter={prefetchModalLayer}
               onFocus={prefetchModalLayer}
-              onClick={() => {
-                const { profile, fund } = auth.getSnapshot().context
-                modals.send({ type: "OPEN_DEPOSIT", profile, fund })
-              }}
+              onClick={deposit}
             >
               Deposit
             </button>
-            <button
-              type="button"
-              className="button button--ghost header__cashout"
-              aria-label="Cash out"
-              onPointerEnter={prefetchModalLayer}
-              onFocus={prefetchModalLayer}
-              onClick={() => {
-                const { profile, fund } = auth.getSnapshot().context
-                modals.send({ type: "OPEN_CASHOUT", profile, fund })
-              }}
-            >
-              {/* Small screens show the arrow alone, phones the Withdrawals tab's button (styles.css). */}
-              <span className="header__cashout-icon" aria-hidden="true">
-                ⇧
-              </span>
-              <span className="header__cashout-text">Cash out</span>
-            </button>
-            <Level />
-            <Link to="/profile" className="header__account">
-              <span className="header__avatar" aria-hidden="true">
-                {name.slice(0, 1)}
-              </span>
-              <span className="visually-hidden">Your account: </span>
-              <span className="header__user">{name}</span>
-            </Link>
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => auth.send({ type: "SIGN_OUT" })}
-            >
-              Sign out
-            </button>
+            {/* Wide screens: every action a button; phones: the menu (styles.css shows one or the other). */}
+            <span className="header__wide">
+              <button
+                type="button"
+                className="button button--ghost"
+                onPointerEnter={prefetchModalLayer}
+                onFocus={prefetchModalLayer}
+                onClick={cashout}
+              >
+                Cash out
+              </button>
+              <Level />
+              <Link to="/profile" className="header__account">
+                <span className="header__avatar" aria-hidden="true">
+                  {name.slice(0, 1)}
+                </span>
+                <span className="visually-hidden">Your account: </span>
+                <span className="header__user">{name}</span>
+              </Link>
+              <button
+                type="button"
+                className="header__signout"
+                onClick={() => auth.send({ type: "SIGN_OUT" })}
+              >
+                Sign out
+              </button>
+            </span>
+            <Menu name={name} onDeposit={deposit} onCashout={cashout} />
           </>
         ) : null}
       </nav>

@@ -44,6 +44,18 @@ export const openModal = (snapshot: ReturnType<ModalsActor["getSnapshot"]>): Ope
   return "closed"
 }
 
+/**
+ * How the player last acted: a pointer (mouse, finger) or the keyboard. Kept from the first screen
+ * on (the modal layer loads later) so a dialog knows how it was opened and gives the focus back
+ * without a focus ring to a chip clicked with the mouse.
+ */
+let lastInput: "pointer" | "keyboard" = "keyboard"
+if (typeof document !== "undefined") {
+  document.addEventListener("pointerdown", () => (lastInput = "pointer"), true)
+  document.addEventListener("keydown", () => (lastInput = "keyboard"), true)
+}
+export const lastInputWasPointer = (): boolean => lastInput === "pointer"
+
 let modalLayer: Promise<typeof import("./ModalLayer.tsx")> | undefined
 
 const loadModalLayer = (): Promise<typeof import("./ModalLayer.tsx")> => {

@@ -30,7 +30,7 @@ import { CashoutView, cashoutStep } from "../wallet/CashoutView.tsx"
 import { CurrencyView } from "../wallet/CurrencyView.tsx"
 import { DepositView } from "../wallet/DepositView.tsx"
 import { IframeView } from "../wallet/IframeView.tsx"
-import { openModal } from "./ModalHost.tsx"
+import { lastInputWasPointer, openModal } from "./ModalHost.tsx"
 import { VideoBody } from "./VideoBody.tsx"
 
 /**
@@ -40,6 +40,8 @@ import { VideoBody } from "./VideoBody.tsx"
  * replacing another (login → register) keeps the original opener.
  */
 let opener: HTMLElement | null = null
+/** The opener was clicked or tapped, not reached with the keyboard. */
+let openedByPointer = false
 
 const rememberOpener = (): void => {
   const active = document.activeElement
@@ -49,14 +51,31 @@ const rememberOpener = (): void => {
     active.closest('[role="dialog"]') === null
   ) {
     opener = active
+    openedByPointer = lastInputWasPointer()
   }
+}
+
+/**
+ * A pointer opened it: the focus goes back (keyboard users continue from there) but with no ring,
+ * which Chrome would otherwise draw after typing in the dialog; the next key brings the ring back.
+ */
+const focusQuietly = (element: HTMLElement): void => {
+  element.setAttribute("data-quiet-focus", "")
+  const clear = () => element.removeAttribute("data-quiet-focus")
+  element.addEventListener("blur", clear, { once: true })
+  element.addEventListener("keydown", clear, { once: true })
+  const options: FocusOptions & { focusVisible?: boolean } = { focusVisible: false }
+  element.focus(options)
 }
 
 const returnFocus = (event: Event): void => {
   event.preventDefault()
   // Another modal took over (the machine switched modals): the focus stays in it.
   if (document.querySelector('[role="dialog"]') !== null) return
-  if (opener?.isConnected) opener.focus()
+  if (opener?.isConnected) {
+    if (openedByPointer) focusQuietly(opener)
+    else opener.focus()
+  }
   opener = null
 }
 

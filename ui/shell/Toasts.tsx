@@ -12,10 +12,13 @@ export const Toasts = () => {
   return (
     <Toaster
       position="top-right"
-      offset={{ top: 76, right: 16 }}
+      offset={{ top: 80, right: 16 }}
       // Below the header on phones too: a toast must not cover the account buttons (docs/decisions.md).
-      mobileOffset={{ top: 76, right: 16, left: 16 }}
+      mobileOffset={{ top: 68, right: 12, left: 12 }}
       duration={Constants.toastDurationMs}
+      // One stack, each toast whole: sonner otherwise piles later toasts on top of earlier ones.
+      expand
+      gap={10}
       richColors
       closeButton
       theme="dark"

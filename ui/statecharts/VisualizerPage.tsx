@@ -40,6 +40,10 @@ const Catalog = () => {
   const current = useVisualizer((s) => s.context.requested)
   return (
     <nav className="sc-catalog" aria-label="Machines">
+      {/* A plain link: the casino is another app (a full load), not a route of the visualizer. */}
+      <a className="sc-back" href="/">
+        ← Back to the casino
+      </a>
       <h2 className="sc-heading">Machines</h2>
       <ul>
         {catalog.map((entry) => (

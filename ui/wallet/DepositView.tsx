@@ -266,6 +266,34 @@ const MethodList = ({ actor }: { actor: DepositActor }) => {
   )
 }
 
+/**
+ * The payment that just ended without the money: declined (the provider's reason in words) or
+ * expired, with Try again (same method and amount, a new payment) and Choose another method.
+ */
+const PaymentEnded = ({ actor, expired }: { actor: DepositActor; expired: boolean }) => {
+  const reason = useSelector(actor, (s) => s.context.declineReason)
+  return (
+    <div className="deposit" role="alert">
+      <h3 className="deposit__note">{expired ? "Payment expired" : "Payment declined"}</h3>
+      <p>
+        {expired
+          ? "This payment was not finished in time and has expired. No money was taken."
+          : (reason ?? "The payment was declined.")}
+      </p>
+      <button
+        type="button"
+        className="button button--primary button--block"
+        onClick={() => actor.send({ type: "PAY_AGAIN" })}
+      >
+        Try again
+      </button>
+      <button type="button" className="link-button" onClick={() => actor.send({ type: "OTHER_METHOD" })}>
+        Choose another method
+      </button>
+    </div>
+  )
+}
+
 const Back = ({ actor }: { actor: DepositActor }) => (
   <button type="button" className="link-button" onClick={() => actor.send({ type: "BACK" })}>
     Other payment methods
@@ -284,7 +312,11 @@ export const DepositView = ({ actor }: { actor: DepositActor }) => {
             ? "profile"
             : s.matches({ jeton: "choosing" })
               ? "jeton"
-              : "busy",
+              : s.matches("declined")
+                ? "declined"
+                : s.matches("expired")
+                  ? "expired"
+                  : "busy",
   )
   const children = useSelector(actor, (s) => s.children)
 
@@ -334,6 +366,10 @@ export const DepositView = ({ actor }: { actor: DepositActor }) => {
           <Back actor={actor} />
         </div>
       )
+    case "declined":
+      return <PaymentEnded actor={actor} expired={false} />
+    case "expired":
+      return <PaymentEnded actor={actor} expired={true} />
     case "busy":
       return <Spinner label="Please wait" />
   }

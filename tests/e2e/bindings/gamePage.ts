@@ -170,6 +170,12 @@ const event = (e: EventObject): EventBinding<GamePageState> => {
           await page.getByRole("button", { name: "Dismiss" }).click()
         },
       }
+    case "FRAME_BLOCKED":
+    case "xstate.after.frameTimeout.gamePage.playing.loading":
+      return unproducible(
+        "playedElsewhere",
+        "a frame that cannot load needs the studio cut off (and its 15 s) or the page's CSP changed for this page: hosts.spec.ts plays both (the message, Try again)",
+      )
     case "PAUSE":
     case "RESUME":
       return unproducible(

@@ -1,9 +1,10 @@
 /**
  * Binding of machines/games/verifier.model.ts to the verifier page (/fairness, ui/games/VerifierView.tsx).
- * The math runs in the browser: every round is really recomputed. The model's games map to the real
- * catalogue: its first game is the page's first (the list is sorted by name), its slot
- * ("aurora-reels") is the studio's Aurora Vault. A refusal of the math is arranged with bet options
- * the game refuses (a negative target) just before Verify.
+ * The maths runs in the browser: every round is really recomputed. The model's games are the real
+ * catalogue's (dice, roulette, mines). A round named in the address needs a round played for real
+ * money: tests/e2e/verify.spec.ts plays it (Bets tab → Verify), so those paths are skipped here. A
+ * refusal of the maths is arranged with a dice target the game refuses (0.5: under 1 % to win) just
+ * before Verify.
  */
 import { expect, type Page } from "@playwright/test"
 import type { EventObject } from "xstate"
@@ -14,8 +15,6 @@ import { type EventBinding, type FlowBinding, unbound, unproducible } from "../s
 import { skip } from "../support/skip-reasons.ts"
 import { contextOf, stringField } from "./common.ts"
 
-const SLOT = { model: "aurora-reels", real: "aurora-vault" } as const
-
 /** The binding keeps no per-path state. */
 type VerifierState = Record<string, never>
 
@@ -23,31 +22,54 @@ const labels = {
   serverSeed: "Server seed (revealed)",
   clientSeed: "Client seed",
   nonce: "Nonce",
-  options: "Bet options (JSON)",
+} as const
+
+const optionLabels = {
+  target: "Target",
+  direction: "Roll",
+  mines: "Mines",
+  rows: "Rows",
+  risk: "Risk",
 } as const
 
 const isField = (value: string): value is keyof typeof labels => value in labels
+const isOption = (value: string): value is keyof typeof optionLabels => value in optionLabels
 
 const outcome = (page: Page) => page.getByRole("region", { name: "Outcome" })
 const knownMessages: ReadonlyArray<string> = Object.values(VerifierMessages)
+const byRound = "a round in the address needs a real-money round: tests/e2e/verify.spec.ts plays it"
+
+const numberField = (e: EventObject, field: string): number => {
+  const value: unknown = (e as unknown as Record<string, unknown>)[field]
+  if (typeof value !== "number") throw new Error(`${e.type} has no number "${field}"`)
+  return value
+}
 
 const event = (e: EventObject): EventBinding<VerifierState> => {
   switch (e.type) {
-    case "xstate.done.actor.games":
-      return { kind: "outcome", arrange: async () => {} }
-    case "xstate.error.actor.games":
+    case "xstate.done.actor.start": {
+      const output = (e as unknown as { output?: { round?: unknown } }).output
+      return output?.round === null
+        ? { kind: "outcome", arrange: async () => {} }
+        : unproducible("playedElsewhere", byRound)
+    }
+    case "xstate.error.actor.start":
       return unproducible(
         "contractKept",
         "the games list is compiled into the page: loading it cannot fail in the browser",
       )
     case "RETRY":
-      return unproducible("notSentByApp", "Retry is only offered after the games list failed to load")
+      return unproducible("notSentByApp", "Try again is only offered after a load failed")
+    case "xstate.done.actor.round":
+    case "xstate.error.actor.round":
+    case "RELOAD":
+    case "BY_HAND":
+      return unproducible("playedElsewhere", byRound)
     case "GAME":
       return {
         kind: "action",
         run: async ({ page }) => {
-          const id = stringField(e, "gameId")
-          await page.getByLabel("Game").selectOption(id === SLOT.model ? SLOT.real : id)
+          await page.getByLabel("Game").selectOption(stringField(e, "gameId"))
         },
       }
     case "EDIT":
@@ -59,11 +81,56 @@ const event = (e: EventObject): EventBinding<VerifierState> => {
           await page.getByLabel(labels[field], { exact: true }).fill(stringField(e, "value"))
         },
       }
+    case "OPTION":
+      return {
+        kind: "action",
+        run: async ({ page }) => {
+          const field = stringField(e, "field")
+          if (!isOption(field)) throw new Error(`no option ${field}`)
+          const control = page.getByLabel(optionLabels[field], { exact: true })
+          if (field === "target") await control.fill(stringField(e, "value"))
+          else await control.selectOption(stringField(e, "value"))
+        },
+      }
+    case "TILE":
+      return {
+        kind: "action",
+        run: async ({ page }) => {
+          await page
+            .getByRole("button", { name: new RegExp(`^Tile ${numberField(e, "tile") + 1}(,|$)`) })
+            .click()
+        },
+      }
+    case "ADD_BET":
+      return {
+        kind: "action",
+        run: async ({ page }) => {
+          await page.getByRole("button", { name: "Add a bet" }).click()
+        },
+      }
+    case "REMOVE_BET":
+      return {
+        kind: "action",
+        run: async ({ page }) => {
+          await page.getByRole("button", { name: `Remove bet ${numberField(e, "index") + 1}` }).click()
+        },
+      }
+    case "BET":
+      return {
+        kind: "action",
+        run: async ({ page }) => {
+          const index = numberField(e, "index")
+          const field = stringField(e, "field")
+          const control = page.locator(`#verifier-bet-${index}-${field}`)
+          if (field === "type") await control.selectOption(stringField(e, "value"))
+          else await control.fill(stringField(e, "value"))
+        },
+      }
     case "VERIFY":
       return {
         kind: "action",
         run: async ({ page }) => {
-          await page.getByRole("button", { name: "Verify" }).click()
+          await page.getByRole("button", { name: "Verify", exact: true }).click()
         },
       }
     case "xstate.done.actor.verify":
@@ -72,7 +139,7 @@ const event = (e: EventObject): EventBinding<VerifierState> => {
       return {
         kind: "outcome",
         arrange: async ({ page }) => {
-          await page.getByLabel(labels.options, { exact: true }).fill('{"target":-5}')
+          await page.getByLabel("Target", { exact: true }).fill("0.5")
         },
       }
     default:
@@ -89,18 +156,15 @@ export const verifierBinding: FlowBinding<VerifierState> = {
   },
   event,
   unproducible: (path) => {
-    // The refusal is arranged with a target the game refuses: a slot takes no target.
+    // The refusal is arranged with a dice target: the other games have none.
     for (const [index, step] of path.steps.entries()) {
       const before = path.steps[index - 1]
       if (
         step.event.type === "xstate.error.actor.verify" &&
         before !== undefined &&
-        contextOf(before).gameId === SLOT.model
+        contextOf(before).form !== "dice"
       )
-        return skip(
-          "pathContradicts",
-          "a slot's math takes any bet options: its verification cannot be refused by them",
-        )
+        return skip("pathContradicts", "only a dice round is refused here, by its target")
     }
     return null
   },
@@ -108,10 +172,13 @@ export const verifierBinding: FlowBinding<VerifierState> = {
     const ctx = contextOf(step)
     if (!step.stateIds.includes("verifier.editing"))
       throw new Error(`no page assertion for ${step.stateIds.join(", ")}`)
-    if (ctx.gameId === SLOT.model) await expect(page.getByLabel("Game")).toHaveValue(SLOT.real)
+    await expect(page.getByLabel("Game")).toHaveValue(String(ctx.gameId))
     await expect(page.getByLabel(labels.nonce, { exact: true })).toHaveValue(String(ctx.nonce))
-    if (ctx.options === "{not json")
-      await expect(page.getByLabel(labels.options, { exact: true })).toHaveValue("{not json")
+    // The options form of the game's kind; never a JSON text area.
+    await expect(page.locator("textarea")).toHaveCount(0)
+    if (ctx.form === "dice") await expect(page.getByLabel("Target", { exact: true })).toBeVisible()
+    if (ctx.form === "mines") await expect(page.getByRole("button", { name: /^Tile \d+/ })).toHaveCount(25)
+    if (ctx.form === "roulette") await expect(page.getByRole("button", { name: "Add a bet" })).toBeVisible()
     const problem = ctx.problem
     const alerts = page.getByRole("alert")
     if (typeof problem === "string" && knownMessages.includes(problem))

@@ -96,6 +96,9 @@ describe("the reality check on the game page", () => {
     const { page, launch, clock, realityCheck } = await start()
     launch.last().resolve(launched)
     await settle()
+    // The studio's page says it is there with its first balance.
+    expect(page.getSnapshot().matches({ playing: "loading" })).toBe(true)
+    page.send({ type: "FRAME", message: { type: "balance" } })
     expect(page.getSnapshot().matches({ playing: "frame" })).toBe(true)
 
     clock.increment(15 * MINUTE - 1)
@@ -109,8 +112,10 @@ describe("the reality check on the game page", () => {
     expect(page.getSnapshot().matches({ playing: "paused" })).toBe(true)
 
     realityCheck().send({ type: "CONTINUE", at: 15 * MINUTE })
-    expect(page.getSnapshot().matches({ playing: "frame" })).toBe(true)
+    expect(page.getSnapshot().matches({ playing: "loading" })).toBe(true)
     expect(page.getSnapshot().context.paused).toBe(false)
+    page.send({ type: "FRAME", message: { type: "balance" } })
+    expect(page.getSnapshot().matches({ playing: "frame" })).toBe(true)
     // The round state lives on the server: the same session's frame is loaded again, no new launch.
     expect(page.getSnapshot().context.launch).toEqual(launched)
     expect(launch.calls).toHaveLength(1)
@@ -130,7 +135,7 @@ describe("the reality check on the game page", () => {
     await settle()
     expect(page.getSnapshot().matches({ playing: "paused" })).toBe(true)
     realityCheck().send({ type: "CONTINUE", at: 15 * MINUTE })
-    expect(page.getSnapshot().matches({ playing: "frame" })).toBe(true)
+    expect(page.getSnapshot().matches({ playing: "loading" })).toBe(true)
   })
 
   it("Sign out from the reminder: play stays paused while the session ends", async () => {

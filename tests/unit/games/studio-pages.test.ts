@@ -30,10 +30,21 @@ describe("studio pages", () => {
       const html = gamePage("NONCE", session(def.id), def)
       expect(html.match(/<script nonce="NONCE">/g)).toHaveLength(1)
       expect(html.match(/<style nonce="NONCE">/g)).toHaveLength(1)
-      expect(html).toContain(`RTP <strong>${rtpPercent(def)} %</strong>`)
+      // Multiplayer crash: the return of its default 2.00× cash-out (services/games/crash-chain.ts).
+      expect(html).toContain(`RTP <strong>${def.kind === "crash" ? "98.51" : rtpPercent(def)} %</strong>`)
       expect(html).toContain('"studio:balance"')
       expect(html).toContain(`data-kind="${def.kind}"`)
       expect(html).not.toMatch(/<script(?![^>]*(nonce="NONCE"|type="application\/json"))/)
+    }
+  })
+
+  it("every page's one script is valid JavaScript and carries only its own kind's module", () => {
+    for (const def of catalogue) {
+      const html = gamePage("NONCE", session(def.id), def)
+      const body = /<script nonce="NONCE">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ""
+      expect(() => new Function(body)).not.toThrow()
+      expect(body.includes("wheelRotor")).toBe(def.kind === "roulette")
+      expect(body.includes("stripAt")).toBe(def.kind === "slot")
     }
   })
 

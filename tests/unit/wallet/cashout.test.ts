@@ -6,7 +6,7 @@
  * after exactly 500 ms (SimulatedClock).
  */
 import { describe, expect, it } from "vitest"
-import { createActor, fromPromise, SimulatedClock } from "xstate"
+import { createActor, fromPromise, SimulatedClock, waitFor } from "xstate"
 import { fixtureCurrencies, transportError } from "../../../machines/flowFixtures.ts"
 import { fixtureProfile } from "../../../machines/profile/fixtures.ts"
 import {
@@ -26,20 +26,22 @@ import {
 import { CashoutMessages } from "../../../services/cashout-rules.ts"
 import type { Withdrawal } from "../../../services/cashout-service.ts"
 import { BonusForfeitRequired, InvalidAddress, WithdrawDailyLimitReached } from "../../../services/errors.ts"
+import type { Fund } from "../../../services/profile-service.ts"
 import { controlled, settle, toastRecorder } from "../account/doubles.ts"
 
 const start = (
-  basics: (currency: string) => Promise<CashoutBasics> = async (currency) =>
+  basics: (currency: string | null) => Promise<CashoutBasics> = async (currency) =>
     currency === "BTC" ? btcCashoutBasics : eurCashoutBasics,
   clock?: SimulatedClock,
+  fund: Fund | null = cashoutFund,
 ) => {
   const withdraw = controlled<Withdrawal, WithdrawRequest>()
   const { toasts, toast } = toastRecorder()
-  const loads: Array<string> = []
+  const loads: Array<string | null> = []
   const actor = createActor(
     cashoutMachine.provide({
       actors: {
-        loadBasics: fromPromise(({ input }: { input: string }) => {
+        loadBasics: fromPromise(({ input }: { input: string | null }) => {
           loads.push(input)
           return basics(input)
         }),
@@ -48,7 +50,7 @@ const start = (
       actions: { toast },
     }),
     {
-      input: { currencies: fixtureCurrencies, fund: cashoutFund, profile: fixtureProfile },
+      input: { currencies: fixtureCurrencies, fund, profile: fixtureProfile },
       // The system clock unless the test drives time itself.
       ...(clock === undefined ? {} : { clock }),
     },
@@ -56,6 +58,36 @@ const start = (
   actor.start()
   return { actor, withdraw, toasts, loads }
 }
+
+describe("opened before the session read its fund", () => {
+  it("the first load reads it: the selector lists the player's wallets, the default one chosen", async () => {
+    // The fund as the load reads it: BTC is this player's default wallet.
+    const read: Fund = [
+      { currency: "EUR", default: false, balance: "50000", freeSpinWallet: null },
+      { currency: "BTC", default: true, balance: "5000000", freeSpinWallet: null },
+    ]
+    const { actor, loads } = start(
+      async (currency) =>
+        currency === null ? { ...btcCashoutBasics, fund: { fund: read, currency: "BTC" } } : eurCashoutBasics,
+      undefined,
+      null,
+    )
+    expect(actor.getSnapshot().context.wallets).toEqual([])
+    await waitFor(actor, (s) => s.matches({ form: "ready" }))
+    expect(loads).toEqual([null])
+    expect(actor.getSnapshot().context).toMatchObject({
+      wallets: ["EUR", "BTC"],
+      currency: "BTC",
+      fundKnown: true,
+      minWithdraw: "100000",
+      amountText: "0.001",
+    })
+    // From then on a currency change loads that currency, as with a known fund.
+    actor.send({ type: "CURRENCY", currency: "EUR" })
+    await waitFor(actor, (s) => s.matches({ form: "ready" }) && s.context.currency === "EUR")
+    expect(loads).toEqual([null, "EUR"])
+  })
+})
 
 describe("the amount step", () => {
   it("loads the default wallet's minimum and prefills the amount with it", async () => {
@@ -198,7 +230,7 @@ describe("the requests", () => {
 })
 
 describe("an active bonus", () => {
-  const withBonus = async (currency: string) =>
+  const withBonus = async (currency: string | null) =>
     currency === "BTC"
       ? { ...btcCashoutBasics, bonus: { ...eurCashoutBonus, balance: "150000" } }
       : { ...eurCashoutBasics, bonus: eurCashoutBonus }

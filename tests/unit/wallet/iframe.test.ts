@@ -7,7 +7,12 @@
 import { describe, expect, it } from "vitest"
 import { createActor, fromCallback, SimulatedClock } from "xstate"
 import { fixtureFund, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
-import { type IframeEvent, iframeMachine, SETTLE_MS } from "../../../machines/wallet/iframe.machine.ts"
+import {
+  type IframeEvent,
+  IframeMessages,
+  iframeMachine,
+  SETTLE_MS,
+} from "../../../machines/wallet/iframe.machine.ts"
 import { MoneyConstants, MoneyMessages } from "../../../services/money-rules.ts"
 import type { Fund } from "../../../services/profile-service.ts"
 import type { PlayerEvent } from "../../../services/wallet-service.ts"
@@ -81,12 +86,12 @@ describe("the payment frame", () => {
     expect(counts()).toEqual({ subscriptions: 1, unsubscribed: 1 })
   })
 
-  it("closes declined on a failed or expired push", async () => {
+  it("closes declined on a failed or expired push, without a toast (the reopened dialog says why)", async () => {
     for (const status of ["failed", "expired"] as const) {
       const { actor, push, toasts } = start()
       push(depositEvent(status))
       expect(actor.getSnapshot().output).toEqual({ type: "closed", credited: false })
-      expect(toasts).toEqual([{ kind: "error", message: MoneyMessages.depositDeclined }])
+      expect(toasts).toEqual([])
     }
   })
 
@@ -130,7 +135,8 @@ describe("the payment frame", () => {
     fund.last().resolve(fixtureFund)
     await settle()
     actor.send({ type: "FRAME_LOADED" })
-    expect(actor.getSnapshot().matches("open")).toBe(true)
+    actor.send({ type: "FRAME_READY" })
+    expect(actor.getSnapshot().matches({ open: { frame: "shown" } })).toBe(true)
     actor.send({ type: "FRAME_LOADED" })
     expect(actor.getSnapshot().value).toBe("settling")
     expect(fund.calls).toHaveLength(2)
@@ -147,11 +153,46 @@ describe("the payment frame", () => {
     const { actor, fund } = start()
     fund.last().resolve(fixtureFund)
     await settle()
+    // The page may say it is there before its own `load`: that `load` is still not the return.
+    actor.send({ type: "FRAME_READY" })
     actor.send({ type: "FRAME_LOADED" })
+    expect(actor.getSnapshot().matches({ open: { frame: "shown" } })).toBe(true)
     actor.send({ type: "FRAME_LOADED" })
     fund.last().resolve(credited)
     await settle()
     expect(actor.getSnapshot().output).toEqual({ type: "closed", credited: true })
+  })
+
+  it("a page that never says it is there: after 15 s, could not be loaded; Try again loads a new frame", () => {
+    const { actor, clock } = start()
+    // The browser's error page fires `load` too: it is not the page.
+    actor.send({ type: "FRAME_LOADED" })
+    clock.increment(15_000 - 1)
+    expect(actor.getSnapshot().matches({ open: { frame: "loading" } })).toBe(true)
+    clock.increment(1)
+    expect(actor.getSnapshot().matches({ open: { frame: "failed" } })).toBe(true)
+    expect(actor.getSnapshot().context.frameFailure).toBe("timeout")
+    expect(IframeMessages.loadFailed).toBe("The payment page could not be loaded.")
+    actor.send({ type: "RETRY" })
+    expect(actor.getSnapshot().matches({ open: { frame: "loading" } })).toBe(true)
+    expect(actor.getSnapshot().context).toMatchObject({
+      frameAttempt: 1,
+      frameFailure: null,
+      pageLoaded: false,
+    })
+    // The new frame's page answers: its own `load` is not the return.
+    actor.send({ type: "FRAME_READY" })
+    actor.send({ type: "FRAME_LOADED" })
+    expect(actor.getSnapshot().matches({ open: { frame: "shown" } })).toBe(true)
+  })
+
+  it("a frame the browser blocked fails at once, saying so", () => {
+    const { actor } = start()
+    actor.send({ type: "FRAME_BLOCKED" })
+    expect(actor.getSnapshot().matches({ open: { frame: "failed" } })).toBe(true)
+    expect(actor.getSnapshot().context.frameFailure).toBe("blocked")
+    // The deposit is still followed: its push closes the modal whatever the frame did.
+    expect(actor.getSnapshot().status).toBe("active")
   })
 
   it("closes after 10 minutes whatever happened", () => {
