@@ -10,6 +10,7 @@ import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret,
 import { defaultFreeRoundsUrl } from "../protocols/game-wallet/free-rounds.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
+import { type PlayRulesTable, parsePlayRules } from "./games/playRules.ts"
 import { productionProblems } from "./security/production.ts"
 import { parseTrustProxy, type TrustProxy } from "./security/proxy.ts"
 import { isPublicTestKey } from "./security/publicTestKeys.ts"
@@ -69,6 +70,8 @@ export interface AppConfigShape {
    * on, but off with NODE_ENV=production: players must not find a tool of the team's.
    */
   readonly statecharts: boolean
+  /** Autoplay, turbo and the least time between rounds per jurisdiction (PLAY_RULES over the presets). */
+  readonly playRules: PlayRulesTable
   /** altcha-lib v2 PBKDF2/SHA-256 cost (iterations per attempt). */
   readonly captchaCost: number
   /** HMAC secret of the captcha challenges; generated once and kept in `${dataDir}/captcha-secret`. */
@@ -423,6 +426,11 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const logLevelRaw = str(env, "LOG_LEVEL") ?? "Info"
   const logLevel = logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase())
   if (logLevel === undefined) fail("LOG_LEVEL", logLevelRaw, logLevels.join(", "))
+  const playRulesRead = parsePlayRules(str(env, "PLAY_RULES"))
+  const playRules =
+    "error" in playRulesRead
+      ? fail("PLAY_RULES", str(env, "PLAY_RULES") ?? "", playRulesRead.error)
+      : playRulesRead
   const defaultCountry = (str(env, "DEFAULT_COUNTRY") ?? "MT").toUpperCase()
   if (!/^[A-Z]{2}$/.test(defaultCountry))
     fail("DEFAULT_COUNTRY", defaultCountry, "an ISO 3166-1 alpha-2 code")
@@ -588,6 +596,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     productName: str(env, "PRODUCT_NAME") ?? "Casino",
     captchaEnabled,
     statecharts: bool(env, "STATECHARTS", nodeEnv !== "production"),
+    playRules,
     captchaCost,
     // Production never invents it (refused below): no file is written for a server that will not start.
     captchaSecret: captchaSecretRaw ?? (nodeEnv === "production" ? "" : persistentCaptchaSecret(dataDir)),

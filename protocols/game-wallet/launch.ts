@@ -8,6 +8,19 @@ import { Schema } from "effect"
 const Nullable = (max: number) => Schema.NullOr(Schema.String.check(Schema.isMaxLength(max)))
 
 /**
+ * What the operator allows in the player's jurisdiction (beyond the spec): autoplay and turbo
+ * (quick spin) on or off, and the least time from one round's start to the next one's. A provider
+ * shows no control the rules forbid and refuses a round that comes sooner (429 TOO_FAST). Absent:
+ * the provider's defaults (everything allowed, no minimum).
+ */
+export const PlayRules = Schema.Struct({
+  autoplay: Schema.Boolean,
+  turbo: Schema.Boolean,
+  minRoundMs: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 60_000 })),
+})
+export type PlayRules = typeof PlayRules.Type
+
+/**
  * The launch body. The casino sends every field (the nullable ones as null); a provider reads a
  * missing nullable field as null, and takes `lang`/`platform` as hints (unknown values fall back).
  * Demo: sessionToken and playerId null. Real: both set.
@@ -25,6 +38,8 @@ export const LaunchRequest = Schema.Struct({
   platform: Schema.optional(Schema.String),
   /** The casino's lobby; the provider's page links the casino's verifier next to it. */
   lobbyUrl: Schema.optional(Nullable(2_000)),
+  /** The player's jurisdiction's rules (PlayRules); absent: the provider's defaults. */
+  play: Schema.optional(PlayRules),
   /** Random hex per request: no two requests carry the same signed bytes. */
   requestId: Schema.optional(Schema.String),
 })

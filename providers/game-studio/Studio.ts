@@ -10,6 +10,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import type { PlayRules } from "../../protocols/game-wallet/launch.ts"
 import { TOLERANCE_SECONDS } from "../../protocols/game-wallet/signature.ts"
 import type { BalanceCall, BetCall, RollbackCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
 import { type GameDefinition, gameById, gameByLaunchId } from "../../services/games/catalogue.ts"
@@ -61,6 +62,10 @@ export interface SessionRow {
   readonly platform: string
   readonly lobbyUrl: string | null
   readonly expiresAt: Date
+  /** The launch's rules for the player's jurisdiction (protocols/game-wallet/launch.ts, PlayRules). */
+  readonly autoplay: boolean
+  readonly turbo: boolean
+  readonly minRoundMs: number
 }
 
 export interface SeedRow {
@@ -70,6 +75,9 @@ export interface SeedRow {
   readonly clientSeed: string
   readonly nonce: string
 }
+
+/** 2500 → "2.5 s", 5000 → "5 s". */
+const formatSeconds = (ms: number): string => `${(ms / 1000).toString()} s`
 
 export interface LaunchInput {
   readonly sessionToken: string | null
@@ -81,6 +89,7 @@ export interface LaunchInput {
   readonly lang: string
   readonly platform: string
   readonly lobbyUrl: string | null
+  readonly play: PlayRules
 }
 
 /** A refusal the page shows as is: status for the page API, code, and a sentence. */
@@ -169,7 +178,8 @@ export const betRefusal = (answer: Extract<WalletAnswer, { _tag: "Refused" }>, c
 }
 
 const sessionColumns = `id, casino_token AS "casinoToken", player_id AS "playerId", nickname, currency, game_id AS "gameId",
-  demo, demo_balance::text AS "demoBalance", lang, platform, lobby_url AS "lobbyUrl", expires_at AS "expiresAt"`
+  demo, demo_balance::text AS "demoBalance", lang, platform, lobby_url AS "lobbyUrl", expires_at AS "expiresAt",
+  autoplay, turbo, min_round_ms AS "minRoundMs"`
 const seedColumns = `id::text AS "id", server_seed AS "serverSeed", hash, client_seed AS "clientSeed", nonce::text AS "nonce"`
 
 /**
@@ -520,6 +530,21 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
               "Your game session has expired. Open the game again from the lobby.",
             )
           }
+          // The jurisdiction's least time between rounds, claimed atomically: of two quick requests
+          // one plays and the other is refused, whatever the page does.
+          if (s.minRoundMs > 0) {
+            const claimed = yield* sql`
+              UPDATE studio_sessions SET last_round_at = now()
+              WHERE id = ${s.id}
+                AND (last_round_at IS NULL OR last_round_at <= now() - ${s.minRoundMs} * interval '1 millisecond')
+              RETURNING 1 AS one`
+            if (claimed.length === 0)
+              return refusal(
+                429,
+                "TOO_FAST",
+                `Rounds here are at least ${formatSeconds(s.minRoundMs)} apart. Please wait a moment.`,
+              )
+          }
           if (s.demo) return yield* demoRound(s, def, bet, rawOptions)
           // The player's free rounds of this game come first (freeRounds.ts): no bet call.
           const free = yield* freeRound(s, def, rawOptions)
@@ -566,11 +591,12 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
             const id = randomBytes(24).toString("base64url")
             const expires = new Date(Date.now() + SESSION_HOURS * 3_600_000)
             yield* sql`INSERT INTO studio_sessions (id, casino_token, player_id, nickname, currency, game_id, demo,
-                         demo_balance, lang, platform, lobby_url, expires_at)
+                         demo_balance, lang, platform, lobby_url, expires_at, autoplay, turbo, min_round_ms)
                        VALUES (${id}, ${input.demo ? null : input.sessionToken}, ${input.demo ? null : input.playerId},
                          ${input.nickname}, ${input.currency}, ${def.id}, ${input.demo},
                          ${input.demo ? DEMO_BALANCE.toString() : null}::bigint, ${input.lang}, ${input.platform},
-                         ${input.lobbyUrl}, ${expires})`
+                         ${input.lobbyUrl}, ${expires}, ${input.play.autoplay}, ${input.play.turbo},
+                         ${input.play.minRoundMs})`
             return { url: `${options.publicUrl}/studio/play/${id}`, sessionId: id }
           }),
         session,

@@ -108,6 +108,8 @@ const launch = Effect.gen(function* () {
     lang,
     platform: body.platform === "mobile" ? "mobile" : "desktop",
     lobbyUrl: body.lobbyUrl ?? null,
+    // No rules sent: the studio's defaults (everything allowed, no minimum), as the protocol says.
+    play: body.play ?? { autoplay: true, turbo: true, minRoundMs: 0 },
   })
   return "_tag" in answer ? json(answer.status, { error: answer.error }) : json(200, { url: answer.url })
 })
@@ -217,6 +219,7 @@ const state = withSession((s, studio) =>
       seed,
       lobbyUrl: s.lobbyUrl,
       freeRounds,
+      play: { autoplay: s.autoplay, turbo: s.turbo, minRoundMs: s.minRoundMs },
     })
   }),
 )

@@ -120,6 +120,9 @@ button{cursor:pointer;font-weight:600}button.play{background:var(--pri);color:va
 button[disabled]{opacity:.55;cursor:progress}
 button:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid var(--acc);outline-offset:2px}
 .result{min-height:1.4em;margin:8px 0;font-size:1.05rem;font-weight:600}.result.win{color:#8ef0a8}.result.even{color:var(--txt)}.result.loss{color:var(--txt);opacity:.9}.result.error{color:#ffb4ab}
+.extras{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start;margin-top:10px}.extras .toggle{width:auto}.extras .toggle[aria-pressed="true"]{background:var(--acc);color:#111}
+.extras details.auto{margin:0;flex:1 1 220px}.extras #autoStop{width:auto;background:var(--acc);color:#111}.extras #autoStatus,.extras .rules{flex-basis:100%;margin:0}.extras #autoStatus:empty{display:none}
+.check{display:flex;gap:8px;align-items:center;margin:8px 0}.check input{width:auto}.check label{margin:0}
 .hdr-right{display:flex;gap:10px;align-items:center}.sound{width:auto;padding:5px 10px;font-size:.8rem;font-weight:600}
 .board{position:relative}
 details{background:rgba(0,0,0,.25);border-radius:10px;padding:8px 12px;margin-top:10px}summary{cursor:pointer;font-weight:700}
@@ -199,6 +202,7 @@ export const gamePage = (
     wheel: def.kind === "roulette" ? wheelSvg() : null,
     verifyUrl: verifierUrl(s.lobbyUrl),
     freeRounds: free,
+    play: { autoplay: s.autoplay, turbo: s.turbo, minRoundMs: s.minRoundMs },
   }
   return `<!doctype html>
 <html lang="${escapeHtml(s.lang.slice(0, 2))}">
@@ -220,6 +224,7 @@ ${def.kind === "slot" ? slotSprite(def.params) : ""}
 </div>
 <p class="result" id="result" role="status" aria-live="polite"></p>
 <button class="play" id="play" type="submit">${def.kind === "slot" ? "Spin" : def.kind === "roulette" ? "Spin the wheel" : def.kind === "plinko" ? "Drop" : def.kind === "crash" ? "Launch" : def.kind === "mines" ? "Open tiles" : "Roll"}</button>
+${def.kind === "slot" ? slotExtras(s) : ""}
 </form>
 </div>
 <details id="rounds" open><summary>Your rounds</summary>
@@ -249,6 +254,38 @@ export const notFoundPage = (
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Game session not found</title>
 <style nonce="${nonce}">body{font-family:system-ui,sans-serif;background:#111;color:#eee;padding:24px}${sandboxMarkStyle}</style></head>
 <body>${options.sandbox ? `<p>${sandboxMark(options)}</p>` : ""}<main><h1>Game session not found</h1><p>This game session does not exist or has ended. Open the game again from the lobby.</p></main></body></html>`
+
+/**
+ * Turbo and autoplay, each only where the launch's rules allow it; autoplay always with a number of
+ * spins, and optionally a loss limit and a stop on any win. Where neither is allowed, a line says so.
+ */
+const slotExtras = (s: SessionRow): string => {
+  const turbo = s.turbo
+    ? '<button type="button" class="toggle" id="turbo" aria-pressed="false">Turbo off</button>'
+    : ""
+  const auto = s.autoplay
+    ? `<details class="auto" id="auto"><summary>Autoplay</summary>
+<div class="controls"><div><label for="autoSpins">Spins (1–100)</label><input id="autoSpins" inputmode="numeric" value="10" autocomplete="off"></div>
+<div><label for="autoLoss">Stop if the loss reaches (${escapeHtml(s.currency)})</label><input id="autoLoss" inputmode="decimal" placeholder="No limit" autocomplete="off"></div></div>
+<div class="check"><input type="checkbox" id="autoWin"><label for="autoWin">Stop on any win</label></div>
+<button type="button" id="autoStart">Start autoplay</button></details>
+<button type="button" id="autoStop" hidden>Stop autoplay</button>`
+    : ""
+  const rules =
+    s.minRoundMs > 0 ? ` Rounds here are at least ${(s.minRoundMs / 1000).toString()} s apart.` : ""
+  const note =
+    !s.autoplay || !s.turbo
+      ? `<p class="muted rules">${[!s.autoplay ? "autoplay" : null, !s.turbo ? "turbo" : null]
+          .filter((x) => x !== null)
+          .join(" and ")
+          .replace(/^./, (c) =>
+            c.toUpperCase(),
+          )} ${!s.autoplay && !s.turbo ? "are" : "is"} not offered where you play.${rules}</p>`
+      : rules === ""
+        ? ""
+        : `<p class="muted rules">${rules.trim()}</p>`
+  return `<div class="extras">${turbo}${auto}<p class="muted" id="autoStatus" role="status" aria-live="polite"></p>${note}</div>`
+}
 
 /** The page's one script: the shared core, the kind's module, then the round's flow (pages/). */
 const pageScript = (kind: GameDefinition["kind"]): string =>

@@ -33,6 +33,7 @@ import { writeTileArt } from "./art.ts"
 import type { Catalogue } from "./catalogue.ts"
 import { type GameRow, GamesRepo, type WinnerRow } from "./GamesRepo.ts"
 import { type CatalogueUnavailable, Integrations } from "./Integrations.ts"
+import { playRulesFor } from "./playRules.ts"
 import { betLimitsIn, eurCentsToMinor, lobbyCurrency, maskName, tokenHash } from "./rules.ts"
 
 export const GameMessages = {
@@ -84,6 +85,8 @@ export interface CatalogueSync {
 export interface LaunchContext {
   /** The signed-in player (sessionId of the casino sign-in), or undefined for a visitor. */
   readonly player: { readonly userId: string; readonly sessionId: string } | undefined
+  /** The country of the request's IP: the jurisdiction of a visitor, or of a player with no profile country. */
+  readonly ipCountry: string
 }
 
 type Unauth = { readonly _tag: "need-session" }
@@ -505,6 +508,11 @@ const make = Effect.gen(function* () {
         playerId = player.userId
         nickname = yield* repo.nickname(player.userId).pipe(Effect.orDie)
       }
+      // The player's jurisdiction is the profile's country; a visitor's (demo) is where they are.
+      const country =
+        (context.player === undefined
+          ? null
+          : yield* repo.profileCountry(context.player.userId).pipe(Effect.orDie)) ?? context.ipCountry
       const answer = yield* integrations.launch(integration, {
         sessionToken,
         playerId,
@@ -515,6 +523,7 @@ const make = Effect.gen(function* () {
         lang: payload.lang,
         platform: payload.platform,
         lobbyUrl: `${config.publicUrl}/`,
+        play: playRulesFor(config.playRules, country),
       })
       if (answer._tag === "unknown-game")
         return yield* new GameNotFound({ message: GameMessages.unknownAtProvider, id: payload.id })

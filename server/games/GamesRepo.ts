@@ -121,6 +121,8 @@ export interface GamesRepoShape {
   readonly createSession: (s: NewGameSession) => Sql<void>
   /** The name a game may greet the player with: the nickname, else null. */
   readonly nickname: (userId: string) => Sql<string | null>
+  /** The country of the player's profile (their jurisdiction), null while the profile has none. */
+  readonly profileCountry: (userId: string) => Sql<string | null>
   /** The player's wallet currencies, the default first. */
   readonly walletCurrencies: (userId: string) => Sql<ReadonlyArray<{ currency: string; isDefault: boolean }>>
 }
@@ -337,8 +339,14 @@ const make = Effect.gen(function* () {
       Effect.map((rows) => rows[0]?.nick ?? null),
     )
 
+  const profileCountry = (userId: string) =>
+    sql<{ readonly country: string | null }>`SELECT country FROM users WHERE id = ${userId}`.pipe(
+      Effect.map((rows) => rows[0]?.country ?? null),
+    )
+
   return {
     nickname,
+    profileCountry,
     syncCatalogue,
     storedIntegrations,
     games,

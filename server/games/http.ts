@@ -52,6 +52,7 @@ export const GameHandlers = HttpApiBuilder.group(
             .launch(payload, {
               player:
                 player === undefined ? undefined : { userId: player.user.id, sessionId: player.sessionId },
+              ipCountry: (yield* geo.lookup(geo.clientIp(request))).isoCode,
             })
             .pipe(
               Effect.catchTag("need-session", () =>

@@ -120,8 +120,10 @@ const DICE: Kind = {
 const openGame = async (page: Page, kind: Kind, mode: "Demo" | "Real money"): Promise<FrameLocator> => {
   await page.goto(`/game/${kind.id}`)
   await expect(page.getByRole("heading", { level: 1, name: kind.name })).toBeVisible()
-  if (mode === "Real money") await page.getByRole("button", { name: "Real money" }).click()
-  await expect(page.getByRole("button", { name: mode })).toHaveAttribute("aria-pressed", "true")
+  // A visitor starts in demo, a signed-in player in real money.
+  const wanted = page.getByRole("button", { name: mode })
+  if (mode === "Real money" || (await wanted.getAttribute("aria-pressed")) === "false") await wanted.click()
+  await expect(wanted).toHaveAttribute("aria-pressed", "true")
   const game = studio(page)
   const title = game.getByRole("heading", { level: 1 })
   await expect(title).toContainText(kind.name)
@@ -165,7 +167,8 @@ const playRound = async (game: FrameLocator, kind: Kind, bet: string): Promise<R
   return { before, after, win, announcement }
 }
 
-const signedInPlayer = async (page: Page, world: World): Promise<void> => {
+/** Registers and signs in a new player; their e-mail. */
+const signedInPlayer = async (page: Page, world: World): Promise<string> => {
   const player = {
     fullName: "Katherine Johnson",
     email: world.uniqueEmail("kinds"),
@@ -178,6 +181,7 @@ const signedInPlayer = async (page: Page, world: World): Promise<void> => {
     headers: { origin: world.baseUrl },
   })
   expect(response.status()).toBe(200)
+  return player.email
 }
 
 interface BetRecord {
@@ -317,3 +321,103 @@ for (const viewport of VIEWPORTS) {
     }
   })
 }
+
+/** The video slot (KINDS' last). */
+const SLOT: Kind = {
+  kind: "slot",
+  id: "aurora-vault",
+  name: "Aurora Vault",
+  arrange: async () => {},
+  button: "Spin",
+  outcome: /^(line \d+: |\d+ scatters pay|Nothing on the lines)/,
+}
+
+const autoStatus = (game: FrameLocator) => game.getByRole("status").filter({ hasText: /^Autoplay/ })
+
+test("a slot's autoplay where it is allowed: five turbo spins stop by themselves, a loss limit stops before it is passed, Stop stops; the header and the bet history add up", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(240_000)
+  await signedInPlayer(page, world)
+  await page.goto("/")
+  await depositThirtyByCard(page)
+  await dismissToasts(page)
+  const game = await openGame(page, SLOT, "Real money")
+  await game.getByLabel(/^Bet \(EUR\)/).fill("1.00")
+  const turbo = game.getByRole("button", { name: /^Turbo (on|off)$/ })
+  await turbo.click()
+  await expect(turbo).toHaveAttribute("aria-pressed", "true")
+  await expect(turbo).toHaveText("Turbo on")
+
+  // A loss limit below one bet: autoplay stops before the first spin, nothing is bet.
+  await game.getByText("Autoplay", { exact: true }).click()
+  await game.getByLabel("Spins (1–100)").fill("5")
+  await game.getByLabel("Stop if the loss reaches (EUR)").fill("0.50")
+  await game.getByRole("button", { name: "Start autoplay" }).click()
+  await expect(autoStatus(game)).toHaveText(
+    "Autoplay stopped: the next spin could take your loss past 0.50 EUR.",
+  )
+  await expect(game.getByText("No rounds yet in this session.")).toBeVisible()
+
+  // Five spins with no limit: they play one after another and stop by themselves.
+  await game.getByText("Autoplay", { exact: true }).click()
+  await game.getByLabel("Stop if the loss reaches (EUR)").fill("")
+  await game.getByRole("button", { name: "Start autoplay" }).click()
+  await expect(game.getByRole("button", { name: "Spin", exact: true })).toBeDisabled()
+  await expect(game.getByLabel(/^Bet \(EUR\)/)).toBeDisabled()
+  await expect(autoStatus(game)).toHaveText("Autoplay stopped: all 5 spins played.", { timeout: 150_000 })
+  await expect(game.getByRole("button", { name: "Stop autoplay" })).toBeHidden()
+  await expect(game.getByRole("button", { name: "Spin", exact: true })).toBeEnabled()
+  const rows = game
+    .getByRole("table", { name: "Your last rounds, newest first" })
+    .getByRole("row")
+    .filter({ has: game.getByRole("cell") })
+  await expect(rows).toHaveCount(5)
+  // The casino settled exactly five rounds of 1.00 on this slot; the header is 30.00 − 5.00 + the wins.
+  const history = (await betHistory(page, world)).filter((b) => b.gameId === SLOT.id)
+  expect(history).toHaveLength(5)
+  expect(history.every((b) => b.bet === "100" && b.status === "settled")).toBe(true)
+  const wins = history.reduce((sum, b) => sum + BigInt(b.win), 0n)
+  await expect.poll(async () => centsIn(await balance(page).innerText())).toBe(3000n - 500n + wins)
+  await world.screenshot(page, "games-kind-slot-autoplay")
+
+  // Stop: the spin under way finishes, no further one starts.
+  await game.getByText("Autoplay", { exact: true }).click()
+  await game.getByLabel("Spins (1–100)").fill("100")
+  await game.getByRole("button", { name: "Start autoplay" }).click()
+  await expect(autoStatus(game)).toHaveText(/^Autoplay: 1 of 100 spins played/, { timeout: 60_000 })
+  await game.getByRole("button", { name: "Stop autoplay" }).click()
+  await expect(autoStatus(game)).toHaveText("Autoplay stopped: you stopped it.", { timeout: 60_000 })
+  const played = (await betHistory(page, world)).filter((b) => b.gameId === SLOT.id).length - 5
+  expect(played).toBeGreaterThanOrEqual(1)
+  expect(played).toBeLessThan(100)
+})
+
+test("a slot where the player's jurisdiction forbids autoplay and turbo (Great Britain): neither control, and rounds at least 2.5 s apart", async ({
+  page,
+  world,
+}) => {
+  test.skip(world.databaseUrl === undefined, "the player's country is set in the database")
+  const email = await signedInPlayer(page, world)
+  await world.sql("UPDATE users SET country = 'GB' WHERE email = $1", [email])
+  const game = await openGame(page, SLOT, "Demo")
+  await expect(
+    game.getByText(
+      "Autoplay and turbo are not offered where you play. Rounds here are at least 2.5 s apart.",
+    ),
+  ).toBeVisible()
+  await expect(game.getByRole("button", { name: "Start autoplay" })).toHaveCount(0)
+  await expect(game.getByRole("button", { name: /^Turbo/ })).toHaveCount(0)
+  await playRound(game, SLOT, "1.00")
+  await playRound(game, SLOT, "1.00")
+  // The studio started the second round no sooner than 2.5 s after the first (its own clock).
+  const src = await page.locator(".game__frame").getAttribute("src")
+  const sessionId = decodeURIComponent(/\/studio\/play\/([^/?#]+)/.exec(src ?? "")?.[1] ?? "")
+  const gap = await world.sql<{ ms: string }>(
+    `SELECT (extract(epoch FROM max(created_at) - min(created_at)) * 1000)::bigint::text AS ms
+       FROM game_studio.studio_rounds WHERE session_id = $1`,
+    [sessionId],
+  )
+  expect(Number(gap[0]?.ms)).toBeGreaterThanOrEqual(2500)
+})

@@ -245,6 +245,58 @@ describeBackends("game studio", ({ backend }) => {
     expect(rounds.rounds[0].serverSeed).toBe(rotated.revealed.serverSeed)
   })
 
+  it("play rules: a launch without them offers autoplay and turbo; with Great Britain's, neither, and a round sooner than the least time after the last is refused", async () => {
+    const free = await open({ demo: true, sessionToken: null, playerId: null, gameId: "neon-koi" })
+    const freeHtml = await (await fetch(`${t.url}/studio/play/${free}`)).text()
+    expect(freeHtml).toContain('id="autoStart"')
+    expect(freeHtml).toContain('id="turbo"')
+    expect(await (await fetch(`${t.url}/studio/api/session/${free}`)).json()).toMatchObject({
+      play: { autoplay: true, turbo: true, minRoundMs: 0 },
+    })
+
+    const gb = await open({
+      demo: true,
+      sessionToken: null,
+      playerId: null,
+      gameId: "neon-koi",
+      play: { autoplay: false, turbo: false, minRoundMs: 2500 },
+    })
+    const gbHtml = await (await fetch(`${t.url}/studio/play/${gb}`)).text()
+    expect(gbHtml).not.toContain('id="autoStart"')
+    expect(gbHtml).not.toContain('id="turbo"')
+    expect(gbHtml).toContain(
+      "Autoplay and turbo are not offered where you play. Rounds here are at least 2.5 s apart.",
+    )
+    // A minute apart, so that however slow this machine the second call comes too soon.
+    const slow = await open({
+      demo: true,
+      sessionToken: null,
+      playerId: null,
+      gameId: "neon-koi",
+      play: { autoplay: false, turbo: false, minRoundMs: 60_000 },
+    })
+    const first = await post(`/studio/api/session/${slow}/round`, { bet: "100", options: {} })
+    expect(first.status).toBe(200)
+    const balance = ((await first.json()) as { balance: string }).balance
+    const second = await post(`/studio/api/session/${slow}/round`, { bet: "100", options: {} })
+    expect(second.status).toBe(429)
+    expect(await second.json()).toMatchObject({
+      error: "TOO_FAST",
+      message: "Rounds here are at least 60 s apart. Please wait a moment.",
+    })
+    // Nothing was bet by the refused round.
+    const state = (await (await fetch(`${t.url}/studio/api/session/${slow}`)).json()) as { balance: string }
+    expect(state.balance).toBe(balance)
+
+    // Rules outside the protocol's range are a bad launch, not a session.
+    expect(
+      (await t.launch(launchBody({ play: { autoplay: true, turbo: true, minRoundMs: -1 } }))).status,
+    ).toBe(400)
+    expect(
+      (await t.launch(launchBody({ play: { autoplay: "yes", turbo: true, minRoundMs: 0 } }))).status,
+    ).toBe(400)
+  })
+
   it("pages: the game page with its CSP nonce, a 404 page, and the generated art", async () => {
     const id = await open({ demo: true, sessionToken: null, playerId: null, gameId: "neon-koi" })
     const page = await fetch(`${t.url}/studio/play/${id}`)

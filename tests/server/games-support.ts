@@ -24,6 +24,7 @@ export interface LaunchSeen {
   readonly currency: string
   readonly gameId: string
   readonly demo: boolean
+  readonly play?: { readonly autoplay: boolean; readonly turbo: boolean; readonly minRoundMs: number }
 }
 
 export interface FakeGameProvider {

@@ -193,6 +193,22 @@ describeBackends("games: lobby, favorites, history, launch, seamless wallet", ({
     expect(excluded.status).toBe(401)
   })
 
+  it("sends the player's jurisdiction's play rules: the profile's country, else where the request comes from", async () => {
+    const visitor = new Browser(server)
+    expect((await visitor.post(`${GAMES}/game`, launchBody(slot, true))).status).toBe(200)
+    // A loopback visitor is in the default country (Malta): everything allowed, no minimum.
+    expect(fake.launches.at(-1)?.play).toEqual({ autoplay: true, turbo: true, minRoundMs: 0 })
+    const p = await newPlayer(server, "jurisdiction")
+    const userId = await userIdOf(server, p.email)
+    await server.query("UPDATE users SET country = 'GB' WHERE id = $1", [userId])
+    expect((await p.browser.post(`${GAMES}/game`, launchBody(slot, false))).status).toBe(200)
+    // Great Britain: no autoplay, no turbo, 2.5 s per round.
+    expect(fake.launches.at(-1)?.play).toEqual({ autoplay: false, turbo: false, minRoundMs: 2500 })
+    await server.query("UPDATE users SET country = 'DE' WHERE id = $1", [userId])
+    expect((await p.browser.post(`${GAMES}/game`, launchBody(slot, true))).status).toBe(200)
+    expect(fake.launches.at(-1)?.play).toEqual({ autoplay: false, turbo: false, minRoundMs: 5000 })
+  })
+
   it("refuses forged, stale and malformed wallet calls", async () => {
     const p = await funded("wallet-sig", 1_000n)
     const body = { sessionToken: p.token, playerId: p.userId, currency: "EUR" }

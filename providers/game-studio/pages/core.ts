@@ -37,10 +37,12 @@ function setSeed(s){$("hash").textContent=s.serverSeedHash;$("nonce").textConten
 // Reduced motion: every animation jumps to its end (checked at each round: the setting may change).
 function still(){return window.matchMedia("(prefers-reduced-motion: reduce)").matches}
 // One animation as a promise (WAAPI, transforms and opacity); the end state is kept.
-function anim(node,frames,opts){if(still()||!node.animate){var last=frames[frames.length-1];for(var k in last)if(k!=="offset"&&k!=="easing")node.style[k]=last[k];return Promise.resolve()}var a=node.animate(frames,Object.assign({fill:"forwards"},opts));return a.finished.then(function(){var last=frames[frames.length-1];for(var k in last)if(k!=="offset"&&k!=="easing")node.style[k]=last[k];a.cancel()},function(){})}
-function pause(ms){return still()?Promise.resolve():new Promise(function(res){setTimeout(res,ms)})}
+// Turbo (where the operator allows it) plays every animation at this fraction of its time.
+var speed=1;
+function anim(node,frames,opts){if(speed!==1)opts=Object.assign({},opts,{duration:(opts.duration||0)*speed,delay:(opts.delay||0)*speed});if(still()||!node.animate){var last=frames[frames.length-1];for(var k in last)if(k!=="offset"&&k!=="easing")node.style[k]=last[k];return Promise.resolve()}var a=node.animate(frames,Object.assign({fill:"forwards"},opts));return a.finished.then(function(){var last=frames[frames.length-1];for(var k in last)if(k!=="offset"&&k!=="easing")node.style[k]=last[k];a.cancel()},function(){})}
+function pause(ms){return still()?Promise.resolve():new Promise(function(res){setTimeout(res,ms*speed)})}
 // A number counting up to its end (requestAnimationFrame), e.g. the roll or the win.
-function countTo(ms,step){return new Promise(function(res){if(still()){step(1);res();return}var t0=0;function f(t){if(!t0)t0=t;var p=Math.min(1,(t-t0)/ms);step(1-Math.pow(1-p,3));if(p<1)requestAnimationFrame(f);else res()}requestAnimationFrame(f)})}
+function countTo(ms,step){ms=ms*speed;return new Promise(function(res){if(still()){step(1);res();return}var t0=0;function f(t){if(!t0)t0=t;var p=Math.min(1,(t-t0)/ms);step(1-Math.pow(1-p,3));if(p<1)requestAnimationFrame(f);else res()}requestAnimationFrame(f)})}
 // ---- sound: synthesized, off until the player turns it on ----
 var sound=false;try{sound=localStorage.getItem("studio:sound")==="on"}catch(e){}
 var actx=null;
@@ -65,17 +67,49 @@ function setState(s){board.setAttribute("data-state",s)}
 setState("idle");
 `
 
-/** The round's flow and the seed panel, after the kind's module. */
+/**
+ * The round's flow and the seed panel, after the kind's module. One round is spin(), a promise of
+ * what happened; the Spin button and autoplay both call it. The jurisdiction's rules (cfg.play) are
+ * kept here as well as on the server: the next round waits out the least time between rounds
+ * (counted from the last answer, so it never reaches the server early), and the autoplay and turbo
+ * controls exist only where they are allowed.
+ */
 export const bootScript = `
+var rules=cfg.play||{autoplay:false,turbo:false,minRoundMs:0},lastAnswer=0;
 function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);setFree(r.body.freeRounds);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
-$("form").addEventListener("submit",function(e){e.preventDefault();var bet=free?free.bet:toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
-  play.disabled=true;say("");K.reset();setState("running");call("POST","/round",{bet:bet,options:K.options(),freeRound:!!free}).then(function(r){
-    if(!r.ok){play.disabled=false;setState("idle");say(r.body.message||"The round did not go through.","error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return}
+function spin(){var bet=free?free.bet:toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return Promise.resolve({ok:false,message:"enter a bet."})}
+  play.disabled=true;var gap=rules.minRoundMs-(Date.now()-lastAnswer);
+  return new Promise(function(res){setTimeout(res,gap>0?gap:0)}).then(function(){say("");K.reset();setState("running");return call("POST","/round",{bet:bet,options:K.options(),freeRound:!!free})}).then(function(r){lastAnswer=Date.now();
+    if(!r.ok){play.disabled=!!auto;setState("idle");var m=r.body.message||"The round did not go through.";say(m,"error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return {ok:false,message:m}}
     var round=r.body;setFree(round.freeRounds);
     return K.show(round).then(function(text){var b=BigInt(round.bet),w=BigInt(round.win);var words=resultWords(b,w,cfg.currency);
       var msg=text+" — "+words.text+(w>0n?" · "+paidMultiplier(b,w):"")+".";
       if(round.jackpotHit)msg+=round.jackpotAmount?" JACKPOT! "+fmt(round.jackpotAmount):" The jackpot draw hit!";
-      if(round.freeRound)msg="Free spin: "+msg;say(msg,words.tone);sfx(words.tone==="win"?"win":words.tone==="loss"?"lose":"stop");addRound(round,text);setBalance(round.balance);$("nonce").textContent=String(round.nonce+1);setState("settled");play.disabled=false})})});
+      if(round.freeRound)msg="Free spin: "+msg;say(msg,words.tone);sfx(words.tone==="win"?"win":words.tone==="loss"?"lose":"stop");addRound(round,text);setBalance(round.balance);$("nonce").textContent=String(round.nonce+1);setState("settled");play.disabled=!!auto;
+      return {ok:true,bet:b,win:w,free:!!round.freeRound}})})}
+$("form").addEventListener("submit",function(e){e.preventDefault();if(!auto)spin()});
+// ---- turbo and autoplay (slots, where the rules allow them) ----
+var auto=null,turboBtn=$("turbo");
+if(turboBtn){var paintTurbo=function(){turboBtn.setAttribute("aria-pressed",speed!==1?"true":"false");turboBtn.textContent=speed!==1?"Turbo on":"Turbo off"};turboBtn.addEventListener("click",function(){speed=speed===1?0.3:1;paintTurbo()});paintTurbo()}
+function autoSay(t){$("autoStatus").textContent=t}
+function endAuto(why){auto=null;board.setAttribute("data-auto","off");$("autoStop").hidden=true;$("autoStart").disabled=false;$("bet").disabled=false;play.disabled=false;autoSay("Autoplay stopped: "+why)}
+function nextAuto(){if(!auto)return;if(auto.stop){endAuto(auto.stop);return}
+  if(auto.left===0){endAuto("all "+auto.total+" spins played.");return}
+  var bet=free?0n:BigInt(toMinor($("bet").value)||"0");
+  if(auto.loss!==null&&auto.lost+bet>auto.loss){endAuto("the next spin could take your loss past "+fmt(auto.loss)+".");return}
+  spin().then(function(out){if(!auto)return;if(!out.ok){endAuto(out.message);return}
+    auto.left--;if(!out.free)auto.lost+=out.bet-out.win;var played=auto.total-auto.left;
+    autoSay("Autoplay: "+played+" of "+auto.total+" spins played"+(auto.lost>0n?", "+fmt(auto.lost)+" down":auto.lost<0n?", "+fmt(-auto.lost)+" up":"")+".");
+    if(auto.onWin&&out.win>out.bet){endAuto("a win.");return}nextAuto()})}
+if($("autoStart")){
+  $("autoStart").addEventListener("click",function(){var n=Number($("autoSpins").value);
+    if(!/^\\d{1,3}$/.test($("autoSpins").value.trim())||n<1||n>100){autoSay("Choose 1 to 100 spins.");$("autoSpins").focus();return}
+    var lt=$("autoLoss").value.trim(),loss=null;if(lt!==""){loss=toMinor(lt);if(loss===null){autoSay("Enter the loss limit as an amount, e.g. 20.00, or leave it empty.");$("autoLoss").focus();return}}
+    if(!free&&toMinor($("bet").value)===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return}
+    auto={left:n,total:n,loss:loss===null?null:BigInt(loss),lost:0n,onWin:$("autoWin").checked,stop:null};
+    board.setAttribute("data-auto","on");$("auto").open=false;$("autoStart").disabled=true;$("bet").disabled=true;$("autoStop").hidden=false;$("autoStop").focus();autoSay("Autoplay: "+n+" spins.");nextAuto()});
+  // Stopping lets the spin under way finish: its result is already decided.
+  $("autoStop").addEventListener("click",function(){if(auto)auto.stop="you stopped it."})}
 $("saveSeed").addEventListener("click",function(){call("POST","/seed",{clientSeed:$("client").value}).then(function(r){if(r.ok){setSeed(r.body);$("revealed").textContent="Client seed saved."}else $("revealed").textContent=r.body.message})});
 $("rotate").addEventListener("click",function(){call("POST","/rotate").then(function(r){if(!r.ok){$("revealed").textContent=r.body.message||"Could not rotate.";return}var v=r.body.revealed;$("revealed").textContent="Revealed server seed: "+v.serverSeed+" (hash "+v.serverSeedHash+", client seed "+v.clientSeed+", "+v.nonce+" rounds played).";setSeed(r.body.next)})});
 setFree(cfg.freeRounds);load();

@@ -22,6 +22,9 @@ const session = (gameId: string): SessionRow => ({
   platform: "desktop",
   lobbyUrl: null,
   expiresAt: new Date(),
+  autoplay: true,
+  turbo: true,
+  minRoundMs: 0,
 })
 
 describe("studio pages", () => {
