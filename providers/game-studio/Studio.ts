@@ -14,7 +14,7 @@ import type { PlayRules } from "../../protocols/game-wallet/launch.ts"
 import { TOLERANCE_SECONDS } from "../../protocols/game-wallet/signature.ts"
 import type { BalanceCall, BetCall, RollbackCall, WinCall } from "../../protocols/game-wallet/wallet.ts"
 import { type GameDefinition, gameById, gameByLaunchId } from "../../services/games/catalogue.ts"
-import { hashServerSeed, roundFloats } from "../../services/games/fair.ts"
+import { roundFloats } from "../../services/games/fair.ts"
 import {
   decodeOptions,
   floatsNeeded,
@@ -34,7 +34,21 @@ import {
   playFreeRound,
   type RoundRecord,
 } from "./freeRounds.ts"
-import { callWallet, type WalletAnswer } from "./wallet.ts"
+import { makeOutbox } from "./outbox.ts"
+import {
+  betRefusal,
+  casinoPlayer,
+  money,
+  playerKey,
+  type Refusal,
+  refusal,
+  sessionExpired,
+} from "./roundRules.ts"
+import { makeSeeds, type Rotated, type SeedRow, type SeedState } from "./seeds.ts"
+import { callWallet } from "./wallet.ts"
+
+export { betRefusal, playerKey, type Refusal } from "./roundRules.ts"
+export type { SeedRow, SeedState } from "./seeds.ts"
 
 /** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
 export const DEMO_BALANCE = 100_000n
@@ -68,14 +82,6 @@ export interface SessionRow {
   readonly minRoundMs: number
 }
 
-export interface SeedRow {
-  readonly id: string
-  readonly serverSeed: string
-  readonly hash: string
-  readonly clientSeed: string
-  readonly nonce: string
-}
-
 /** 2500 → "2.5 s", 5000 → "5 s". */
 const formatSeconds = (ms: number): string => `${(ms / 1000).toString()} s`
 
@@ -91,20 +97,6 @@ export interface LaunchInput {
   readonly lobbyUrl: string | null
   readonly play: PlayRules
 }
-
-/** A refusal the page shows as is: status for the page API, code, and a sentence. */
-export interface Refusal {
-  readonly _tag: "Refusal"
-  readonly status: number
-  readonly error: string
-  readonly message: string
-}
-const refusal = (status: number, error: string, message: string): Refusal => ({
-  _tag: "Refusal",
-  status,
-  error,
-  message,
-})
 
 export interface RoundResult {
   readonly _tag: "Round"
@@ -130,69 +122,9 @@ export interface RoundResult {
   readonly freeRounds: FreeRoundsView | null
 }
 
-export interface SeedState {
-  readonly serverSeedHash: string
-  readonly clientSeed: string
-  readonly nonce: number
-}
-
-const money = (amount: bigint, currency: string): string => {
-  const s = amount.toString().padStart(3, "0")
-  return `${s.slice(0, -2)}.${s.slice(-2)} ${currency}`
-}
-
-/** What the page says for each wallet refusal of a bet (docs/game-studio.md). */
-export const betRefusal = (answer: Extract<WalletAnswer, { _tag: "Refused" }>, currency: string): Refusal => {
-  const b = answer.body
-  const amount = (key: string) => (typeof b[key] === "string" ? money(BigInt(String(b[key])), currency) : "?")
-  switch (answer.error) {
-    case "INSUFFICIENT_FUNDS":
-      return refusal(
-        402,
-        "INSUFFICIENT_FUNDS",
-        `Your balance is too low for this bet (balance ${amount("balance")}).`,
-      )
-    case "PLAYER_BLOCKED":
-      return refusal(403, "PLAYER_BLOCKED", "You cannot place bets: your account is excluded from play.")
-    case "BET_LIMIT":
-      return refusal(
-        422,
-        "BET_LIMIT",
-        `This bet is outside the limits: from ${amount("min")} to ${amount("max")}.`,
-      )
-    case "BONUS_MAX_BET":
-      return refusal(
-        422,
-        "BONUS_MAX_BET",
-        `While your bonus is active a bet may be at most ${amount("max")}.`,
-      )
-    case "SESSION_EXPIRED":
-      return refusal(
-        401,
-        "SESSION_EXPIRED",
-        "Your game session has expired. Open the game again from the lobby.",
-      )
-    default:
-      return refusal(409, answer.error, `The casino refused the bet (${answer.error}).`)
-  }
-}
-
 const sessionColumns = `id, casino_token AS "casinoToken", player_id AS "playerId", nickname, currency, game_id AS "gameId",
   demo, demo_balance::text AS "demoBalance", lang, platform, lobby_url AS "lobbyUrl", expires_at AS "expiresAt",
   autoplay, turbo, min_round_ms AS "minRoundMs"`
-const seedColumns = `id::text AS "id", server_seed AS "serverSeed", hash, client_seed AS "clientSeed", nonce::text AS "nonce"`
-
-/**
- * Who a real-money session plays for, as every wallet call names them: the casino's launch token
- * and player id (both set at a real launch: the launch route refuses one without them).
- */
-const casinoPlayer = (s: SessionRow) => ({
-  sessionToken: s.casinoToken ?? "",
-  playerId: s.playerId ?? "",
-  currency: s.currency,
-})
-
-export const playerKey = (s: SessionRow): string => (s.demo ? `demo:${s.id}` : `player:${s.playerId ?? ""}`)
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 
@@ -224,15 +156,7 @@ export interface StudioShape {
   /** The casino's free-round grants (freeRounds.ts). */
   readonly freeRounds: FreeRounds
   readonly setClientSeed: (s: SessionRow, clientSeed: string) => Sql<SeedState>
-  readonly rotate: (s: SessionRow) => Sql<{
-    readonly revealed: {
-      readonly serverSeed: string
-      readonly serverSeedHash: string
-      readonly clientSeed: string
-      readonly nonce: number
-    }
-    readonly next: SeedState
-  }>
+  readonly rotate: (s: SessionRow) => Sql<Rotated>
   readonly rounds: (s: SessionRow, limit: number) => Sql<ReadonlyArray<Record<string, unknown>>>
   /** Delivers due outbox rows (win, rollback); how many were acknowledged. */
   readonly deliverDue: () => Sql<number>
@@ -252,28 +176,10 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
         sql<SessionRow>`SELECT ${sql.literal(sessionColumns)} FROM studio_sessions WHERE id = ${id}`.pipe(
           Effect.map((r) => r[0]),
         )
-
-      /** The active seed of a player key, created (committed) when there is none. */
-      const activeSeed = (key: string, lock: boolean): Sql<SeedRow> =>
-        Effect.gen(function* () {
-          const serverSeed = randomBytes(32).toString("hex")
-          const hash = yield* Effect.promise(() => hashServerSeed(serverSeed))
-          yield* sql`INSERT INTO studio_seeds (player_key, server_seed, hash, client_seed)
-                     VALUES (${key}, ${serverSeed}, ${hash}, ${randomBytes(8).toString("hex")})
-                     ON CONFLICT (player_key) WHERE revealed_at IS NULL DO NOTHING`
-          const rows = yield* sql<SeedRow>`SELECT ${sql.literal(seedColumns)} FROM studio_seeds
-            WHERE player_key = ${key} AND revealed_at IS NULL ${sql.literal(lock ? "FOR UPDATE" : "")}`
-          const row = rows[0]
-          if (row === undefined) return yield* Effect.die(new Error(`no active seed for ${key}`))
-          return row
-        })
-
-      const seedState = (s: SessionRow): Sql<SeedState> =>
-        Effect.map(activeSeed(playerKey(s), false), (seed) => ({
-          serverSeedHash: seed.hash,
-          clientSeed: seed.clientSeed,
-          nonce: Number(seed.nonce),
-        }))
+      const { activeSeed, seedState, setClientSeed, rotate } = makeSeeds(sql)
+      const { queue, deliver, deliverDue } = makeOutbox(sql, (op, body) =>
+        wallet(op, body, options.retryTimeoutMs),
+      )
 
       /** Takes the next nonce under the seed's lock and computes the outcome (inside a transaction). */
       const draw = (s: SessionRow, def: GameDefinition, rawOptions: unknown) =>
@@ -328,43 +234,6 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
         freeRounds: null,
       })
 
-      const markDelivered = (transactionId: string, answer: Readonly<Record<string, unknown>>) =>
-        Effect.gen(function* () {
-          const rows = yield* sql<{ op: string; roundId: string }>`
-            UPDATE studio_outbox SET delivered_at = now(), answer = ${JSON.stringify(answer)}
-            WHERE transaction_id = ${transactionId} AND delivered_at IS NULL
-            RETURNING op, round_id::text AS "roundId"`
-          const row = rows[0]
-          if (row?.op === "win") {
-            const jackpot = typeof answer.jackpotAmount === "string" ? answer.jackpotAmount : null
-            yield* sql`UPDATE studio_rounds SET status = 'settled', settled_at = now(), jackpot_amount = ${jackpot}::bigint
-                       WHERE id = ${row.roundId}::uuid AND status = 'open'`
-          }
-        })
-
-      const backoffSeconds = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60)
-
-      /** One delivery attempt of an outbox row (already claimed or just written). */
-      const deliver = (transactionId: string, op: "win" | "rollback", body: string, attempts: number) =>
-        Effect.gen(function* () {
-          const answer = yield* wallet(op, body, options.retryTimeoutMs)
-          if (answer._tag === "Ok") {
-            yield* markDelivered(transactionId, answer.body)
-            return answer
-          }
-          const error = answer._tag === "Refused" ? `${answer.status} ${answer.error}` : answer.error
-          yield* Effect.logWarning(`game-studio: ${op} ${transactionId} not acknowledged: ${error}`)
-          yield* sql`UPDATE studio_outbox SET last_error = ${error},
-                       next_attempt_at = now() + make_interval(secs => ${backoffSeconds(attempts)})
-                     WHERE transaction_id = ${transactionId} AND delivered_at IS NULL`
-          return answer
-        })
-
-      const queue = (roundId: string, transactionId: string, op: "win" | "rollback", body: string) =>
-        sql`INSERT INTO studio_outbox (transaction_id, round_id, op, body, attempts, next_attempt_at)
-            VALUES (${transactionId}, ${roundId}::uuid, ${op}, ${body}, 1, now() + interval '30 seconds')
-            ON CONFLICT (transaction_id) DO NOTHING`
-
       const demoRound = (s: SessionRow, def: GameDefinition, bet: bigint, rawOptions: unknown) =>
         sql.withTransaction(
           Effect.gen(function* () {
@@ -400,6 +269,60 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
           }),
         )
 
+      /**
+       * The wallet's bet for a round stored `pending` (no transaction held while calling). A 4xx: the
+       * round is `refused`. No answer: `rolled-back`, its rollback queued and sent at once. Taken: the
+       * balance after it; the caller opens the round.
+       */
+      const placeBet = (s: SessionRow, def: GameDefinition, id: string, bet: bigint, contribution: bigint) =>
+        Effect.gen(function* () {
+          const who = casinoPlayer(s)
+          const betBody = JSON.stringify({
+            ...who,
+            transactionId: `bet-${id}`,
+            roundId: id,
+            gameId: def.launchId,
+            amount: bet.toString(),
+            ...(def.jackpot === null ? {} : { jackpotContribution: contribution.toString() }),
+          } satisfies BetCall)
+          const betAnswer = yield* wallet("bet", betBody, options.betTimeoutMs)
+          if (betAnswer._tag === "Refused") {
+            yield* sql`UPDATE studio_rounds SET status = 'refused', error = ${betAnswer.error} WHERE id = ${id}::uuid`
+            return betRefusal(betAnswer, s.currency)
+          }
+          if (betAnswer._tag === "NoAnswer") {
+            // The casino may or may not have taken the bet: roll it back (retried until acknowledged).
+            yield* rollBack(s, id, betAnswer.error)
+            return refusal(
+              503,
+              "BET_NOT_CONFIRMED",
+              "The casino did not confirm your bet in time, so it was cancelled: your balance is unchanged. Please try again.",
+            )
+          }
+          const balance = typeof betAnswer.body.balance === "string" ? betAnswer.body.balance : null
+          return { _tag: "Taken", balance } as const
+        })
+
+      /** Marks a real round `rolled-back` and queues its rollback (refunds the bet), then sends it once. */
+      const rollBack = (s: SessionRow, id: string, error: string) =>
+        Effect.gen(function* () {
+          const rollbackTx = `rollback-${id}`
+          const body = JSON.stringify({
+            ...casinoPlayer(s),
+            transactionId: rollbackTx,
+            roundId: id,
+            refTransactionId: `bet-${id}`,
+          } satisfies RollbackCall)
+          yield* sql.withTransaction(
+            Effect.all([
+              sql`UPDATE studio_rounds SET status = 'rolled-back', rollback_tx = ${rollbackTx}, error = ${error}
+                  WHERE id = ${id}::uuid`,
+              queue(id, rollbackTx, "rollback", body),
+            ]),
+          )
+          yield* deliver(rollbackTx, "rollback", body, 1)
+        })
+
       const realRound = (s: SessionRow, def: GameDefinition, bet: bigint, rawOptions: unknown) =>
         Effect.gen(function* () {
           const id = randomUUID()
@@ -426,42 +349,8 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
           )
           const win = winAmount(bet, d.outcome.multiplier)
           const who = casinoPlayer(s)
-          const betBody = JSON.stringify({
-            ...who,
-            transactionId: `bet-${id}`,
-            roundId: id,
-            gameId: def.launchId,
-            amount: bet.toString(),
-            ...(def.jackpot === null ? {} : { jackpotContribution: contribution.toString() }),
-          } satisfies BetCall)
-          const betAnswer = yield* wallet("bet", betBody, options.betTimeoutMs)
-          if (betAnswer._tag === "Refused") {
-            yield* sql`UPDATE studio_rounds SET status = 'refused', error = ${betAnswer.error} WHERE id = ${id}::uuid`
-            return betRefusal(betAnswer, s.currency)
-          }
-          if (betAnswer._tag === "NoAnswer") {
-            // The casino may or may not have taken the bet: roll it back (retried until acknowledged).
-            const rollbackTx = `rollback-${id}`
-            const body = JSON.stringify({
-              ...who,
-              transactionId: rollbackTx,
-              roundId: id,
-              refTransactionId: `bet-${id}`,
-            } satisfies RollbackCall)
-            yield* sql.withTransaction(
-              Effect.all([
-                sql`UPDATE studio_rounds SET status = 'rolled-back', rollback_tx = ${rollbackTx}, error = ${betAnswer.error}
-                    WHERE id = ${id}::uuid`,
-                queue(id, rollbackTx, "rollback", body),
-              ]),
-            )
-            yield* deliver(rollbackTx, "rollback", body, 1)
-            return refusal(
-              503,
-              "BET_NOT_CONFIRMED",
-              "The casino did not confirm your bet in time, so it was cancelled: your balance is unchanged. Please try again.",
-            )
-          }
+          const taken = yield* placeBet(s, def, id, bet, contribution)
+          if (taken._tag === "Refusal") return taken
           const winTx = `win-${id}`
           const winBody = JSON.stringify({
             ...who,
@@ -479,7 +368,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
             ]),
           )
           const winAnswer = yield* deliver(winTx, "win", winBody, 1)
-          const afterBet = typeof betAnswer.body.balance === "string" ? betAnswer.body.balance : null
+          const afterBet = taken.balance
           if (winAnswer._tag !== "Ok") {
             // The win is queued and retried; until then the page shows the balance after the bet + the win to come.
             return result(
@@ -516,22 +405,16 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                   AND r.status NOT IN ('refused', 'rolled-back')`,
           (rows) => Number(rows[0]?.n ?? 0),
         )
-      const anyRound = (s: SessionRow, bet: bigint, rawOptions: unknown, expectFree: boolean) =>
+
+      /**
+       * What every new round checks before it draws: the bet, the session's end, and the
+       * jurisdiction's least time between rounds, claimed atomically (of two quick requests one plays
+       * and the other is refused, whatever the page does). Undefined: go ahead.
+       */
+      const admit = (s: SessionRow, bet: bigint): Sql<Refusal | undefined> =>
         Effect.gen(function* () {
-          const def = gameById(s.gameId)
-          if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
-          const decoded = decodeOptions(def, rawOptions)
-          if (isOptionsError(decoded)) return refusal(400, "BAD_OPTIONS", decoded.error)
           if (bet <= 0n || bet > maxBet) return refusal(400, "BAD_BET", "The bet must be a positive amount.")
-          if (s.expiresAt.getTime() < Date.now()) {
-            return refusal(
-              401,
-              "SESSION_EXPIRED",
-              "Your game session has expired. Open the game again from the lobby.",
-            )
-          }
-          // The jurisdiction's least time between rounds, claimed atomically: of two quick requests
-          // one plays and the other is refused, whatever the page does.
+          if (s.expiresAt.getTime() < Date.now()) return sessionExpired()
           if (s.minRoundMs > 0) {
             const claimed = yield* sql`
               UPDATE studio_sessions SET last_round_at = now()
@@ -545,6 +428,17 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                 `Rounds here are at least ${formatSeconds(s.minRoundMs)} apart. Please wait a moment.`,
               )
           }
+          return undefined
+        })
+
+      const anyRound = (s: SessionRow, bet: bigint, rawOptions: unknown, expectFree: boolean) =>
+        Effect.gen(function* () {
+          const def = gameById(s.gameId)
+          if (def === undefined) return refusal(404, "UNKNOWN_GAME", "This game is no longer offered.")
+          const decoded = decodeOptions(def, rawOptions)
+          if (isOptionsError(decoded)) return refusal(400, "BAD_OPTIONS", decoded.error)
+          const refused = yield* admit(s, bet)
+          if (refused !== undefined) return refused
           if (s.demo) return yield* demoRound(s, def, bet, rawOptions)
           // The player's free rounds of this game come first (freeRounds.ts): no bet call.
           const free = yield* freeRound(s, def, rawOptions)
@@ -630,32 +524,8 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                 : Effect.map(gameRoundOf(s), (gameRound): RoundResult => ({ ...answer, gameRound })),
           ),
         freeRounds,
-        setClientSeed: (s, clientSeed) =>
-          Effect.gen(function* () {
-            const seed = yield* activeSeed(playerKey(s), false)
-            yield* sql`UPDATE studio_seeds SET client_seed = ${clientSeed} WHERE id = ${seed.id}::bigint`
-            return { serverSeedHash: seed.hash, clientSeed, nonce: Number(seed.nonce) }
-          }),
-        rotate: (s) =>
-          sql.withTransaction(
-            Effect.gen(function* () {
-              const old = yield* activeSeed(playerKey(s), true)
-              yield* sql`UPDATE studio_seeds SET revealed_at = now() WHERE id = ${old.id}::bigint`
-              const serverSeed = randomBytes(32).toString("hex")
-              const hash = yield* Effect.promise(() => hashServerSeed(serverSeed))
-              yield* sql`INSERT INTO studio_seeds (player_key, server_seed, hash, client_seed)
-                         VALUES (${playerKey(s)}, ${serverSeed}, ${hash}, ${old.clientSeed})`
-              return {
-                revealed: {
-                  serverSeed: old.serverSeed,
-                  serverSeedHash: old.hash,
-                  clientSeed: old.clientSeed,
-                  nonce: Number(old.nonce),
-                },
-                next: { serverSeedHash: hash, clientSeed: old.clientSeed, nonce: 0 },
-              }
-            }),
-          ),
+        setClientSeed,
+        rotate,
         rounds: (s, limit) =>
           sql<Record<string, unknown>>`
             SELECT r.id::text AS "roundId", r.game_id AS "gameId", r.nonce::int AS "nonce", r.client_seed AS "clientSeed",
@@ -665,27 +535,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
             FROM studio_rounds r JOIN studio_seeds k ON k.id = r.seed_id
             WHERE r.session_id = ${s.id} OR (${s.demo} = false AND k.player_key = ${playerKey(s)})
             ORDER BY r.created_at DESC LIMIT ${limit}`,
-        deliverDue: () =>
-          Effect.gen(function* () {
-            const due = yield* sql<{
-              transactionId: string
-              op: "win" | "rollback"
-              body: string
-              attempts: number
-            }>`
-              UPDATE studio_outbox o SET attempts = o.attempts + 1, next_attempt_at = now() + interval '60 seconds'
-              WHERE o.transaction_id IN (
-                SELECT transaction_id FROM studio_outbox
-                WHERE delivered_at IS NULL AND next_attempt_at <= now()
-                ORDER BY next_attempt_at LIMIT 20 FOR UPDATE SKIP LOCKED)
-              RETURNING o.transaction_id AS "transactionId", o.op, o.body, o.attempts`
-            let acknowledged = 0
-            for (const row of due) {
-              const a = yield* deliver(row.transactionId, row.op, row.body, row.attempts)
-              if (a._tag === "Ok") acknowledged++
-            }
-            return acknowledged
-          }),
+        deliverDue,
       })
     }),
   )
