@@ -6,6 +6,8 @@
  * Outcomes come from services/games (the same code the verifier runs): HMAC-SHA256 of the active
  * server seed over `${clientSeed}:${nonce}:${cursor}`. The nonce is taken under the seed row's lock,
  * so concurrent rounds of one player never share a nonce (UNIQUE (seed_id, nonce) backs it up).
+ * Mines played tile by tile (bet at the start, win at the cash-out) is minesRounds.ts, on the same
+ * seeds, bet path and outbox.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
@@ -34,6 +36,7 @@ import {
   playFreeRound,
   type RoundRecord,
 } from "./freeRounds.ts"
+import { type MinesRounds, makeMinesRounds } from "./minesRounds.ts"
 import { makeOutbox } from "./outbox.ts"
 import {
   betRefusal,
@@ -52,7 +55,6 @@ export type { SeedRow, SeedState } from "./seeds.ts"
 
 /** Demo play money: 1,000.00 in the session's currency (100,000 minor units). */
 export const DEMO_BALANCE = 100_000n
-export const SESSION_HOURS = 24
 const maxBet = 10n ** 12n
 
 /**
@@ -155,8 +157,11 @@ export interface StudioShape {
   ) => Sql<RoundResult | Refusal>
   /** The casino's free-round grants (freeRounds.ts). */
   readonly freeRounds: FreeRounds
+  /** Mines played tile by tile (minesRounds.ts). */
+  readonly mines: MinesRounds
   readonly setClientSeed: (s: SessionRow, clientSeed: string) => Sql<SeedState>
-  readonly rotate: (s: SessionRow) => Sql<Rotated>
+  /** Refused while a mines round is open on the seed: its revealed seed would show the mines. */
+  readonly rotate: (s: SessionRow) => Sql<Rotated | Refusal>
   readonly rounds: (s: SessionRow, limit: number) => Sql<ReadonlyArray<Record<string, unknown>>>
   /** Delivers due outbox rows (win, rollback); how many were acknowledged. */
   readonly deliverDue: () => Sql<number>
@@ -198,13 +203,13 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
 
       const insertRound = (r: RoundRecord) =>
         sql`INSERT INTO studio_rounds (id, session_id, game_id, seed_id, client_seed, nonce, options, bet, multiplier, win,
-              detail, jackpot_hit, jackpot_contribution, bet_tx, win_tx, status, settled_at, free_round_grant_id)
+              detail, jackpot_hit, jackpot_contribution, bet_tx, win_tx, status, settled_at, free_round_grant_id, steps)
             VALUES (${r.id}, ${r.s.id}, ${r.s.gameId}, ${r.seed.id}::bigint, ${r.seed.clientSeed}, ${r.nonce},
               ${JSON.stringify(r.options ?? {})}::jsonb, ${r.bet.toString()}::bigint, ${r.outcome.multiplier.toString()}::bigint,
               ${r.win.toString()}::bigint, ${JSON.stringify(r.outcome.detail)}::jsonb, ${r.jackpotHit},
               ${r.contribution.toString()}::bigint, ${r.freeRoundGrantId === undefined ? `bet-${r.id}` : null},
               ${`win-${r.id}`}, ${r.status}, ${r.status === "settled" ? new Date() : null},
-              ${r.freeRoundGrantId ?? null}::uuid)`
+              ${r.freeRoundGrantId ?? null}::uuid, ${r.steps ?? null})`
 
       const result = (
         s: SessionRow,
@@ -391,20 +396,27 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
       const freeRound = playFreeRound({ sql, store: freeRounds, draw, insertRound, queue, deliver })
       /**
        * The player's rounds of this game so far, this one included (a demo session counts its own):
-       * the number the page shows, not the seed's nonce (shared by every game of the player).
+       * the number the page shows, not the seed's nonce (shared by every game of the player). With a
+       * round id: those up to that round (a mines round ends after rounds started later may have).
        */
-      const gameRoundOf = (s: SessionRow) =>
-        Effect.map(
+      const gameRoundOf = (s: SessionRow, upTo?: string) => {
+        const until =
+          upTo === undefined
+            ? sql.literal("")
+            : sql`AND r.created_at <= (SELECT created_at FROM studio_rounds WHERE id = ${upTo}::uuid)`
+        return Effect.map(
           s.demo
-            ? sql<{ n: number }>`SELECT count(*)::int AS n FROM studio_rounds
-                WHERE session_id = ${s.id} AND game_id = ${s.gameId} AND status NOT IN ('refused', 'rolled-back')`
+            ? sql<{ n: number }>`SELECT count(*)::int AS n FROM studio_rounds r
+                WHERE r.session_id = ${s.id} AND r.game_id = ${s.gameId} AND r.status NOT IN ('refused', 'rolled-back')
+                  ${until}`
             : sql<{
                 n: number
               }>`SELECT count(*)::int AS n FROM studio_rounds r JOIN studio_sessions ss ON ss.id = r.session_id
                 WHERE ss.player_id = ${s.playerId} AND NOT ss.demo AND r.game_id = ${s.gameId}
-                  AND r.status NOT IN ('refused', 'rolled-back')`,
+                  AND r.status NOT IN ('refused', 'rolled-back') ${until}`,
           (rows) => Number(rows[0]?.n ?? 0),
         )
+      }
 
       /**
        * What every new round checks before it draws: the bet, the session's end, and the
@@ -464,6 +476,20 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
           return { ...paid, freeRounds: yield* freeRounds.current(s, def.launchId) }
         })
 
+      const mines = makeMinesRounds({
+        sql,
+        lifetimeSeconds: options.sessionSeconds,
+        session,
+        activeSeed,
+        insertRound,
+        admit,
+        placeBet,
+        queue,
+        deliver,
+        freeRounds,
+        gameRoundOf,
+      })
+
       return Studio.of({
         credentials,
         publicUrl: options.publicUrl,
@@ -483,7 +509,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
             if (def === undefined) return refusal(404, "UNKNOWN_GAME", `No game ${input.gameId}.`)
             if (input.demo && !def.demo) return refusal(404, "UNKNOWN_GAME", `${def.name} has no demo.`)
             const id = randomBytes(24).toString("base64url")
-            const expires = new Date(Date.now() + SESSION_HOURS * 3_600_000)
+            const expires = new Date(Date.now() + options.sessionSeconds * 1000)
             yield* sql`INSERT INTO studio_sessions (id, casino_token, player_id, nickname, currency, game_id, demo,
                          demo_balance, lang, platform, lobby_url, expires_at, autoplay, turbo, min_round_ms)
                        VALUES (${id}, ${input.demo ? null : input.sessionToken}, ${input.demo ? null : input.playerId},
@@ -524,6 +550,7 @@ export class Studio extends Context.Service<Studio, StudioShape>()("game-studio/
                 : Effect.map(gameRoundOf(s), (gameRound): RoundResult => ({ ...answer, gameRound })),
           ),
         freeRounds,
+        mines,
         setClientSeed,
         rotate,
         rounds: (s, limit) =>

@@ -22,6 +22,8 @@
  *   STUDIO_LOG_LEVEL        Info
  *   STUDIO_BET_TIMEOUT_MS   8000                      how long a bet waits for the wallet's answer
  *   STUDIO_RETRY_TIMEOUT_MS 10000                     how long a win/rollback delivery waits
+ *   STUDIO_SESSION_SECONDS  86400                     a play session's lifetime from its launch; a mines
+ *                                                     round left open longer is settled by the sweep
  *   STUDIO_CRASH_BETTING_MS 5000                      multiplayer crash: the betting phase of a game
  *   STUDIO_CRASH_BUSTED_MS  3000                      multiplayer crash: the pause after the bust
  *
@@ -66,6 +68,8 @@ export interface StudioConfig {
   readonly nodeEnv: string
   readonly betTimeoutMs: number
   readonly retryTimeoutMs: number
+  /** A play session's lifetime; also how long a mines round may stay open (minesRounds.ts). */
+  readonly sessionSeconds: number
   /** Multiplayer crash (crash/engine.ts): how long bets are taken, how long the bust shows. */
   readonly crashBettingMs: number
   readonly crashBustedMs: number
@@ -84,6 +88,8 @@ export const loadStudioConfig = (env: Env): StudioConfig => {
   const sandbox = bool(env, "STUDIO_SANDBOX", nodeEnv !== "production")
   const betTimeoutMs = int(env, "STUDIO_BET_TIMEOUT_MS", 8_000, 100, 120_000)
   const retryTimeoutMs = int(env, "STUDIO_RETRY_TIMEOUT_MS", 10_000, 100, 120_000)
+  // At most a week: the casino's own game sessions last 24 h (docs/game-wallet-protocol.md).
+  const sessionSeconds = int(env, "STUDIO_SESSION_SECONDS", 86_400, 1, 604_800)
   const crashBettingMs = int(env, "STUDIO_CRASH_BETTING_MS", 5_000, 200, 120_000)
   const crashBustedMs = int(env, "STUDIO_CRASH_BUSTED_MS", 3_000, 100, 120_000)
   return {
@@ -102,6 +108,7 @@ export const loadStudioConfig = (env: Env): StudioConfig => {
     nodeEnv,
     betTimeoutMs,
     retryTimeoutMs,
+    sessionSeconds,
     crashBettingMs,
     crashBustedMs,
   }

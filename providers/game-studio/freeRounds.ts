@@ -191,6 +191,8 @@ export interface RoundRecord {
   readonly status: string
   /** A free round: no bet transaction, this grant named. */
   readonly freeRoundGrantId?: string
+  /** A mines round played tile by tile (minesRounds.ts): stored `playing`. */
+  readonly steps?: "playing"
 }
 
 /** What a free round needs of the studio's round machinery (Studio.ts). */

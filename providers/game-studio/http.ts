@@ -8,6 +8,9 @@
  *   POST /studio/api/rounds/details               casino → studio, signed: a round's seeds (roundDetails.ts)
  *   GET  /studio/api/session/{id}                 the page's state: game, balance, seeds
  *   POST /studio/api/session/{id}/round           { bet, options, freeRound? } → outcome + balance
+ *   POST /studio/api/session/{id}/mines/start     { bet, mines, freeRound? } → a mines round in play
+ *   POST /studio/api/session/{id}/mines/open      { roundId, tile } → safe (the multiplier on offer) or a mine
+ *   POST /studio/api/session/{id}/mines/cashout   { roundId } → the win (minesRounds.ts)
  *   POST /studio/api/session/{id}/seed            { clientSeed }
  *   POST /studio/api/session/{id}/rotate          reveals the server seed, commits the next
  *   GET  /studio/api/session/{id}/rounds          the recent rounds (seeds once revealed)
@@ -32,7 +35,7 @@ import { listReady, publishedList, rtpOf } from "./catalogue.ts"
 import { crashRoutes } from "./crash/http.ts"
 import { gamePage, notFoundPage, pageCsp } from "./pages.ts"
 import { roundDetailsRoute } from "./roundDetails.ts"
-import { type SessionRow, Studio, StudioSettings } from "./Studio.ts"
+import { type Refusal, type SessionRow, Studio, StudioSettings } from "./Studio.ts"
 
 export const STUDIO_PREFIX = "/studio"
 
@@ -220,24 +223,67 @@ const state = withSession((s, studio) =>
       lobbyUrl: s.lobbyUrl,
       freeRounds,
       play: { autoplay: s.autoplay, turbo: s.turbo, minRoundMs: s.minRoundMs },
+      // A mines round still in play: a page that reloads resumes it.
+      ...(def?.kind === "mines" ? { minesRound: yield* studio.mines.current(s) } : {}),
     })
   }),
 )
+
+/** A bet as the page sends it: minor units, "100" (or a whole number); undefined if not one. */
+const betOf = (raw: unknown): bigint | undefined => {
+  const bet =
+    typeof raw === "string" && /^\d{1,15}$/.test(raw)
+      ? BigInt(raw)
+      : typeof raw === "number" && Number.isSafeInteger(raw) && raw > 0
+        ? BigInt(raw)
+        : undefined
+  return bet === undefined || bet <= 0n ? undefined : bet
+}
+
+const badBet = () => fail(400, "BAD_BET", 'bet: a positive whole number of minor units, e.g. "100".')
+
+const isRefusal = (answer: object): answer is Refusal => "_tag" in answer && answer._tag === "Refusal"
+
+/** A refusal as `{ error, message }` with its status, or the answer. */
+const answerOf = <A extends object>(answer: A | Refusal) =>
+  isRefusal(answer) ? fail(answer.status, answer.error, answer.message) : json(200, answer)
 
 const round = withSession((s, studio) =>
   Effect.gen(function* () {
     const { value } = yield* readJson
     if (!isRecord(value)) return fail(400, "BAD_REQUEST", "Send { bet, options }.")
-    const bet =
-      typeof value.bet === "string" && /^\d{1,15}$/.test(value.bet)
-        ? BigInt(value.bet)
-        : typeof value.bet === "number" && Number.isSafeInteger(value.bet) && value.bet > 0
-          ? BigInt(value.bet)
-          : undefined
-    if (bet === undefined || bet <= 0n)
-      return fail(400, "BAD_BET", 'bet: a positive whole number of minor units, e.g. "100".')
-    const answer = yield* studio.round(s, bet, value.options ?? {}, value.freeRound === true)
-    return answer._tag === "Refusal" ? fail(answer.status, answer.error, answer.message) : json(200, answer)
+    const bet = betOf(value.bet)
+    if (bet === undefined) return badBet()
+    return answerOf(yield* studio.round(s, bet, value.options ?? {}, value.freeRound === true))
+  }),
+)
+
+/** Mines tile by tile (minesRounds.ts): the start, one tile, the cash-out. */
+const minesStart = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const { value } = yield* readJson
+    if (!isRecord(value)) return fail(400, "BAD_REQUEST", "Send { bet, mines }.")
+    const bet = betOf(value.bet)
+    if (bet === undefined) return badBet()
+    return answerOf(yield* studio.mines.start(s, bet, value.mines, value.freeRound === true))
+  }),
+)
+
+const minesOpen = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const { value } = yield* readJson
+    if (!isRecord(value) || typeof value.roundId !== "string")
+      return fail(400, "BAD_REQUEST", "Send { roundId, tile }.")
+    return answerOf(yield* studio.mines.open(s, value.roundId, value.tile))
+  }),
+)
+
+const minesCashout = withSession((s, studio) =>
+  Effect.gen(function* () {
+    const { value } = yield* readJson
+    if (!isRecord(value) || typeof value.roundId !== "string")
+      return fail(400, "BAD_REQUEST", "Send { roundId }.")
+    return answerOf(yield* studio.mines.cashout(s, value.roundId))
   }),
 )
 
@@ -252,7 +298,7 @@ const seed = withSession((s, studio) =>
   }),
 )
 
-const rotate = withSession((s, studio) => Effect.map(studio.rotate(s), (r) => json(200, r)))
+const rotate = withSession((s, studio) => Effect.map(studio.rotate(s), answerOf))
 
 const rounds = withSession((s, studio) => Effect.map(studio.rounds(s, 50), (r) => json(200, { rounds: r })))
 
@@ -317,6 +363,9 @@ export const studioRoutes = Layer.mergeAll(
   HttpRouter.add("POST", `${P}/api/freerounds/cancel`, catchAll(freeRoundsCancel)),
   HttpRouter.add("GET", `${P}/api/session/:id`, catchAll(state)),
   HttpRouter.add("POST", `${P}/api/session/:id/round`, catchAll(round)),
+  HttpRouter.add("POST", `${P}/api/session/:id/mines/start`, catchAll(minesStart)),
+  HttpRouter.add("POST", `${P}/api/session/:id/mines/open`, catchAll(minesOpen)),
+  HttpRouter.add("POST", `${P}/api/session/:id/mines/cashout`, catchAll(minesCashout)),
   HttpRouter.add("POST", `${P}/api/session/:id/seed`, catchAll(seed)),
   HttpRouter.add("POST", `${P}/api/session/:id/rotate`, catchAll(rotate)),
   HttpRouter.add("GET", `${P}/api/session/:id/rounds`, catchAll(rounds)),

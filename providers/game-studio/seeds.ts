@@ -1,13 +1,14 @@
 /**
  * Provably fair seeds (docs/fairness.md, table `studio_seeds`): per player key the active server
  * seed, committed by its SHA-256 hash before any round is played with it, the player's client seed
- * and the nonce. Rotation reveals the old seed and commits the next (nonce back to 0).
+ * and the nonce. Rotation reveals the old seed and commits the next (nonce back to 0), except while
+ * a mines round drawn from it is still played: its revealed seed would show where the mines are.
  */
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import { hashServerSeed } from "../../services/games/fair.ts"
-import { playerKey } from "./roundRules.ts"
+import { playerKey, type Refusal, refusal } from "./roundRules.ts"
 import type { SessionRow } from "./Studio.ts"
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
@@ -68,10 +69,19 @@ export const makeSeeds = (sql: SqlClient.SqlClient) => {
       return { serverSeedHash: seed.hash, clientSeed, nonce: Number(seed.nonce) }
     })
 
-  const rotate = (s: SessionRow): Sql<Rotated> =>
+  const rotate = (s: SessionRow): Sql<Rotated | Refusal> =>
     sql.withTransaction(
       Effect.gen(function* () {
         const old = yield* activeSeed(playerKey(s), true)
+        // Under the seed's lock, which a mines round's start holds too: none can begin meanwhile.
+        const playing = yield* sql`SELECT 1 AS one FROM studio_rounds
+          WHERE seed_id = ${old.id}::bigint AND steps = 'playing' AND status IN ('pending', 'open') LIMIT 1`
+        if (playing.length > 0)
+          return refusal(
+            409,
+            "ROUND_OPEN",
+            "Finish your open Mines round first: its mines come from this seed, so it cannot be revealed yet.",
+          )
         yield* sql`UPDATE studio_seeds SET revealed_at = now() WHERE id = ${old.id}::bigint`
         const serverSeed = randomBytes(32).toString("hex")
         const hash = yield* Effect.promise(() => hashServerSeed(serverSeed))

@@ -1,8 +1,9 @@
 /**
  * The game studio as a service of its own (docs/game-studio.md): its database (schema game_studio
  * on PostgreSQL, or its own PGlite), its migrations (./migrations), its routes under /studio/ on its
- * own port, the outbox loop that retries win/rollback calls until the casino acknowledges them, and
- * the games list's RTPs computed in the background from the start.
+ * own port, the outbox loop that retries win/rollback calls until the casino acknowledges them, the
+ * sweep of mines rounds left in play past the session lifetime, and the games list's RTPs computed
+ * in the background from the start.
  */
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -27,6 +28,11 @@ const OutboxLive = Layer.effectDiscard(
   Effect.flatMap(Studio, (studio) => forkEvery(studio.deliverDue(), retryInterval, "studio: outbox")),
 )
 
+/** Settles mines rounds left in play past the session lifetime (minesRounds.ts), every 2 s. */
+const MinesSweepLive = Layer.effectDiscard(
+  Effect.flatMap(Studio, (studio) => forkEvery(studio.mines.sweep(), retryInterval, "studio: mines sweep")),
+)
+
 /** The games list's exact RTPs, computed in the background from the start (≈ 3 s of CPU, once). */
 const RtpWarmup = Layer.effectDiscard(Effect.forkScoped(warmRtps))
 
@@ -42,6 +48,7 @@ const studioApp = Layer.unwrap(
     return Layer.mergeAll(
       studioRoutes.pipe(HttpRouter.provideRequest(services)),
       OutboxLive.pipe(Layer.provide(services)),
+      MinesSweepLive.pipe(Layer.provide(services)),
       RtpWarmup,
     )
   }),

@@ -54,6 +54,8 @@ describeBackends("game studio apart", ({ backend, start }) => {
       { id: 2, name: "seen_signatures" },
       { id: 3, name: "free_rounds" },
       { id: 4, name: "crash" },
+      { id: 5, name: "play_rules" },
+      { id: 6, name: "mines_steps" },
     ])
     if (backend === "postgres") expect(await alone.query<{ name: string }>(tablesIn, ["public"])).toEqual([])
     // It answers the protocol by itself: a signed games list, once its RTPs are computed.
