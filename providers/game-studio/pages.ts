@@ -21,6 +21,7 @@
  */
 import { escapeHtml } from "../../lib/html.ts"
 import type { GameDefinition } from "../../services/games/catalogue.ts"
+import { MINES_TILES, minesMultiplier } from "../../services/games/mines.ts"
 import { plinkoTableSets } from "../../services/games/plinko.ts"
 import { exactRtp, formatPercent } from "../../services/games/rtp.ts"
 import { paylines } from "../../services/games/slot.ts"
@@ -147,7 +148,7 @@ const info = (def: GameDefinition): string => {
     case "crash":
       return `${head}<p>Set an auto-cashout target from 1.01× to ${(def.params.maxTarget / 100).toFixed(2)}×. If the crash point reaches it, you win target × bet. P(crash ≥ x) = 0.99 ÷ x.</p>`
     case "mines":
-      return `${head}<p>Choose 1–24 mines and the tiles to open. All safe: the payout is 0.99 ÷ P(all safe). The RTP shown is for 3 mines and 1 pick; every choice returns at most 99 %.</p>`
+      return `${head}<p>Choose 1–24 mines and press Bet, then open tiles one at a time. Each gem raises the payout to 0.99 ÷ P(every tile opened is safe); cash out whenever you like after the first gem, or open every safe tile to cash out by itself. A mine loses the bet. The RTP shown is for 3 mines and 1 tile; every choice returns at most 99 %.</p>`
     case "plinko": {
       const set = plinkoTableSets[def.params.tableSet]
       const rows = (["low", "medium", "high"] as const)
@@ -166,6 +167,17 @@ const info = (def: GameDefinition): string => {
     }
   }
 }
+
+/**
+ * Mines' ladder: for each number of mines (1–24), the multiplier after 1, 2 … safe tiles, in
+ * hundredths floored as the page shows them ("1.12×"), from the same maths the studio pays by.
+ */
+const minesLadder = (params: Parameters<typeof minesMultiplier>[0]): ReadonlyArray<ReadonlyArray<number>> =>
+  Array.from({ length: MINES_TILES - 1 }, (_, i) =>
+    Array.from({ length: MINES_TILES - (i + 1) }, (_, k) =>
+      Number(minesMultiplier(params, i + 1, k + 1) / 100n),
+    ),
+  )
 
 /** The casino's verifier page, next to the lobby it gave at launch (none without a lobby). */
 const verifierUrl = (lobbyUrl: string | null): string | null => {
@@ -200,6 +212,7 @@ export const gamePage = (
     lines: def.kind === "slot" ? paylines.slice(0, def.params.lines) : null,
     reels: def.kind === "slot" ? def.params.reels : null,
     wheel: def.kind === "roulette" ? wheelSvg() : null,
+    minesLadder: def.kind === "mines" ? minesLadder(def.params) : null,
     verifyUrl: verifierUrl(s.lobbyUrl),
     freeRounds: free,
     play: { autoplay: s.autoplay, turbo: s.turbo, minRoundMs: s.minRoundMs },
@@ -223,7 +236,7 @@ ${def.kind === "slot" ? slotSprite(def.params) : ""}
 <p class="free-bet" id="freeBet"${active === null ? " hidden" : ""}>${active === null ? "" : `Bet ${escapeHtml(formatMinor(active.bet, s.currency))} — free`}</p>
 </div>
 <p class="result" id="result" role="status" aria-live="polite"></p>
-<button class="play" id="play" type="submit">${def.kind === "slot" ? "Spin" : def.kind === "roulette" ? "Spin the wheel" : def.kind === "plinko" ? "Drop" : def.kind === "crash" ? "Launch" : def.kind === "mines" ? "Open tiles" : "Roll"}</button>
+<button class="play" id="play" type="submit">${def.kind === "slot" ? "Spin" : def.kind === "roulette" ? "Spin the wheel" : def.kind === "plinko" ? "Drop" : def.kind === "crash" ? "Launch" : def.kind === "mines" ? "Bet" : "Roll"}</button>
 ${def.kind === "slot" ? slotExtras(s) : ""}
 </form>
 </div>

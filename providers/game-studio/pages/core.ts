@@ -3,7 +3,9 @@
  * money formatting, the result words, the JSON calls, the rounds table with its Verify links, the
  * sound toggle (WebAudio, off by default, remembered), reduced motion, and the round's flow. A kind's
  * module (dice.ts, plinko.ts …) sets `K.options` (what the round sends) and `K.show(round)` (a promise
- * of the outcome's words, resolved when its animation has ended). The board carries
+ * of the outcome's words, resolved when its animation has ended). A kind with a flow of its own
+ * (mines, tile by tile) sets `K.submit` (the play button) and `K.resume(state)` (the session's state
+ * on load) instead, and ends its round with `announce`. The board carries
  * data-state="idle" | "running" | "settled" so tests wait for a state, never for time.
  */
 
@@ -69,25 +71,29 @@ setState("idle");
 
 /**
  * The round's flow and the seed panel, after the kind's module. One round is spin(), a promise of
- * what happened; the Spin button and autoplay both call it. The jurisdiction's rules (cfg.play) are
+ * what happened; the Spin button and autoplay both call it (unless the kind has its own K.submit). The jurisdiction's rules (cfg.play) are
  * kept here as well as on the server: the next round waits out the least time between rounds
  * (counted from the last answer, so it never reaches the server early), and the autoplay and turbo
  * controls exist only where they are allowed.
  */
 export const bootScript = `
 var rules=cfg.play||{autoplay:false,turbo:false,minRoundMs:0},lastAnswer=0;
-function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);setFree(r.body.freeRounds);if(r.body.balanceMessage)say(r.body.balanceMessage,"error")})}
+function load(){call("GET","").then(function(r){if(!r.ok){say(r.body.message||"This game session is not available.","error");play.disabled=true;return}setBalance(r.body.balance);setSeed(r.body.seed);setFree(r.body.freeRounds);if(r.body.balanceMessage)say(r.body.balanceMessage,"error");if(K.resume)K.resume(r.body)})}
+// A refused round: its message, its code to the casino's page (INSUFFICIENT_FUNDS: Deposit), the state again after some.
+function refused(r){play.disabled=!!auto;setState("idle");var m=r.body.message||"The round did not go through.";say(m,"error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return m}
+// A finished round: the result in money words, the rounds table, the balance, the board settled.
+function announce(round,text){var b=BigInt(round.bet),w=BigInt(round.win);var words=resultWords(b,w,cfg.currency);
+  var msg=text+" — "+words.text+(w>0n?" · "+paidMultiplier(b,w):"")+".";
+  if(round.jackpotHit)msg+=round.jackpotAmount?" JACKPOT! "+fmt(round.jackpotAmount):" The jackpot draw hit!";
+  if(round.freeRound)msg="Free spin: "+msg;say(msg,words.tone);sfx(words.tone==="win"?"win":words.tone==="loss"?"lose":"stop");addRound(round,text);setBalance(round.balance);$("nonce").textContent=String(round.nonce+1);setState("settled");play.disabled=!!auto;
+  return {ok:true,bet:b,win:w,free:!!round.freeRound}}
 function spin(){var bet=free?free.bet:toMinor($("bet").value);if(bet===null){say("Enter a bet, e.g. 1.00.","error");$("bet").focus();return Promise.resolve({ok:false,message:"enter a bet."})}
   play.disabled=true;var gap=rules.minRoundMs-(Date.now()-lastAnswer);
   return new Promise(function(res){setTimeout(res,gap>0?gap:0)}).then(function(){say("");K.reset();setState("running");return call("POST","/round",{bet:bet,options:K.options(),freeRound:!!free})}).then(function(r){lastAnswer=Date.now();
-    if(!r.ok){play.disabled=!!auto;setState("idle");var m=r.body.message||"The round did not go through.";say(m,"error");if(typeof r.body.error==="string"&&window.parent!==window)window.parent.postMessage({type:"studio:error",code:r.body.error},"*");if(r.status===503||r.status===402||r.body.error==="FREE_ROUNDS_ENDED")load();return {ok:false,message:m}}
+    if(!r.ok)return {ok:false,message:refused(r)};
     var round=r.body;setFree(round.freeRounds);
-    return K.show(round).then(function(text){var b=BigInt(round.bet),w=BigInt(round.win);var words=resultWords(b,w,cfg.currency);
-      var msg=text+" — "+words.text+(w>0n?" · "+paidMultiplier(b,w):"")+".";
-      if(round.jackpotHit)msg+=round.jackpotAmount?" JACKPOT! "+fmt(round.jackpotAmount):" The jackpot draw hit!";
-      if(round.freeRound)msg="Free spin: "+msg;say(msg,words.tone);sfx(words.tone==="win"?"win":words.tone==="loss"?"lose":"stop");addRound(round,text);setBalance(round.balance);$("nonce").textContent=String(round.nonce+1);setState("settled");play.disabled=!!auto;
-      return {ok:true,bet:b,win:w,free:!!round.freeRound}})})}
-$("form").addEventListener("submit",function(e){e.preventDefault();if(!auto)spin()});
+    return K.show(round).then(function(text){return announce(round,text)})})}
+$("form").addEventListener("submit",function(e){e.preventDefault();if(K.submit)K.submit();else if(!auto)spin()});
 // ---- turbo and autoplay (slots, where the rules allow them) ----
 var auto=null,turboBtn=$("turbo");
 if(turboBtn){var paintTurbo=function(){turboBtn.setAttribute("aria-pressed",speed!==1?"true":"false");turboBtn.textContent=speed!==1?"Turbo on":"Turbo off"};turboBtn.addEventListener("click",function(){speed=speed===1?0.3:1;paintTurbo()});paintTurbo()}
