@@ -4,7 +4,7 @@
  * included) at desktop (1280×800) and mobile (390×844) widths against the real server — a serious
  * or critical violation fails; moderate and minor ones are printed (support/a11y.ts).
  * Screens: the lobby (sections, 12 more, search results), a game page in demo (before and after a
- * round) and for real money, the verifier with an outcome, the bets tab.
+ * round; a mines round in play) and for real money, the verifier with an outcome, the bets tab.
  * Screenshots: test-results/screenshots/games-a11y-<screen>-<viewport>.png.
  */
 import type { Page } from "@playwright/test"
@@ -72,12 +72,24 @@ for (const viewport of VIEWPORTS) {
       await world.screenshot(page, `games-a11y-game-demo-${viewport.name}`)
     })
 
-    test("game pages in demo: mines and roulette boards", async ({ page }, testInfo) => {
+    test("game pages in demo: mines and roulette boards, and a mines round in play", async ({
+      page,
+    }, testInfo) => {
       for (const id of ["mines", "european-roulette"]) {
         await page.goto(`/game/${id}`)
         const game = page.frameLocator(".game__frame")
         await expect(game.getByText(/^Balance: \d+\.\d{2} EUR$/)).toBeVisible()
         await expectAccessible(page, testInfo, `game ${id}`)
+        if (id !== "mines") continue
+        // A round in play: the tiles enabled, one opened (a gem, or the mine that ended it), the ladder.
+        await game.getByRole("button", { name: "Bet", exact: true }).click()
+        await expect(game.locator("#board")).toHaveAttribute("data-state", "running")
+        await game.getByRole("button", { name: "Tile 3-3", exact: true }).click()
+        await expect(game.getByRole("button", { name: /^Tile 3-3, (gem|mine)$/ })).toHaveAttribute(
+          "aria-pressed",
+          "true",
+        )
+        await expectAccessible(page, testInfo, "game mines in play")
       }
     })
 

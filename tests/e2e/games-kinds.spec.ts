@@ -1,7 +1,8 @@
 /**
  * Every game kind of the studio played in Chromium, inside the game page's frame (the studio's own
- * origin), against the real server and the studio's sandbox: mines (open tiles: all safe or a mine), plinko,
- * roulette (chips on the board) and a video slot. Crash is multiplayer, played in games-crash.spec.ts.
+ * origin), against the real server and the studio's sandbox: mines (tile by tile: Bet, a tile or two,
+ * then Cash out, or a mine), plinko, roulette (chips on the board) and a video slot. Crash is
+ * multiplayer, played in games-crash.spec.ts.
  *
  * - Real money: a signed-in player with a 30 EUR card deposit plays one round of each; after each
  *   round the header's balance is exactly the previous one − the bet + the win the round announced,
@@ -46,8 +47,34 @@ interface Kind {
   /** Sets the round up in the frame; the bet is already filled in. */
   readonly arrange: (game: FrameLocator) => Promise<void>
   readonly button: string
+  /** A round of more than one press (mines): played from the play button on; else one press of it. */
+  readonly play?: (game: FrameLocator) => Promise<void>
   /** What the announcement says before " — ". */
   readonly outcome: RegExp
+}
+
+/**
+ * A mines round tile by tile, with 1 mine: Bet, then tile 1-1 and tile 3-3 (each a gem 24 times in
+ * 25), then Cash out — unless a mine ended it first. Each tile waits for its answer (its label says
+ * gem or mine) before the next press.
+ */
+const playMines = async (game: FrameLocator): Promise<void> => {
+  const board = game.locator("#board")
+  await game.getByRole("button", { name: "Bet", exact: true }).click()
+  await expect(board).toHaveAttribute("data-state", "running")
+  await expect(game.getByRole("button", { name: "Cash out", exact: true })).toBeDisabled()
+  for (const tile of ["Tile 1-1", "Tile 3-3"]) {
+    const button = game.getByRole("button", { name: tile, exact: true })
+    await expect(button).toBeEnabled()
+    await button.click()
+    const opened = game.getByRole("button", { name: new RegExp(`^${tile}, (gem|mine)$`) })
+    await expect(opened).toHaveAttribute("aria-pressed", "true")
+    if ((await opened.getAttribute("aria-label")) === `${tile}, mine`) return
+  }
+  // Two gems: the play button offers the cash-out in money (a 1.00 bet: 0.99 × 300/276 = 1.07 EUR).
+  const cashOut = game.getByRole("button", { name: /^Cash out \d+\.\d{2} EUR \(\d+\.\d{2}×\)$/ })
+  await expect(cashOut).toBeEnabled()
+  await cashOut.click()
 }
 
 const KINDS: ReadonlyArray<Kind> = [
@@ -57,16 +84,10 @@ const KINDS: ReadonlyArray<Kind> = [
     name: "Mines",
     arrange: async (game) => {
       await game.getByLabel("Mines", { exact: true }).selectOption("1")
-      for (const tile of ["Tile 1-1", "Tile 3-3"]) {
-        await game.getByRole("button", { name: tile, exact: true }).click()
-        await expect(game.getByRole("button", { name: tile, exact: true })).toHaveAttribute(
-          "aria-pressed",
-          "true",
-        )
-      }
     },
-    button: "Open tiles",
-    outcome: /^(All 2 tiles safe!|Mine hit after [01] safe tile\(s\)\.)/,
+    button: "Bet",
+    play: playMines,
+    outcome: /^(Cashed out after 2 safe tiles|Mine hit after (0 safe tiles|1 safe tile)) — /,
   },
   {
     kind: "plinko",
@@ -147,7 +168,8 @@ const playRound = async (game: FrameLocator, kind: Kind, bet: string): Promise<R
   await kind.arrange(game)
   const play = game.getByRole("button", { name: kind.button, exact: true })
   await expect(play).toBeInViewport()
-  await play.click()
+  if (kind.play === undefined) await play.click()
+  else await kind.play(game)
   const status = game.getByRole("status")
   await expect(status).toHaveText(ROUND_RESULT)
   await expect(play).toBeEnabled()

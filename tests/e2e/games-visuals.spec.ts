@@ -3,7 +3,8 @@
  * (the board's data-state="settled"; nothing here waits for time):
  * - dice: the roll's marker stops on detail.roll;
  * - plinko: the ball's path ends in detail.bucket (read back from the drawn path);
- * - mines: the mines shown are detail.mines;
+ * - mines: played tile by tile (Bet, tiles until a mine or three gems, Cash out), each gem flips as
+ *   answered, and the mines shown at the end are detail.mines;
  * - roulette: a split, a corner and a dozen placed by clicking the table are the bets sent, and the
  *   wheel stops on detail.pocket;
  * - slots: the reels stop on detail.window.
@@ -64,6 +65,11 @@ const playRound = async (page: Page, game: FrameLocator, button: string): Promis
   await game.getByRole("button", { name: button, exact: true }).click()
   const body: unknown = await (await answer).json()
   if (!isRoundAnswer(body)) throw new Error(`not a round: ${JSON.stringify(body)}`)
+  return settled(game, body)
+}
+
+/** The board settled on the server's round: the words in money, the rounds table and its Verify link. */
+const settled = async (game: FrameLocator, body: RoundAnswer): Promise<RoundAnswer> => {
   await expect(game.locator("#board")).toHaveAttribute("data-state", "settled", { timeout: 20_000 })
   const bet = BigInt(body.bet)
   const win = BigInt(body.win)
@@ -109,13 +115,37 @@ test.describe("game pages show the server's round", () => {
     await shoot(page, "plinko")
   })
 
-  test("mines: the mines shown are the server's", async ({ page }) => {
+  test("mines: tile by tile, each gem as answered; the mines shown are the server's", async ({ page }) => {
     const game = await open(page, "mines")
     await game.getByLabel("Mines", { exact: true }).selectOption("5")
-    for (const tile of ["Tile 1-1", "Tile 2-3", "Tile 5-5"])
-      await game.getByRole("button", { name: tile, exact: true }).click()
     await game.getByLabel("Bet (EUR)").fill("1.00")
-    const round = await playRound(page, game, "Open tiles")
+    await game.getByRole("button", { name: "Bet", exact: true }).click()
+    await expect(game.locator("#board")).toHaveAttribute("data-state", "running")
+    // Tiles until a mine ends the round or three gems are in; then the cash-out the button offers.
+    let end: unknown
+    for (const tile of ["Tile 1-1", "Tile 2-3", "Tile 5-5"]) {
+      const button = game.getByRole("button", { name: tile, exact: true })
+      await expect(button).toBeEnabled()
+      const answer = page.waitForResponse((r) => r.url().includes("/mines/open"))
+      await button.click()
+      const body: unknown = await (await answer).json()
+      if (typeof body !== "object" || body === null || !("state" in body)) throw new Error("not a step")
+      if (body.state !== "playing") {
+        end = body
+        break
+      }
+      await expect(game.getByRole("button", { name: `${tile}, gem`, exact: true })).toHaveAttribute(
+        "aria-pressed",
+        "true",
+      )
+    }
+    if (end === undefined) {
+      const answer = page.waitForResponse((r) => r.url().includes("/mines/cashout"))
+      await game.getByRole("button", { name: /^Cash out \d+\.\d{2} EUR \(\d+\.\d{2}×\)$/ }).click()
+      end = await (await answer).json()
+    }
+    if (!isRoundAnswer(end)) throw new Error(`not a round: ${JSON.stringify(end)}`)
+    const round = await settled(game, end)
     const mines = round.detail.mines
     if (!Array.isArray(mines)) throw new Error("no mines")
     await expect(game.locator("#board")).toHaveAttribute("data-mines", mines.join(","))
