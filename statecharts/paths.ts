@@ -229,6 +229,19 @@ export interface Traced {
   readonly visited: ReadonlyArray<string>
 }
 
+/**
+ * The start's first microstep (entering the initial states) is not reported: when eventless
+ * transitions leave the initial states at once, those states (and their ancestors) are known only as
+ * the sources of the transitions the start fired.
+ */
+const recordInitialSources = (log: MicrostepLog): void => {
+  for (const t of log.transitions) {
+    for (let node: AnyStateNode | undefined = t.source; node !== undefined; node = node.parent) {
+      log.visited.add(node.id)
+    }
+  }
+}
+
 const tracedOf = (index: TransitionIndex, log: MicrostepLog, snapshot: AnyMachineSnapshot): Traced => {
   for (const node of snapshot._nodes) log.visited.add(node.id)
   return { snapshot, fired: keysOf(index, log.transitions), visited: [...log.visited].sort() }
@@ -241,6 +254,7 @@ export const tracedInitial = (
 ): Traced => {
   const log = newLog()
   const snapshot = model.machine.getInitialSnapshot(tracingScope(log), input) as AnyMachineSnapshot
+  recordInitialSources(log)
   return tracedOf(index, log, snapshot)
 }
 
@@ -591,6 +605,7 @@ export const replayOnActor = (model: AnyModel, path: GeneratedPath): Array<Obser
   const observed: Array<ObservedStep> = []
   try {
     actor.start()
+    recordInitialSources(log)
     observed.push(observe())
     for (const step of path.steps.slice(1)) {
       actor.send(step.event)

@@ -187,8 +187,12 @@ describe("replay on a real actor", () => {
       ["bouncing.entry|always|0"],
       ["bouncing.settled|POKE|0", "bouncing.entry|always|0"],
     ])
+    // The initial state, left at once, was visited all the same.
+    expect(path?.steps[0]?.visited).toContain("bouncing.entry")
     if (path !== undefined) expect(replayOnActor(bouncing, path)).toEqual(path.steps.map(expectedOf))
-    expect(coverageOf(bouncing, generatePaths(bouncing)).problems).toEqual([])
+    const bouncingReport = coverageOf(bouncing, generatePaths(bouncing))
+    expect(bouncingReport.problems).toEqual([])
+    expect(bouncingReport.uncoveredStates).toEqual([])
   })
 
   it("refuses an event the machine would ignore", () => {
