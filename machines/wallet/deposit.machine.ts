@@ -27,56 +27,60 @@
  * The deposit limit is the server's: its DepositLimitExceeded answer is shown on the amount step.
  */
 import { Effect } from "effect"
-import { assign, fromPromise, sendParent, sendTo, setup } from "xstate"
-import type { EligiblePromotions, Promotion } from "../../services/bonus-service.ts"
-import { fromEffect } from "../../services/bridge.ts"
-import type { Currencies, SiteConfig } from "../../services/cdn.ts"
+import { assign, sendParent, sendTo, setup } from "xstate"
+import type { Promotion } from "../../services/bonus-service.ts"
 import { analyticsClient } from "../../services/clients/analytics.ts"
-import { bonusesClient } from "../../services/clients/bonuses.ts"
-import { paymentsClient } from "../../services/clients/payments.ts"
-import { profileClient } from "../../services/clients/profile.ts"
-import { walletClient } from "../../services/clients/wallet.ts"
-import {
-  DepositBelowMinimum,
-  DepositLimitExceeded,
-  GatewayUnavailable,
-  PaymentsBlocked,
-  ProfileIncomplete,
-  Unauthenticated,
-} from "../../services/errors.ts"
+import { GatewayUnavailable, ProfileIncomplete } from "../../services/errors.ts"
 import {
   type FiatMethod,
-  formatAmount,
   MoneyMessages,
   markFailed,
   meetsMinimum,
   nextGateway,
   type PaymentConfig,
   passesGatewayGate,
-  profileRequirementOf,
 } from "../../services/money-rules.ts"
-import { readPaymentConfig, writePaymentConfig } from "../../services/payment-cookie.ts"
-import { profileValuesOf } from "../../services/profile-form.ts"
-import {
-  missingFields,
-  type ProfileField,
-  profileFields,
-  requiredProfileFields,
-} from "../../services/profile-rules.ts"
+import { writePaymentConfig } from "../../services/payment-cookie.ts"
+import type { ProfileField } from "../../services/profile-rules.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import {
-  type DepositMinimums,
-  type DepositResponse,
-  type FiatPayment,
-  type GatewaySegment,
-  gatewaySegments,
-  type TotalDeposits,
-} from "../../services/wallet-service.ts"
+import type { DepositMinimums, DepositResponse } from "../../services/wallet-service.ts"
 import { couponCheckMachine } from "../couponCheck.machine.ts"
 import { profileFormMachine } from "../profile/profileForm.machine.ts"
 import type { TabOutput } from "../profile/support.ts"
 import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
-import { declineWords } from "./depositReasons.ts"
+import {
+  addWallet,
+  loadBasics,
+  loadGateways,
+  loadMinimums,
+  loadOutcome,
+  pay,
+  readConfig,
+} from "./deposit/calls.ts"
+import {
+  askedFields,
+  bodyOf,
+  configOf,
+  couponOf,
+  depositFailureMessage,
+  endsSession,
+  frameOf,
+  isAmountProblem,
+  isGatewaySegment,
+  isProfileField,
+  missingFor,
+  restoredOrder,
+  retryOrderOf,
+} from "./deposit/rules.ts"
+import {
+  BasicsFailed,
+  type DepositBasics,
+  type DepositCheck,
+  type DepositInput,
+  type JetonTab,
+  type PaymentOutcome,
+  type PayRequest,
+} from "./deposit/types.ts"
 import {
   type AmountState,
   cryptoCurrencies,
@@ -85,35 +89,8 @@ import {
   hasWallet,
   quickAmountText,
   quoteOf,
-  subunitsOf,
   type WalletOutput,
 } from "./support.ts"
-
-export type JetonTab = "Checkout" | "QR" | "Cash"
-
-export interface DepositInput {
-  readonly currencies: Currencies
-  readonly siteConfig: SiteConfig
-  /** The session's profile (what the methods need is checked against it). */
-  readonly profile: Profile | null
-  /** The session's wallets: the amount step starts in the default one's currency. */
-  readonly fund: Fund | null
-  /**
-   * The payment whose frame just closed without a credit: the dialog reopens on its outcome
-   * (declined with the reason, or expired) with Try again and Choose another method. Absent: a new deposit.
-   */
-  readonly check?: { readonly depositId: string; readonly currency: string } | null
-}
-
-/**
- * How the payment of a reopened dialog ended: its deposit, the minimums its retry needs, and the
- * profile as saved now (the host's copy predates a completion on the way; null: keep that copy).
- */
-export interface PaymentOutcome {
-  readonly deposit: FiatPayment | null
-  readonly minimums: DepositMinimums | null
-  readonly profile: Profile | null
-}
 
 export interface DepositContext extends AmountState {
   readonly language: string
@@ -140,7 +117,7 @@ export interface DepositContext extends AmountState {
   /** The bonus offer for this deposit (its number's promotion), when the player may take one. */
   readonly offer: Promotion | null
   /** The payment to look up when the dialog reopens after its frame (DepositInput.check). */
-  readonly check: { readonly depositId: string; readonly currency: string } | null
+  readonly check: DepositCheck | null
   /** Why the last payment failed, in a player's words (the `declined` step). */
   readonly declineReason: string | null
   /** The player's choice on the amount step: take the offer with this deposit, or no bonus. */
@@ -165,114 +142,6 @@ export type DepositEvent =
   | { readonly type: "PAY_AGAIN" }
   /** The declined or expired payment: back to the method list, same amount. */
   | { readonly type: "OTHER_METHOD" }
-
-/**
- * What the amount step loads once: the wallets, the completed deposits (the bonus tier) and the
- * offer for this deposit (null: none, the player opted out, or the offers could not be read).
- */
-export interface DepositBasics {
-  readonly fund: Fund
-  readonly totals: TotalDeposits
-  readonly offer: Promotion | null
-}
-
-/** The offer a deposit after `completed` deposits may take: its number's deposit bonus. */
-export const depositOffer = (offers: EligiblePromotions, completed: number): Promotion | null =>
-  offers.promotions.find((p) => p.kind === "deposit_bonus" && p.depositNumber === completed + 1) ?? null
-
-/**
- * The deposit's promotionCoupon (spec): a typed bonus code; else the offer's own code when the
- * player takes it; else none — a bonus is never taken for the player.
- */
-export const couponOf = (context: DepositContext): string | null => {
-  const typed = context.couponOpen ? context.coupon.trim() : ""
-  if (typed !== "") return typed
-  return context.takeBonus && context.offer !== null ? context.offer.code : null
-}
-
-/** Which of the basics failed, for the spec's message of each. */
-export class BasicsFailed extends Error {
-  readonly _tag = "BasicsFailed"
-  readonly part: "fund" | "totals"
-  override readonly cause: unknown
-  constructor(part: "fund" | "totals", cause: unknown) {
-    super(part === "fund" ? MoneyMessages.fundFailed : MoneyMessages.totalDepositsFailed)
-    this.part = part
-    this.cause = cause
-  }
-}
-
-/** One deposit call, by method. */
-export type PayRequest =
-  | { readonly kind: "gateway"; readonly gateway: GatewaySegment; readonly body: PayBody }
-  | { readonly kind: "skrill"; readonly body: PayBody }
-  | { readonly kind: "jeton"; readonly tab: JetonTab; readonly body: PayBody; readonly email: string }
-
-export interface PayBody {
-  readonly amount: string
-  readonly currency: string
-  readonly promotionCoupon: string | null
-  readonly language: string
-}
-
-const isGatewaySegment = (code: string | null): code is GatewaySegment =>
-  code !== null && (gatewaySegments as ReadonlyArray<string>).includes(code)
-
-const pay = (request: PayRequest) => {
-  switch (request.kind) {
-    case "gateway":
-      return paymentsClient.gatewayDeposit({ params: { gateway: request.gateway }, payload: request.body })
-    case "skrill":
-      return paymentsClient.skrillDeposit({ payload: { ...request.body, paymentMethods: null } })
-    case "jeton":
-      return request.tab === "Cash"
-        ? paymentsClient.jetonCashDeposit({ payload: request.body })
-        : paymentsClient.jetonDeposit({
-            params: { type: request.tab },
-            payload: { ...request.body, email: request.email },
-          })
-  }
-}
-
-/** The fields `method` needs that the profile lacks (none without a profile: the server decides). */
-export const missingFor = (profile: Profile | null, method: FiatMethod): ReadonlyArray<ProfileField> =>
-  profile === null
-    ? []
-    : missingFields(profileValuesOf(profile), requiredProfileFields(profileRequirementOf(method)))
-
-const isProfileField = (name: string): name is ProfileField => profileFields.some((f) => f === name)
-
-/** The message of a refused deposit call, where it is not routed elsewhere. */
-export const depositFailureMessage = (context: DepositContext, error: unknown): string => {
-  if (error instanceof DepositLimitExceeded) {
-    return /^0*$/.test(error.remaining)
-      ? MoneyMessages.limitReached
-      : MoneyMessages.limitExceeded(formatAmount(BigInt(error.remaining), 100n))
-  }
-  if (error instanceof DepositBelowMinimum) {
-    const subunits = subunitsOf(context.currencies, error.currency)
-    return subunits === null || !/^\d+$/.test(error.minimum)
-      ? error.message
-      : MoneyMessages.belowMinimum(formatAmount(BigInt(error.minimum), subunits), error.currency)
-  }
-  if (error instanceof PaymentsBlocked) return MoneyMessages.blocked
-  if (error instanceof ProfileIncomplete) return error.message
-  return MoneyMessages.depositFailed
-}
-
-const bodyOf = (context: DepositContext): PayBody => ({
-  amount: (quoteOf(context)?.amount ?? 0n).toString(),
-  currency: context.currency,
-  promotionCoupon: couponOf(context),
-  language: context.language,
-})
-
-const configOf = (context: DepositContext): PaymentConfig => ({
-  ...context.config,
-  depositAmount: context.amountText,
-  currency: context.currency,
-  promotionCoupon: context.coupon,
-})
 
 /**
  * The errors every deposit call shares, in order: a gone session ends the flow; missing profile
@@ -348,68 +217,14 @@ export const depositMachine = setup({
   actors: {
     /** The bonus code checked as it is typed (machines/couponCheck.machine.ts). */
     couponCheck: couponCheckMachine,
-    readConfig: fromPromise(async () => readPaymentConfig()),
-    loadBasics: fromEffect(() =>
-      Effect.gen(function* () {
-        const [fund, totals, offers] = yield* Effect.all(
-          [
-            profileClient.getFund().pipe(Effect.mapError((e) => new BasicsFailed("fund", e))),
-            walletClient.totalDeposits().pipe(Effect.mapError((e) => new BasicsFailed("totals", e))),
-            // Without the offers the deposit goes ahead, only without a bonus to choose.
-            bonusesClient.eligible().pipe(Effect.orElseSucceed(() => null)),
-          ],
-          { concurrency: "unbounded" },
-        )
-        const basics: DepositBasics = {
-          fund,
-          totals,
-          offer: offers === null ? null : depositOffer(offers, totals.deposits.length),
-        }
-        return basics
-      }),
-    ),
-    loadMinimums: fromEffect((currency: string) =>
-      Effect.gen(function* () {
-        return yield* walletClient.depositMinimums({ params: { currency } })
-      }),
-    ),
-    addWallet: fromEffect((currency: string) =>
-      Effect.gen(function* () {
-        return yield* walletClient.addCurrency({ payload: { currency } })
-      }),
-    ),
-    loadGateways: fromEffect(() =>
-      Effect.gen(function* () {
-        return yield* walletClient.gateways()
-      }),
-    ),
-    pay: fromEffect((request: PayRequest) =>
-      Effect.gen(function* () {
-        return yield* pay(request)
-      }),
-    ),
+    readConfig,
+    loadBasics,
+    loadMinimums,
+    addWallet,
+    loadGateways,
+    pay,
     /** The reopened dialog's payment (today's deposits, UTC) and its currency's minimums. */
-    loadOutcome: fromEffect((check: { readonly depositId: string; readonly currency: string }) =>
-      Effect.gen(function* () {
-        const today = new Date().toISOString().slice(0, 10)
-        const [history, minimums, profile] = yield* Effect.all(
-          [
-            walletClient.fiatHistory({ params: { type: "deposit" }, query: { from: today, to: today } }),
-            walletClient
-              .depositMinimums({ params: { currency: check.currency } })
-              .pipe(Effect.orElseSucceed(() => null)),
-            profileClient.getProfile().pipe(Effect.orElseSucceed(() => null)),
-          ],
-          { concurrency: "unbounded" },
-        )
-        const outcome: PaymentOutcome = {
-          deposit: history.find((d) => d.id === check.depositId) ?? null,
-          minimums,
-          profile,
-        }
-        return outcome
-      }),
-    ),
+    loadOutcome,
     completeProfile: profileFormMachine,
     cryptoDeposit: cryptoDepositMachine,
   },
@@ -420,9 +235,7 @@ export const depositMachine = setup({
       params.outcome.deposit?.status === "failed" && params.outcome.minimums !== null,
     paymentExpired: (_, params: { outcome: PaymentOutcome }) =>
       params.outcome.deposit?.status === "expired" && params.outcome.minimums !== null,
-    isSessionGone: (_, params: { error: unknown }) =>
-      params.error instanceof Unauthenticated ||
-      (params.error instanceof BasicsFailed && params.error.cause instanceof Unauthenticated),
+    isSessionGone: (_, params: { error: unknown }) => endsSession(params.error),
     canPlay: ({ context }) => {
       const quote = quoteOf(context)
       return context.fund !== null && context.depositCount !== null && quote !== null && meetsMinimum(quote)
@@ -440,8 +253,7 @@ export const depositMachine = setup({
     isGatewayUnavailable: (_, params: { error: unknown }) => params.error instanceof GatewayUnavailable,
     needsProfileFields: (_, params: { error: unknown }) =>
       params.error instanceof ProfileIncomplete && params.error.fields.some(isProfileField),
-    isAmountProblem: (_, params: { error: unknown }) =>
-      params.error instanceof DepositLimitExceeded || params.error instanceof DepositBelowMinimum,
+    isAmountProblem: (_, params: { error: unknown }) => isAmountProblem(params.error),
     hasPage: (_, params: { response: DepositResponse }) => params.response.redirectUrl !== null,
     isKnownCurrency: ({ context }, params: { currency: string }) =>
       fiatCurrencies(context.currencies).some((c) => c.code === params.currency),
@@ -468,19 +280,9 @@ export const depositMachine = setup({
     },
     /** The profile form saved (or the promo switch changed): the session's copy is read again. */
     announceChange: sendParent({ type: "ACCOUNT_CHANGED" }),
-    restore: assign(({ context }, params: { config: PaymentConfig | null }) => {
-      const saved = params.config
-      if (saved === null || !fiatCurrencies(context.currencies).some((c) => c.code === saved.currency)) {
-        return { config: { ...context.config, currency: context.currency } }
-      }
-      return {
-        config: saved,
-        currency: saved.currency,
-        amountText: saved.depositAmount,
-        coupon: saved.promotionCoupon,
-        couponOpen: saved.promotionCoupon !== "",
-      }
-    }),
+    restore: assign(({ context }, params: { config: PaymentConfig | null }) =>
+      restoredOrder(context, params.config),
+    ),
     setAmount: assign(({ context }, params: { value: string }) => {
       const amountText = params.value.slice(0, 12)
       return { amountText, message: null, config: configOf({ ...context, amountText }) }
@@ -520,14 +322,14 @@ export const depositMachine = setup({
     showMessage: assign((_, params: { message: string }) => ({ message: params.message })),
     clearMessage: assign({ message: null }),
     showFailure: assign(({ context }, params: { error: unknown }) => ({
-      message: depositFailureMessage(context, params.error),
+      message: depositFailureMessage(context.currencies, params.error),
     })),
     chooseMethod: assign((_, params: { method: FiatMethod }) => ({ method: params.method, message: null })),
     askForMissing: assign(({ context }) => ({
       missing: context.method === null ? [] : missingFor(context.profile, context.method),
     })),
     askForFields: assign((_, params: { error: unknown }) => ({
-      missing: params.error instanceof ProfileIncomplete ? params.error.fields.filter(isProfileField) : [],
+      missing: askedFields(params.error),
     })),
     useProfile: assign((_, params: { output: TabOutput }) =>
       params.output.type === "saved" ? { profile: params.output.profile } : {},
@@ -539,33 +341,24 @@ export const depositMachine = setup({
     })),
     chooseJeton: assign((_, params: { tab: JetonTab }) => ({ jetonTab: params.tab, message: null })),
     openFrame: assign(({ context }, params: { response: DepositResponse }) => ({
-      outcome: {
-        type: "frame" as const,
-        url: params.response.redirectUrl ?? "",
-        depositId: params.response.depositId,
-        currency: context.currency,
-      },
+      outcome: frameOf(params.response, context.currency),
     })),
     endSession: assign({ outcome: { type: "sessionEnded" } as const }),
     /** The dialog reopened on a payment still open or already credited: nothing to show. */
     endQuietly: assign({ outcome: { type: "closed", credited: false } as const }),
     useOutcome: assign(({ context }, params: { outcome: PaymentOutcome }) => {
-      const deposit = params.outcome.deposit
-      if (deposit === null) return {}
-      const subunits = subunitsOf(context.currencies, deposit.currency)
-      const amountText =
-        subunits === null ? context.amountText : formatAmount(BigInt(deposit.amount), subunits)
-      const method: FiatMethod = deposit.method === "jeton-cash" ? "jeton" : deposit.method
+      const retry = retryOrderOf(context, params.outcome)
+      if (retry === null) return {}
       return {
-        currency: deposit.currency,
-        amountText,
-        minimums: params.outcome.minimums,
-        profile: params.outcome.profile ?? context.profile,
-        method,
-        jetonTab: deposit.method === "jeton-cash" ? ("Cash" as const) : context.jetonTab,
-        declineReason: deposit.status === "failed" ? declineWords(deposit.reason) : null,
+        currency: retry.currency,
+        amountText: retry.amountText,
+        minimums: retry.minimums,
+        profile: retry.profile,
+        method: retry.method,
+        jetonTab: retry.jetonTab,
+        declineReason: retry.declineReason,
         message: null,
-        config: configOf({ ...context, currency: deposit.currency, amountText }),
+        config: retry.config,
       }
     }),
     chooseCrypto: assign((_, params: { currency: string }) => ({

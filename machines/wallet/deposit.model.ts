@@ -21,7 +21,9 @@ import { MoneyMessages, meetsMinimum, passesGatewayGate } from "../../services/m
 import { fixtureCurrencies, fixtureSiteConfig, transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { completeProfile, fixtureProfile, welcomeOffer } from "../profile/fixtures.ts"
-import { BasicsFailed, depositMachine, missingFor } from "./deposit.machine.ts"
+import { missingFor } from "./deposit/rules.ts"
+import { BasicsFailed } from "./deposit/types.ts"
+import { depositMachine } from "./deposit.machine.ts"
 import {
   eurMinimums,
   fixtureDepositHistory,

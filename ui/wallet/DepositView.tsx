@@ -8,7 +8,8 @@ import { Label } from "radix-ui"
 import type { ActorRefFrom } from "xstate"
 import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
 import type { cryptoDepositMachine } from "../../machines/wallet/cryptoDeposit.machine.ts"
-import type { depositMachine, JetonTab } from "../../machines/wallet/deposit.machine.ts"
+import type { JetonTab } from "../../machines/wallet/deposit/types.ts"
+import type { depositMachine } from "../../machines/wallet/deposit.machine.ts"
 import {
   cryptoCurrencies,
   fiatCurrencies,

@@ -8,11 +8,8 @@ import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { completeProfile, welcomeOffer } from "../../../machines/profile/fixtures.ts"
-import {
-  type DepositBasics,
-  depositMachine,
-  type PayRequest,
-} from "../../../machines/wallet/deposit.machine.ts"
+import type { DepositBasics, PayRequest } from "../../../machines/wallet/deposit/types.ts"
+import { depositMachine } from "../../../machines/wallet/deposit.machine.ts"
 import { eurMinimums, fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
 import type { Promotion } from "../../../services/bonus-service.ts"
 import { GatewayUnavailable } from "../../../services/errors.ts"

@@ -7,11 +7,8 @@ import { describe, expect, it } from "vitest"
 import { createActor, fromPromise } from "xstate"
 import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { completeProfile } from "../../../machines/profile/fixtures.ts"
-import {
-  depositMachine,
-  type PaymentOutcome,
-  type PayRequest,
-} from "../../../machines/wallet/deposit.machine.ts"
+import type { PaymentOutcome, PayRequest } from "../../../machines/wallet/deposit/types.ts"
+import { depositMachine } from "../../../machines/wallet/deposit.machine.ts"
 import { declineWords } from "../../../machines/wallet/depositReasons.ts"
 import { eurMinimums, fixtureFund } from "../../../machines/wallet/fixtures.ts"
 import type { PaymentConfig } from "../../../services/money-rules.ts"
