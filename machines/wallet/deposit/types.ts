@@ -1,10 +1,12 @@
 /**
- * The deposit dialog's shapes: its input (from the modal host), the order it builds and pays, and the
- * shapes of the calls. The dialog is machines/wallet/deposit.machine.ts.
+ * What the deposit dialog's machines hand each other: the dialog's input (from the modal host), the
+ * order the amount step leaves and the payment step pays, each step's input and output, and the
+ * shapes of the calls. The dialog is machines/wallet/deposit.machine.ts; its steps are beside this file.
  */
 import type { Promotion } from "../../../services/bonus-service.ts"
 import type { Currencies, SiteConfig } from "../../../services/cdn.ts"
-import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
+import { type FiatMethod, MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
+import type { ProfileField } from "../../../services/profile-rules.ts"
 import type { Fund, Profile } from "../../../services/profile-service.ts"
 import type {
   DepositMinimums,
@@ -12,7 +14,7 @@ import type {
   GatewaySegment,
   TotalDeposits,
 } from "../../../services/wallet-service.ts"
-import type { AmountState } from "../support.ts"
+import type { AmountState, WalletOutput } from "../support.ts"
 
 export type JetonTab = "Checkout" | "QR" | "Cash"
 
@@ -91,5 +93,69 @@ export interface DepositOrder extends AmountState {
   /** The player's choice on the amount step: take the offer with this deposit, or no bonus. */
   readonly takeBonus: boolean
   /** The payment_config cookie's copy: the amount as typed, the currency, the coupon, failed gateways. */
+  readonly config: PaymentConfig
+}
+
+// ── The amount step (depositAmount.machine.ts) ────────────────────────────────────────────────
+
+export interface AmountInput extends DepositOrder {
+  /** The wallets as last known (read again as the step opens). */
+  readonly fund: Fund | null
+  /** Why the dialog came back to the amount step (a refused deposit, a wallet not added), or null. */
+  readonly message: string | null
+}
+
+/** How the amount step ends: "Play with" passed, a crypto currency chosen, or the session is gone. */
+export type AmountEnd = "play" | "crypto" | "sessionEnded"
+
+export interface AmountOutput {
+  readonly end: AmountEnd
+  /** The step as the player left it: the dialog keeps it for the way back. */
+  readonly step: AmountInput
+  /** The crypto currency chosen (end "crypto"); null otherwise. */
+  readonly cryptoCurrency: string | null
+}
+
+// ── The profile completion step (depositProfile.machine.ts) ───────────────────────────────────
+
+export interface ProfileStepInput {
+  readonly profile: Profile | null
+  /** The method chosen: the fields it needs that the profile lacks are asked. */
+  readonly method: FiatMethod | null
+  /** The fields the server asked for instead (its ProfileIncomplete answer to a deposit call). */
+  readonly fields: ReadonlyArray<ProfileField> | null
+}
+
+/** `complete`: nothing was missing, or the form saved (the profile as saved now). */
+export type ProfileStepOutput =
+  | { readonly type: "complete"; readonly profile: Profile | null }
+  | { readonly type: "sessionEnded" }
+  | { readonly type: "failed" }
+
+// ── The method choice and the payment (depositPayment.machine.ts) ─────────────────────────────
+
+export interface PaymentInput extends DepositOrder {
+  readonly language: string
+  readonly profile: Profile | null
+  /** Try again with this method (a declined or expired payment); null: the player picks from the list. */
+  readonly method: FiatMethod | null
+  readonly jetonTab: JetonTab
+  /** The message shown above the method list, or null. */
+  readonly message: string | null
+}
+
+/** Where the payment step ends: the provider's page, the session gone, or back to the amount step. */
+export type PaymentEnd =
+  | Extract<WalletOutput, { readonly type: "frame" }>
+  | { readonly type: "sessionEnded" }
+  | { readonly type: "amount" }
+
+export interface PaymentOutput {
+  readonly end: PaymentEnd
+  /** For the amount step: why the deposit was refused (limit, minimum), or null. */
+  readonly message: string | null
+  /** The profile as saved on the way (the completion step), for the next attempt. */
+  readonly profile: Profile | null
+  /** The cookie's copy with the gateways marked failed on the way. */
   readonly config: PaymentConfig
 }
