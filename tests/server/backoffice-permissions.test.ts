@@ -5,10 +5,12 @@
  * call of an endpoint writes exactly its one audit row (reads and the password step none), the
  * last admin cannot be demoted, and `operator_audit` refuses UPDATE and DELETE.
  */
+import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type BackofficeEndpointKey, backofficeEndpointList } from "../../server/backoffice/endpoints.ts"
 import { can, type Role, roles } from "../../server/backoffice/permissions.ts"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
+import { OperatorAudit } from "../../server/operator/Audit.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser, type Reply } from "./users-support.ts"
@@ -229,6 +231,29 @@ describeBackends("back-office permissions", ({ start }) => {
       password: PASSWORD,
     })
     expect(again.status).toBe(401)
+  })
+
+  it("lists the latest audit entries by number, not as text (past the tenth entry)", async () => {
+    const all = await server.query<{ id: string }>("SELECT id::text AS id FROM operator_audit")
+    expect(all.length).toBeGreaterThan(10)
+    const numeric = all
+      .map((r) => Number(r.id))
+      .sort((a, b) => b - a)
+      .slice(0, 3)
+      .map(String)
+    const latest = await server.run(
+      Effect.gen(function* () {
+        const audit = yield* OperatorAudit
+        return yield* audit.latest(3)
+      }),
+    )
+    expect(latest.map((r) => r.id)).toEqual(numeric)
+    const page = (await (sessions.get("admin") as Browser).get(`${BO}/audit?limit=3`)).body as {
+      entries: Array<{ id: string }>
+      next: string
+    }
+    expect(page.entries.map((e) => e.id)).toEqual(numeric)
+    expect(page.next).toBe(numeric[2])
   })
 
   it("operator_audit is append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
