@@ -5,6 +5,7 @@
  * BACKOFFICE_ALLOW; the cookie's attributes; bad input answered 400.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { defaultRateLimits } from "../../server/config.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
@@ -205,7 +206,7 @@ describeBackends("back-office login", ({ start }) => {
   })
 })
 
-describeBackends("back-office address allow-list and secure cookie", ({ start }) => {
+describeBackends("back-office address allow-list, login limit per address, secure cookie", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   beforeAll(async () => {
@@ -215,6 +216,7 @@ describeBackends("back-office address allow-list and secure cookie", ({ start })
       backofficeAllow: ["10.1.0.0/16", "192.0.2.7"],
       trustProxy: { _tag: "Hops", hops: 1 },
       publicUrl: "https://casino.example",
+      rateLimits: { ...defaultRateLimits, signinPerIp: { max: 3, windowSeconds: 900 } },
     })
   })
   afterAll(() => server?.close())
@@ -245,6 +247,25 @@ describeBackends("back-office address allow-list and secure cookie", ({ start })
     moved.cookies = new Map(inside.cookies)
     expect((await moved.get(`${BO}/me`)).status).toBe(403)
     expect((await new Browser(server, "192.0.2.7").get(`${BO}/me`)).status).toBe(401)
+  })
+
+  it("limits password attempts per client address, whatever the e-mail", async () => {
+    const statuses: Array<number> = []
+    for (const name of ["a", "b", "c", "d"])
+      statuses.push(
+        (
+          await new Browser(server, "10.1.9.9").post(`${BO}/login`, {
+            email: `${name}@ops.example`,
+            password: "x",
+          })
+        ).status,
+      )
+    expect(statuses).toEqual([401, 401, 401, 429])
+    // Another address is counted apart.
+    expect(
+      (await new Browser(server, "10.1.9.10").post(`${BO}/login`, { email: "a@ops.example", password: "x" }))
+        .status,
+    ).toBe(401)
   })
 
   it("marks the cookie Secure when PUBLIC_URL is https", async () => {
