@@ -15,12 +15,25 @@ export interface UncoveredTransition {
   readonly reason: string
 }
 
+/** One more way the caller starts the machine, named for the paths that start with it. */
+export interface NamedInput {
+  /** Short, e.g. `fresh`: the id of every path from this input starts with `(fresh)`. */
+  readonly name: string
+  readonly input: unknown
+}
+
 export interface MachineModel<TMachine extends AnyStateMachine = AnyStateMachine> {
   /** Name shown in the coverage table. */
   readonly name: string
   readonly machine: TMachine
   /** Input for `createActor(machine, { input })`, when the machine takes one. */
   readonly input?: unknown
+  /**
+   * Further inputs the caller starts the machine with (a dialog opened afresh beside one reopened on
+   * a payment). Paths are generated from each of them too, so a choice the machine makes on its input
+   * is covered rather than allow-listed; such a path replays with its own input.
+   */
+  readonly otherInputs?: ReadonlyArray<NamedInput>
   /**
    * Every event the paths may use, including invoke outcomes and timers. A function receives the
    * current snapshot so payloads can depend on it; it must still list every event type needed.

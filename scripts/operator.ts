@@ -24,6 +24,11 @@
  *   promotions deactivate ID | activate ID
  *   (through server/bonuses/Promotions.ts, each change audited; docs/bonuses.md, "Operating
  *   promotions"; through a server: server/bonuses/operatorHttp.ts)
+ *   operators add --email E --name N --role R       a back-office operator (the first admin too):
+ *                                                    prints its one-time password; the second
+ *                                                    factor is enrolled at its first login
+ *   operators list                                   the back-office operators
+ *   (through server/backoffice/Backoffice.ts, audited; docs/backoffice.md)
  *
  * Options: --as NAME (who acts when the command opens the database itself; default
  * cli:<user>@<host>), --json (machine-readable output), --server URL (go through that server's
@@ -44,6 +49,8 @@ import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { Effect, Exit, Layer, References } from "effect"
 import { makeDbLayer } from "../lib/db/client.ts"
+import { Backoffice } from "../server/backoffice/Backoffice.ts"
+import { isRole, type Role, roles } from "../server/backoffice/permissions.ts"
 import { Bonuses } from "../server/bonuses/Bonuses.ts"
 import {
   type NewPromotion,
@@ -67,6 +74,7 @@ import { FiatPayouts } from "../server/payments/payouts.ts"
 import { DepositTotals } from "../server/responsible-gaming/DepositTotals.ts"
 import { ResponsibleGaming } from "../server/responsible-gaming/ResponsibleGaming.ts"
 import { RateLimiter } from "../server/security/RateLimiter.ts"
+import { Passwords } from "../server/users/Passwords.ts"
 import { Sessions } from "../server/users/Sessions.ts"
 import { rateView } from "../server/wallet/operatorHttp.ts"
 import { type RateChangeRefused, Rates } from "../server/wallet/Rates.ts"
@@ -100,6 +108,10 @@ const usage = `usage: npm run operator -- <command> [options]
   promotions update ID [promotion options]          change it; any --band replaces all its bands
   promotions deactivate ID                          switch it off: no offer, no grant, code refused
   promotions activate ID                            switch it on again
+  operators add --email E --name N --role R         a back-office operator (R: support, kyc, payments,
+                                                    marketing, admin); prints its one-time password,
+                                                    the second factor is enrolled at its first login
+  operators list                                    the back-office operators
     promotion options: --name N  --description D  --code C  --deposit-number K
       --band UPTO_EUR:PERCENT:SPINS (repeat, bounds increasing; UPTO_EUR "above" for the open band,
       exactly one, last)  --max-bonus-eur E  --wagering X (0…100)  --max-bet-eur E  --valid-days D
@@ -143,6 +155,8 @@ type Command =
   | { readonly _tag: "withdrawalMarkSent"; readonly id: string; readonly txHash: string }
   | { readonly _tag: "withdrawalMarkPaid"; readonly id: string }
   | PromotionsCommand
+  | { readonly _tag: "operatorsAdd"; readonly email: string; readonly name: string; readonly role: Role }
+  | { readonly _tag: "operatorsList" }
 
 type PromotionsCommand =
   | { readonly _tag: "promotionsList" }
@@ -195,6 +209,7 @@ const parse = (argv: ReadonlyArray<string>): Options => {
       ends: { type: "string" },
       "max-uses": { type: "string" },
       "max-uses-per-player": { type: "string" },
+      role: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   })
@@ -285,6 +300,25 @@ const parse = (argv: ReadonlyArray<string>): Options => {
         input: { ...changes, id: values.id ?? "", kind: values.kind ?? "" },
       }
     } else throw new UsageError(`unknown command: ${positionals.join(" ")}`)
+    return { command, actor, json: values.json === true, server: values.server }
+  }
+  if (group === "operators") {
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`)
+    if (verb === "list") command = { _tag: "operatorsList" }
+    else if (verb === "add") {
+      const role = values.role?.trim().toLowerCase() ?? ""
+      if (!isRole(role)) throw new UsageError(`--role is one of ${roles.join(", ")}`)
+      if (values.name === undefined || values.name.trim() === "") throw new UsageError("--name is required")
+      command = {
+        _tag: "operatorsAdd",
+        email: need("email", values.email).trim(),
+        name: values.name.trim(),
+        role,
+      }
+    } else throw new UsageError(`unknown command: ${positionals.join(" ")}`)
+    const actor = values.as?.trim() || `cli:${userInfo().username}@${hostname()}`
+    if (actor.length > 100 || /[\p{Cc}\p{Cs}]/u.test(actor))
+      throw new UsageError("--as: 1 to 100 printable characters")
     return { command, actor, json: values.json === true, server: values.server }
   }
   if (group === "rates" && verb === "set") {
@@ -445,6 +479,25 @@ const print = (options: Options, result: unknown): void => {
     case "promotionsSetActive":
       process.stdout.write(`${promotionLines(result as PromotionView).join("\n")}\n`)
       return
+    case "operatorsAdd": {
+      const o = (r.operator ?? {}) as Record<string, unknown>
+      process.stdout.write(
+        `created ${String(o.role)} ${String(o.email)} (${String(o.id)})\n` +
+          `one-time password: ${String(r.initialPassword)}\n` +
+          "It is shown only now. The second factor (TOTP) is enrolled at the first login.\n",
+      )
+      return
+    }
+    case "operatorsList": {
+      const operators = (r.operators ?? []) as ReadonlyArray<Record<string, unknown>>
+      if (operators.length === 0) process.stdout.write("No back-office operator.\n")
+      for (const o of operators)
+        process.stdout.write(
+          `${String(o.email)}  ${String(o.role).padEnd(9)}  ${o.enrolled === true ? "enrolled" : "not enrolled"}` +
+            `${o.disabled === true ? "  DISABLED" : ""}  "${String(o.name)}"  ${String(o.id)}\n`,
+        )
+      return
+    }
     case "ratesSet":
       process.stdout.write(
         `${String(r.currency)}: eurRate ${String(r.eurRate)}, minDeposit ${String(r.minDeposit)}, ` +
@@ -501,7 +554,8 @@ const runDirect = async (options: Options): Promise<unknown> => {
     Layer.provideMerge(Layer.mergeAll(Sessions.layer, DepositTotals.layer, PlayerEvents.layer)),
   )
   const services = WithdrawalServices.pipe(
-    Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer, Promotions.layer)),
+    Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer, Promotions.layer, Backoffice.layer)),
+    Layer.provideMerge(Passwords.layer),
     Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer, Geo.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
     Layer.provideMerge(makeDbLayer(config)),
@@ -528,6 +582,7 @@ const runDirect = async (options: Options): Promise<unknown> => {
     const audit = yield* OperatorAudit
     const rates = yield* Rates
     const withdrawals = yield* Withdrawals
+    const backoffice = yield* Backoffice
     const c = options.command
     const decided = <A>(effect: Effect.Effect<A, WithdrawalOperatorError>) =>
       effect.pipe(
@@ -540,6 +595,19 @@ const runDirect = async (options: Options): Promise<unknown> => {
     const promotionChange = (effect: Effect.Effect<PromotionView, PromotionChangeRefused>) =>
       effect.pipe(Effect.catchTag("PromotionChangeRefused", (e) => Effect.succeed(promotionRefused(e))))
     switch (c._tag) {
+      case "operatorsList":
+        return { operators: yield* backoffice.listOperators() }
+      case "operatorsAdd":
+        return yield* backoffice
+          .createOperator(
+            { operatorId: null, email: null, label: options.actor, ip: null },
+            { email: c.email, name: c.name, role: c.role },
+          )
+          .pipe(
+            Effect.catchTag("OperatorRefused", (e) =>
+              Effect.succeed({ refused: true, error: e.error, message: e.message } satisfies Refused),
+            ),
+          )
       case "promotionsList":
         return { promotions: yield* promotions.list() }
       case "promotionsShow":
@@ -619,6 +687,16 @@ const runViaServer = async (options: Options, base: string, secret: string): Pro
   let res: Response
   try {
     switch (c._tag) {
+      case "operatorsList":
+        res = await fetch(url("/backoffice/operators"), { headers })
+        break
+      case "operatorsAdd":
+        res = await fetch(url("/backoffice/operators"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ email: c.email, name: c.name, role: c.role }),
+        })
+        break
       case "pending":
         res = await fetch(url("/kyc/pending"), { headers })
         break

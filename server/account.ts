@@ -5,6 +5,7 @@
  * `DepositTotals` reads the completed deposits of server/payments (DepositTotals.ts).
  */
 import { Layer } from "effect"
+import { Backoffice } from "./backoffice/Backoffice.ts"
 import { Captcha } from "./captcha/Captcha.ts"
 import { Kyc } from "./kyc/Kyc.ts"
 import { Mailer } from "./mail/Mailer.ts"
@@ -30,7 +31,7 @@ const Base = Layer.mergeAll(
   DepositTotals.layer,
 )
 
-const Middle = Layer.mergeAll(Kyc.layer, PromoMail.layer).pipe(Layer.provideMerge(Base))
+const Middle = Layer.mergeAll(Kyc.layer, PromoMail.layer, Backoffice.layer).pipe(Layer.provideMerge(Base))
 
 export const AccountServicesLive = Layer.mergeAll(Users.layer, Profile.layer, ResponsibleGaming.layer).pipe(
   Layer.provideMerge(Middle),

@@ -16,6 +16,9 @@ import { makeDbLayer } from "../lib/db/client.ts"
 import { CasinoApi } from "../services/api.ts"
 import { AccountServicesLive } from "./account.ts"
 import { AnalyticsHandlers } from "./analytics/http.ts"
+import type { Backoffice } from "./backoffice/Backoffice.ts"
+import { backofficeKnownEndpoints, backofficeRoutes } from "./backoffice/http.ts"
+import { backofficeOperatorEndpoints, backofficeOperatorRoutes } from "./backoffice/operatorHttp.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
@@ -165,6 +168,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     { method: "GET", path: `${config.cdnBasePath}/*` },
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
+    ...backofficeKnownEndpoints,
+    ...backofficeOperatorEndpoints,
     ...ratesOperatorEndpoints,
     ...promotionsOperatorEndpoints,
     ...withdrawalOperatorEndpoints,
@@ -181,6 +186,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     operatorRoutes,
+    backofficeRoutes,
+    backofficeOperatorRoutes,
     ratesOperatorRoutes,
     promotionsOperatorRoutes,
     withdrawalOperatorRoutes,
@@ -246,6 +253,7 @@ export type ServerServices =
   | Loyalty
   | FiatPayouts
   | OperatorAudit
+  | Backoffice
   | EvmNode
   | CryptoPayouts
   | Addresses

@@ -6,6 +6,7 @@
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
+import proxyaddr from "proxy-addr"
 import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret, text } from "../lib/env.ts"
 import { defaultFreeRoundsUrl } from "../protocols/game-wallet/free-rounds.ts"
 import { cardGateways } from "../services/wallet-service.ts"
@@ -96,6 +97,22 @@ export interface AppConfigShape {
   readonly publicTestKeys: ReadonlyArray<string>
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
+  /**
+   * BACKOFFICE_ALLOW: the addresses and CIDR networks (client IP as TRUST_PROXY resolves it) that
+   * may reach the back office at all; empty = every address.
+   */
+  readonly backofficeAllow: ReadonlyArray<string>
+  /** A back-office session unused this long ends (BACKOFFICE_IDLE_MINUTES, 30; sliding). */
+  readonly backofficeIdleMinutes: number
+  /** A back-office session ends this long after its login, used or not (BACKOFFICE_SESSION_HOURS, 12). */
+  readonly backofficeSessionHours: number
+  /**
+   * Key of the operators' TOTP secrets at rest (BACKOFFICE_TOTP_KEY, ≥ 32 characters); unset ⇒ 32
+   * random bytes kept in `${dataDir}/backoffice-totp-key`. Every server of one database needs the same.
+   */
+  readonly backofficeTotpKey: string
+  /** The back office's clock, milliseconds since the epoch (sessions, TOTP): `Date.now`; tests move it. */
+  readonly backofficeClock: () => number
   readonly smtpUrl: string | undefined
   readonly mailFrom: string
   readonly mailOutboxDir: string
@@ -483,6 +500,16 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const trustProxyRaw = str(env, "TRUST_PROXY")
   const trustProxy = parseTrustProxy(trustProxyRaw)
   if ("error" in trustProxy) return fail("TRUST_PROXY", trustProxyRaw ?? "", trustProxy.error)
+  const backofficeAllowRaw = str(env, "BACKOFFICE_ALLOW")
+  const backofficeAllow = backofficeAllowRaw === undefined ? [] : list(backofficeAllowRaw)
+  try {
+    proxyaddr.compile([...backofficeAllow])
+  } catch {
+    fail("BACKOFFICE_ALLOW", backofficeAllowRaw ?? "", "comma-separated IP addresses or CIDR networks")
+  }
+  const backofficeTotpKeyRaw = str(env, "BACKOFFICE_TOTP_KEY")
+  if (backofficeTotpKeyRaw !== undefined && backofficeTotpKeyRaw.length < 32)
+    fail("BACKOFFICE_TOTP_KEY", "(hidden)", "at least 32 characters")
   const cascadeRaw = str(env, "PAYMENT_CARD_CASCADE")
   const paymentCardCascade =
     cascadeRaw === undefined ? [...defaultCardCascade] : list(cascadeRaw.toLowerCase())
@@ -610,6 +637,11 @@ export const loadConfig = (env: Env): AppConfigShape => {
     publicTestKeys,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
+    backofficeAllow,
+    backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
+    backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),
+    backofficeTotpKey: backofficeTotpKeyRaw ?? persistentSecret(dataDir, "backoffice-totp-key"),
+    backofficeClock: Date.now,
     smtpUrl: str(env, "SMTP_URL"),
     mailFrom: str(env, "MAIL_FROM") ?? "Casino <no-reply@casino.example>",
     mailOutboxDir: str(env, "MAIL_OUTBOX_DIR") ?? join(dataDir, "outbox"),

@@ -13,6 +13,9 @@
  *   checks the model's `uncovered` allow-list both ways (unexplained gaps and stale entries).
  * - `replayOnActor(model, path)` runs a path on a real actor whose invoked actors are never-resolving
  *   doubles and whose clock is simulated, so only the path's events move it.
+ * - A model may name further inputs (`otherInputs`): the paths from each are generated too (their ids
+ *   start with `(name)`), so a choice the machine makes on its input is covered; each path replays
+ *   with the input it started from.
  *
  * The same paths drive the Playwright tests (tests/e2e/paths.spec.ts).
  */
@@ -31,7 +34,7 @@ import {
   type StateValue,
 } from "xstate"
 import { getShortestPaths, getStateNodes } from "xstate/graph"
-import type { MachineModel, UncoveredTransition } from "../machines/model.ts"
+import type { MachineModel, NamedInput, UncoveredTransition } from "../machines/model.ts"
 
 export type AnyModel = MachineModel<AnyStateMachine>
 
@@ -62,10 +65,16 @@ export interface PathStep {
 }
 
 export interface GeneratedPath {
-  /** Stable, readable id: the event types joined by " → ". */
+  /** Stable, readable id: the event types joined by " → " (after `(name) ` for a path from `start`). */
   readonly id: string
+  /** The model's other input this path starts with (`MachineModel.otherInputs`); absent: `input`. */
+  readonly start?: NamedInput
   readonly steps: ReadonlyArray<PathStep>
 }
+
+/** The input a path's actor is created with. */
+export const inputOf = (model: AnyModel, path: GeneratedPath): unknown =>
+  path.start === undefined ? model.input : path.start.input
 
 export interface CoverageReport {
   readonly name: string
@@ -220,14 +229,32 @@ export interface Traced {
   readonly visited: ReadonlyArray<string>
 }
 
+/**
+ * The start's first microstep (entering the initial states) is not reported: when eventless
+ * transitions leave the initial states at once, those states (and their ancestors) are known only as
+ * the sources of the transitions the start fired.
+ */
+const recordInitialSources = (log: MicrostepLog): void => {
+  for (const t of log.transitions) {
+    for (let node: AnyStateNode | undefined = t.source; node !== undefined; node = node.parent) {
+      log.visited.add(node.id)
+    }
+  }
+}
+
 const tracedOf = (index: TransitionIndex, log: MicrostepLog, snapshot: AnyMachineSnapshot): Traced => {
   for (const node of snapshot._nodes) log.visited.add(node.id)
   return { snapshot, fired: keysOf(index, log.transitions), visited: [...log.visited].sort() }
 }
 
-export const tracedInitial = (model: AnyModel, index: TransitionIndex): Traced => {
+export const tracedInitial = (
+  model: AnyModel,
+  index: TransitionIndex,
+  input: unknown = model.input,
+): Traced => {
   const log = newLog()
-  const snapshot = model.machine.getInitialSnapshot(tracingScope(log), model.input) as AnyMachineSnapshot
+  const snapshot = model.machine.getInitialSnapshot(tracingScope(log), input) as AnyMachineSnapshot
+  recordInitialSources(log)
   return tracedOf(index, log, snapshot)
 }
 
@@ -272,10 +299,17 @@ const stepOf = (model: AnyModel, event: EventObject, traced: Traced): PathStep =
   visited: traced.visited,
 })
 
-/** Replays events with the pure, traced transition function. Throws on an event the machine ignores. */
-export const replayPure = (model: AnyModel, events: ReadonlyArray<EventObject>): Array<PathStep> => {
+/**
+ * Replays events with the pure, traced transition function, from `input` (default: the model's).
+ * Throws on an event the machine ignores.
+ */
+export const replayPure = (
+  model: AnyModel,
+  events: ReadonlyArray<EventObject>,
+  input: unknown = model.input,
+): Array<PathStep> => {
   const index = indexTransitions(model.machine)
-  let current = tracedInitial(model, index)
+  let current = tracedInitial(model, index, input)
   const steps: Array<PathStep> = [stepOf(model, { type: "xstate.init" }, current)]
   for (const event of events) {
     if (!canHandle(model, current.snapshot, event)) {
@@ -387,11 +421,11 @@ export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): A
     byEvent.set(event, fired)
     return fired
   }
-  const initial = tracedInitial(model, index)
-  let sequences: Array<ReadonlyArray<EventObject>>
-  try {
+  /** The shortest paths from one input, prefixes dropped. */
+  const sequencesFrom = (input: unknown): Array<ReadonlyArray<EventObject>> => {
+    const initial = tracedInitial(model, index, input)
     const found = getShortestPaths(model.machine, {
-      input: model.input,
+      input,
       fromState: initial.snapshot,
       limit: options.limit ?? DEFAULT_TRAVERSAL_LIMIT,
       events: (snapshot: AnyMachineSnapshot) =>
@@ -407,7 +441,20 @@ export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): A
         return `${here} <= ${event.type} {${fired.join(", ")}} <= ${stateKey(model, previous)}`
       },
     })
-    sequences = dedupePrefixes(found.map((p) => p.steps.slice(1).map((step): EventObject => step.event)))
+    return dedupePrefixes(found.map((p) => p.steps.slice(1).map((step): EventObject => step.event)))
+  }
+  const starts: ReadonlyArray<NamedInput | undefined> = [undefined, ...(model.otherInputs ?? [])]
+  try {
+    return starts.flatMap((start) => {
+      const input = start === undefined ? model.input : start.input
+      const sequences = sequencesFrom(input)
+      const ids = distinctIds(sequences)
+      return sequences.map((events, i): GeneratedPath => {
+        const id = ids[i] ?? pathId(events)
+        const steps = replayPure(model, events, input)
+        return start === undefined ? { id, steps } : { id: `(${start.name}) ${id}`, start, steps }
+      })
+    })
   } catch (error) {
     if (error instanceof Error && error.message === "Traversal limit exceeded") {
       throw new Error(
@@ -417,8 +464,6 @@ export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): A
     }
     throw error
   }
-  const ids = distinctIds(sequences)
-  return sequences.map((events, i) => ({ id: ids[i] ?? pathId(events), steps: replayPure(model, events) }))
 }
 
 // ── Coverage ─────────────────────────────────────────────────────────────────────────────────
@@ -535,7 +580,7 @@ export const replayOnActor = (model: AnyModel, path: GeneratedPath): Array<Obser
   // initial microsteps (e.g. an `always` out of the initial state) run inside `createActor`, before
   // the actor is known here: the root actor is the one whose session is the system's root.
   const actor = createActor(machine, {
-    input: model.input,
+    input: inputOf(model, path),
     clock: new SimulatedClock(),
     inspect: (event: InspectionEvent) => {
       if (event.actorRef.sessionId === event.rootId) record(log, event)
@@ -560,6 +605,7 @@ export const replayOnActor = (model: AnyModel, path: GeneratedPath): Array<Obser
   const observed: Array<ObservedStep> = []
   try {
     actor.start()
+    recordInitialSources(log)
     observed.push(observe())
     for (const step of path.steps.slice(1)) {
       actor.send(step.event)

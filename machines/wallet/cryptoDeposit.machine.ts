@@ -17,6 +17,10 @@
  *     The stream (re)opening reads the list again (STREAM_OPENED): a transfer's change made before
  *     it was connected, or while it reconnected, is never sent.
  *   - `buy`: the four purchase widgets; CHOOSE_WIDGET opens one in a frame, WIDGETS goes back.
+ *     The frame is `loading` until its `load` (FRAME_LOADED); a browser's refusal to frame it
+ *     (FRAME_BLOCKED: a CSP violation naming its origin) or no load within `widgetTimeout` is
+ *     `failed` — said in words with Try again (RETRY_WIDGET loads a new frame), never a blank box.
+ *     A provider's widget posts nothing to the casino, so `load` is all a page can know.
  */
 import { Effect } from "effect"
 import { assign, fromCallback, fromPromise, setup } from "xstate"
@@ -40,7 +44,17 @@ export interface CryptoDepositInput {
   readonly promotionCoupon: string | null
   /** Today as yyyy-mm-dd (UTC): the recent transfers are the last 30 days'. */
   readonly today: string
+  /** How long a purchase widget may take to load before it counts as failed (default 20 s). */
+  readonly widgetTimeoutMs?: number
 }
+
+export type WidgetFailure = "blocked" | "timeout"
+
+export const WidgetMessages = {
+  loadFailed: "The purchase page could not be loaded.",
+  blocked: "Your browser refused to show it inside the casino.",
+  timeout: "The provider did not answer in time.",
+} as const
 
 export interface CryptoDepositContext {
   readonly currency: string
@@ -54,6 +68,11 @@ export interface CryptoDepositContext {
   readonly transfers: ReadonlyArray<LiveTransfer>
   /** Why deposits in this currency are not offered (the server's message), in `unavailable`. */
   readonly unavailable: string | null
+  readonly widgetTimeoutMs: number
+  /** Why the widget's frame failed, in `buy.widget.failed`. */
+  readonly widgetFailure: WidgetFailure | null
+  /** Bumped by Try again: the view mounts a new frame. */
+  readonly widgetAttempt: number
 }
 
 export type CryptoDepositEvent =
@@ -64,6 +83,9 @@ export type CryptoDepositEvent =
   | { readonly type: "WIDGETS" }
   | { readonly type: "PUSH"; readonly event: PlayerEvent }
   | { readonly type: "STREAM_OPENED" }
+  | { readonly type: "FRAME_LOADED" }
+  | { readonly type: "FRAME_BLOCKED" }
+  | { readonly type: "RETRY_WIDGET" }
 
 /** How the form ends by itself: only when the session is gone (BACK is the deposit machine's). */
 export type CryptoDepositOutput = { readonly type: "sessionEnded" }
@@ -101,7 +123,10 @@ export const cryptoDepositMachine = setup({
       ),
     ),
   },
-  delays: { copyFeedback: Constants.clipboardFeedbackMs },
+  delays: {
+    copyFeedback: Constants.clipboardFeedbackMs,
+    widgetTimeout: ({ context }) => context.widgetTimeoutMs,
+  },
   guards: {
     isSessionGone: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     isNotOffered: (_, params: { error: unknown }) => params.error instanceof CurrencyNotSupported,
@@ -136,7 +161,9 @@ export const cryptoDepositMachine = setup({
     openWidget: assign(({ context }, params: { id: string }) => ({
       widget: context.address?.widgets.find((w) => w.id === params.id) ?? null,
     })),
-    closeWidget: assign({ widget: null }),
+    closeWidget: assign({ widget: null, widgetFailure: null }),
+    widgetFailed: assign((_, params: { failure: WidgetFailure }) => ({ widgetFailure: params.failure })),
+    retryWidget: assign(({ context }) => ({ widgetFailure: null, widgetAttempt: context.widgetAttempt + 1 })),
   },
 }).createMachine({
   id: "cryptoDeposit",
@@ -150,6 +177,9 @@ export const cryptoDepositMachine = setup({
     widget: null,
     transfers: [],
     unavailable: null,
+    widgetTimeoutMs: input.widgetTimeoutMs ?? 20_000,
+    widgetFailure: null,
+    widgetAttempt: 0,
   }),
   initial: "loading",
   output: () => ({ type: "sessionEnded" }),
@@ -257,7 +287,36 @@ export const cryptoDepositMachine = setup({
               },
             },
             /** The widget's page in a frame inside the modal; WIDGETS goes back to the list. */
-            widget: { on: { WIDGETS: { target: "list", actions: "closeWidget" } } },
+            widget: {
+              on: { WIDGETS: { target: "list", actions: "closeWidget" } },
+              initial: "loading",
+              states: {
+                loading: {
+                  after: {
+                    widgetTimeout: {
+                      target: "failed",
+                      actions: { type: "widgetFailed", params: { failure: "timeout" } },
+                    },
+                  },
+                  on: {
+                    FRAME_LOADED: "shown",
+                    FRAME_BLOCKED: {
+                      target: "failed",
+                      actions: { type: "widgetFailed", params: { failure: "blocked" } },
+                    },
+                  },
+                },
+                shown: {
+                  on: {
+                    FRAME_BLOCKED: {
+                      target: "failed",
+                      actions: { type: "widgetFailed", params: { failure: "blocked" } },
+                    },
+                  },
+                },
+                failed: { on: { RETRY_WIDGET: { target: "loading", actions: "retryWidget" } } },
+              },
+            },
           },
         },
       },

@@ -6,7 +6,7 @@
  * (loaded, failed, session gone), push events (a USDT deposit pending then credited, another
  * currency's, a balance), the push stream failing or (re)opening (the transfers read again), a
  * purchase widget opened (a known one, an unknown
- * id refused) and closed.
+ * id refused), its frame loaded, blocked by the browser or timed out (then Try again), and closed.
  */
 import { CurrencyNotSupported, Unauthenticated } from "../../services/errors.ts"
 import { transportError } from "../flowFixtures.ts"
@@ -56,24 +56,35 @@ export const model = defineModel({
           { type: "xstate.error.actor.loadTransfers", error: gone },
         ]
       : []),
-    { type: "TAB", tab: snapshot.context.tab === "deposit" ? "buy" : "deposit" },
-    { type: "COPY" },
-    { type: "xstate.done.actor.copyText", output: undefined },
-    { type: "xstate.error.actor.copyText", error: new Error("NotAllowedError") },
-    { type: "xstate.after.copyFeedback.cryptoDeposit.ready.copy.copied" },
-    { type: "xstate.after.copyFeedback.cryptoDeposit.ready.copy.copyFailed" },
-    ...(snapshot.context.transfers.length === 0
-      ? [{ type: "PUSH", event: pending }]
+    // While a widget's frame is open only its own events (and closing it) are offered: the other
+    // regions' transitions are all reached with the list, and the frame's three states would
+    // multiply them past the explorer's bound.
+    ...(snapshot.matches({ ready: { buy: "widget" } })
+      ? []
       : [
-          { type: "PUSH", event: { ...pending, confirmations: 3, status: "credited" } },
-          { type: "PUSH", event: { ...pending, currency: "BTC" } },
-          { type: "PUSH", event: { type: "balance", currency: "USDT", balance: "12000000" } },
+          { type: "TAB", tab: snapshot.context.tab === "deposit" ? "buy" : "deposit" },
+          { type: "COPY" },
+          { type: "xstate.done.actor.copyText", output: undefined },
+          { type: "xstate.error.actor.copyText", error: new Error("NotAllowedError") },
+          { type: "xstate.after.copyFeedback.cryptoDeposit.ready.copy.copied" },
+          { type: "xstate.after.copyFeedback.cryptoDeposit.ready.copy.copyFailed" },
+          ...(snapshot.context.transfers.length === 0
+            ? [{ type: "PUSH", event: pending }]
+            : [
+                { type: "PUSH", event: { ...pending, confirmations: 3, status: "credited" } },
+                { type: "PUSH", event: { ...pending, currency: "BTC" } },
+                { type: "PUSH", event: { type: "balance", currency: "USDT", balance: "12000000" } },
+              ]),
+          { type: "xstate.error.actor.pushEvents", error: new Error("EventSource unavailable") },
+          { type: "STREAM_OPENED" },
         ]),
-    { type: "xstate.error.actor.pushEvents", error: new Error("EventSource unavailable") },
-    { type: "STREAM_OPENED" },
     { type: "CHOOSE_WIDGET", id: "banxa" },
     { type: "CHOOSE_WIDGET", id: "unknown" },
     { type: "WIDGETS" },
+    { type: "FRAME_LOADED" },
+    { type: "FRAME_BLOCKED" },
+    { type: "xstate.after.widgetTimeout.cryptoDeposit.ready.buy.widget.loading" },
+    { type: "RETRY_WIDGET" },
   ],
   projectContext: (snapshot) => ({
     address: snapshot.context.address !== null,

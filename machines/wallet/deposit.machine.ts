@@ -1,341 +1,112 @@
 /**
- * The deposit modal (spec sections 2, 4, 5, 8, 9): ONE statechart from the amount to the
- * payment page.
+ * The deposit modal (spec sections 2, 4, 5, 8, 9): the dialog from the amount to the payment page.
+ * This chart is the dialog; its steps are machines of their own in machines/wallet/deposit/, each
+ * invoked while the dialog shows it:
  *
- * - `restoring`: the `payment_config` cookie (20 minutes) is read, so a reload resumes with the amount,
- *   currency and coupon, and the cascade skips the gateways that failed.
- * - `amount`: quick amounts (30/75/100 EUR, converted with `fromEuros`), the amount as typed, the
- *   currency (fiat only), the optional bonus code, the minimum and promotion messages. Beside the form
- *   two regions load the fund with the total deposits, and the chosen currency's minimums (again on
- *   every currency change). "Play with" passes only once all have loaded and the amount meets
- *   minDeposit.
+ * - `restoring`: the `payment_config` cookie (20 minutes) is read, so a reload resumes with the
+ *   amount, currency and coupon, and the cascade skips the gateways that failed.
+ * - `checkingPayment`: a dialog reopened after its payment frame closed without a credit (`check`)
+ *   looks the payment up: declined (the reason in words) or expired, with Try again (the same method
+ *   and amount, a new payment) and Choose another method; still open or credited: the dialog closes.
+ * - `amount`: the amount step (depositAmount.machine.ts): amount, currency, bonus, minimums.
  * - `wallet`: no wallet in the currency → one is added first (`POST …/profile/currency`).
- * - `crypto`: choosing a crypto currency in the amount step's list (CRYPTO, once the wallets
- *   have loaded) adds its wallet if missing (`cryptoWallet`, `addingCryptoWallet`), then invokes the
- *   crypto form (`cryptoDeposit.machine.ts`: address, QR, copy, live transfers, purchase widgets).
- *   No amount is asked: the player sends what they like; BACK returns to the amount step.
- * - `methods`: Card, Skrill, Jeton, MiFinity; a click is counted (`POST /api/analytics/events`, fire and
- *   forget), then the profile fields the method needs (spec section 5) — when some are missing the
- *   profile form is INVOKED with exactly those fields and finishes on save; the server's
- *   ProfileIncomplete leads there too.
- * - `card`: only if amount × eurRate ≥ 10 EUR; the enabled gateways are read and the first one not
- *   marked failed in the cookie is asked; GatewayUnavailable marks it 'Failed to process' and the
- *   next one is tried; none left → message.
- * - `skrill`, `jeton` (Checkout, QR, Cash tabs), `mifinity`: one call each.
- * - A `redirectUrl` ends the flow with `frame`: the modal host opens the iframe modal with it.
+ * - `crypto`: a crypto currency chosen on the amount step adds its wallet if missing
+ *   (`cryptoWallet`, `addingCryptoWallet`), then invokes the crypto form (`cryptoDeposit.machine.ts`:
+ *   address, QR, copy, live transfers, purchase widgets). No amount is asked; BACK returns to the amount.
+ * - `payment`: the method list, the profile completion (depositProfile.machine.ts) and the payment
+ *   with the card gateways' cascade (depositPayment.machine.ts).
+ * - A `redirectUrl` ends the dialog with `frame`: the modal host opens the iframe modal with it.
  *
- * The deposit limit is the server's: its DepositLimitExceeded answer is shown on the amount step.
+ * The order (amount, currency, bonus choice, the cookie's copy, the profile) lives here between the
+ * steps: each step gets it as input and hands it back as output. The bonus code checker lives here
+ * too, for the dialog's whole life (the amount step sends it each typed code: CHECK_COUPON), so what
+ * it said stays when the player comes back to the amount. The deposit limit is the server's: its
+ * DepositLimitExceeded answer is shown on the amount step.
  */
-import { Effect } from "effect"
-import { assign, fromPromise, sendParent, sendTo, setup } from "xstate"
-import type { EligiblePromotions, Promotion } from "../../services/bonus-service.ts"
-import { fromEffect } from "../../services/bridge.ts"
-import type { Currencies, SiteConfig } from "../../services/cdn.ts"
-import { analyticsClient } from "../../services/clients/analytics.ts"
-import { bonusesClient } from "../../services/clients/bonuses.ts"
-import { paymentsClient } from "../../services/clients/payments.ts"
-import { profileClient } from "../../services/clients/profile.ts"
-import { walletClient } from "../../services/clients/wallet.ts"
-import {
-  DepositBelowMinimum,
-  DepositLimitExceeded,
-  GatewayUnavailable,
-  PaymentsBlocked,
-  ProfileIncomplete,
-  Unauthenticated,
-} from "../../services/errors.ts"
-import {
-  type FiatMethod,
-  formatAmount,
-  MoneyMessages,
-  markFailed,
-  meetsMinimum,
-  nextGateway,
-  type PaymentConfig,
-  passesGatewayGate,
-  profileRequirementOf,
-} from "../../services/money-rules.ts"
-import { readPaymentConfig, writePaymentConfig } from "../../services/payment-cookie.ts"
-import { profileValuesOf } from "../../services/profile-form.ts"
-import {
-  missingFields,
-  type ProfileField,
-  profileFields,
-  requiredProfileFields,
-} from "../../services/profile-rules.ts"
+import { assign, sendParent, sendTo, setup } from "xstate"
+import { type FiatMethod, MoneyMessages, type PaymentConfig } from "../../services/money-rules.ts"
 import type { Fund, Profile } from "../../services/profile-service.ts"
-import {
-  type DepositMinimums,
-  type DepositResponse,
-  type FiatPayment,
-  type GatewaySegment,
-  gatewaySegments,
-  type TotalDeposits,
-} from "../../services/wallet-service.ts"
 import { couponCheckMachine } from "../couponCheck.machine.ts"
-import { profileFormMachine } from "../profile/profileForm.machine.ts"
-import type { TabOutput } from "../profile/support.ts"
+import type { AccountChanged } from "../profile/support.ts"
 import { cryptoDepositMachine } from "./cryptoDeposit.machine.ts"
-import { declineWords } from "./depositReasons.ts"
-import {
-  type AmountState,
-  cryptoCurrencies,
-  defaultWallet,
-  fiatCurrencies,
-  hasWallet,
-  quickAmountText,
-  quoteOf,
-  subunitsOf,
-  type WalletOutput,
-} from "./support.ts"
+import { addWallet, loadOutcome, readConfig } from "./deposit/calls.ts"
+import { type CheckCoupon, depositAmountMachine } from "./deposit/depositAmount.machine.ts"
+import { depositPaymentMachine } from "./deposit/depositPayment.machine.ts"
+import { couponOf, endsSession, restoredOrder, retryOrderOf } from "./deposit/rules.ts"
+import type {
+  AmountInput,
+  AmountOutput,
+  DepositCheck,
+  DepositInput,
+  DepositOrder,
+  JetonTab,
+  PaymentInput,
+  PaymentOutcome,
+  PaymentOutput,
+} from "./deposit/types.ts"
+import { defaultWallet, fiatCurrencies, hasWallet, type WalletOutput } from "./support.ts"
 
-export type JetonTab = "Checkout" | "QR" | "Cash"
-
-export interface DepositInput {
-  readonly currencies: Currencies
-  readonly siteConfig: SiteConfig
-  /** The session's profile (what the methods need is checked against it). */
-  readonly profile: Profile | null
-  /** The session's wallets: the amount step starts in the default one's currency. */
-  readonly fund: Fund | null
-  /**
-   * The payment whose frame just closed without a credit: the dialog reopens on its outcome
-   * (declined with the reason, or expired) with Try again and Choose another method. Absent: a new deposit.
-   */
-  readonly check?: { readonly depositId: string; readonly currency: string } | null
-}
-
-/**
- * How the payment of a reopened dialog ended: its deposit, the minimums its retry needs, and the
- * profile as saved now (the host's copy predates a completion on the way; null: keep that copy).
- */
-export interface PaymentOutcome {
-  readonly deposit: FiatPayment | null
-  readonly minimums: DepositMinimums | null
-  readonly profile: Profile | null
-}
-
-export interface DepositContext extends AmountState {
+export interface DepositContext extends DepositOrder {
   readonly language: string
-  readonly couponOpen: boolean
-  readonly coupon: string
   readonly fund: Fund | null
   readonly profile: Profile | null
-  readonly config: PaymentConfig
-  readonly method: FiatMethod | null
+  /** Try again pays with this method (the reopened dialog's payment); null: the method list. */
+  readonly retryMethod: FiatMethod | null
   readonly jetonTab: JetonTab
-  /** The enabled card gateways, in cascade order. */
-  readonly gateways: ReadonlyArray<string>
-  /** The gateway asked now. */
-  readonly gateway: string | null
-  /** The fields the profile-completion step shows. */
-  readonly missing: ReadonlyArray<ProfileField>
-  /** A load failure of the amount step (fund, total deposits). */
-  readonly loadError: string | null
-  /** The message shown above the step's buttons (role=alert). */
+  /** The message the next step shows (role=alert): why the dialog came back to it. */
   readonly message: string | null
   readonly outcome: WalletOutput
-  /** The crypto currency chosen for the crypto form; the amount step keeps its fiat one. */
+  /** The crypto currency chosen for the crypto form; the order keeps its fiat one. */
   readonly cryptoCurrency: string | null
-  /** The bonus offer for this deposit (its number's promotion), when the player may take one. */
-  readonly offer: Promotion | null
   /** The payment to look up when the dialog reopens after its frame (DepositInput.check). */
-  readonly check: { readonly depositId: string; readonly currency: string } | null
+  readonly check: DepositCheck | null
   /** Why the last payment failed, in a player's words (the `declined` step). */
   readonly declineReason: string | null
-  /** The player's choice on the amount step: take the offer with this deposit, or no bonus. */
-  readonly takeBonus: boolean
 }
 
+/** The dialog's own events; the steps' events (AMOUNT, CHOOSE_METHOD …) go to the step's actor. */
 export type DepositEvent =
-  | { readonly type: "AMOUNT"; readonly value: string }
-  | { readonly type: "QUICK"; readonly euros: number }
-  | { readonly type: "CURRENCY"; readonly currency: string }
-  | { readonly type: "CRYPTO"; readonly currency: string }
-  | { readonly type: "TOGGLE_COUPON" }
-  | { readonly type: "COUPON"; readonly value: string }
-  | { readonly type: "BONUS"; readonly take: boolean }
-  | { readonly type: "PLAY" }
-  | { readonly type: "RETRY" }
-  | { readonly type: "CHOOSE_METHOD"; readonly method: FiatMethod }
-  | { readonly type: "JETON"; readonly tab: JetonTab }
+  /** The crypto form: back to the amount step. */
   | { readonly type: "BACK" }
-  | { readonly type: "ACCOUNT_CHANGED" }
   /** The declined or expired payment: again with the same method and amount (a new payment). */
   | { readonly type: "PAY_AGAIN" }
   /** The declined or expired payment: back to the method list, same amount. */
   | { readonly type: "OTHER_METHOD" }
+  | AccountChanged
+  | CheckCoupon
 
-/**
- * What the amount step loads once: the wallets, the completed deposits (the bonus tier) and the
- * offer for this deposit (null: none, the player opted out, or the offers could not be read).
- */
-export interface DepositBasics {
-  readonly fund: Fund
-  readonly totals: TotalDeposits
-  readonly offer: Promotion | null
-}
-
-/** The offer a deposit after `completed` deposits may take: its number's deposit bonus. */
-export const depositOffer = (offers: EligiblePromotions, completed: number): Promotion | null =>
-  offers.promotions.find((p) => p.kind === "deposit_bonus" && p.depositNumber === completed + 1) ?? null
-
-/**
- * The deposit's promotionCoupon (spec): a typed bonus code; else the offer's own code when the
- * player takes it; else none — a bonus is never taken for the player.
- */
-export const couponOf = (context: DepositContext): string | null => {
-  const typed = context.couponOpen ? context.coupon.trim() : ""
-  if (typed !== "") return typed
-  return context.takeBonus && context.offer !== null ? context.offer.code : null
-}
-
-/** Which of the basics failed, for the spec's message of each. */
-export class BasicsFailed extends Error {
-  readonly _tag = "BasicsFailed"
-  readonly part: "fund" | "totals"
-  override readonly cause: unknown
-  constructor(part: "fund" | "totals", cause: unknown) {
-    super(part === "fund" ? MoneyMessages.fundFailed : MoneyMessages.totalDepositsFailed)
-    this.part = part
-    this.cause = cause
-  }
-}
-
-/** One deposit call, by method. */
-export type PayRequest =
-  | { readonly kind: "gateway"; readonly gateway: GatewaySegment; readonly body: PayBody }
-  | { readonly kind: "skrill"; readonly body: PayBody }
-  | { readonly kind: "jeton"; readonly tab: JetonTab; readonly body: PayBody; readonly email: string }
-
-export interface PayBody {
-  readonly amount: string
-  readonly currency: string
-  readonly promotionCoupon: string | null
-  readonly language: string
-}
-
-const isGatewaySegment = (code: string | null): code is GatewaySegment =>
-  code !== null && (gatewaySegments as ReadonlyArray<string>).includes(code)
-
-const pay = (request: PayRequest) => {
-  switch (request.kind) {
-    case "gateway":
-      return paymentsClient.gatewayDeposit({ params: { gateway: request.gateway }, payload: request.body })
-    case "skrill":
-      return paymentsClient.skrillDeposit({ payload: { ...request.body, paymentMethods: null } })
-    case "jeton":
-      return request.tab === "Cash"
-        ? paymentsClient.jetonCashDeposit({ payload: request.body })
-        : paymentsClient.jetonDeposit({
-            params: { type: request.tab },
-            payload: { ...request.body, email: request.email },
-          })
-  }
-}
-
-/** The fields `method` needs that the profile lacks (none without a profile: the server decides). */
-export const missingFor = (profile: Profile | null, method: FiatMethod): ReadonlyArray<ProfileField> =>
-  profile === null
-    ? []
-    : missingFields(profileValuesOf(profile), requiredProfileFields(profileRequirementOf(method)))
-
-const isProfileField = (name: string): name is ProfileField => profileFields.some((f) => f === name)
-
-/** The message of a refused deposit call, where it is not routed elsewhere. */
-export const depositFailureMessage = (context: DepositContext, error: unknown): string => {
-  if (error instanceof DepositLimitExceeded) {
-    return /^0*$/.test(error.remaining)
-      ? MoneyMessages.limitReached
-      : MoneyMessages.limitExceeded(formatAmount(BigInt(error.remaining), 100n))
-  }
-  if (error instanceof DepositBelowMinimum) {
-    const subunits = subunitsOf(context.currencies, error.currency)
-    return subunits === null || !/^\d+$/.test(error.minimum)
-      ? error.message
-      : MoneyMessages.belowMinimum(formatAmount(BigInt(error.minimum), subunits), error.currency)
-  }
-  if (error instanceof PaymentsBlocked) return MoneyMessages.blocked
-  if (error instanceof ProfileIncomplete) return error.message
-  return MoneyMessages.depositFailed
-}
-
-const bodyOf = (context: DepositContext): PayBody => ({
-  amount: (quoteOf(context)?.amount ?? 0n).toString(),
+const amountInputOf = (context: DepositContext): AmountInput => ({
+  currencies: context.currencies,
   currency: context.currency,
-  promotionCoupon: couponOf(context),
+  amountText: context.amountText,
+  minimums: context.minimums,
+  depositCount: context.depositCount,
+  offer: context.offer,
+  couponOpen: context.couponOpen,
+  coupon: context.coupon,
+  takeBonus: context.takeBonus,
+  config: context.config,
+  fund: context.fund,
+  message: context.message,
+})
+
+const paymentInputOf = (context: DepositContext): PaymentInput => ({
+  currencies: context.currencies,
+  currency: context.currency,
+  amountText: context.amountText,
+  minimums: context.minimums,
+  depositCount: context.depositCount,
+  offer: context.offer,
+  couponOpen: context.couponOpen,
+  coupon: context.coupon,
+  takeBonus: context.takeBonus,
+  config: context.config,
   language: context.language,
+  profile: context.profile,
+  method: context.retryMethod,
+  jetonTab: context.jetonTab,
+  message: context.message,
 })
-
-const configOf = (context: DepositContext): PaymentConfig => ({
-  ...context.config,
-  depositAmount: context.amountText,
-  currency: context.currency,
-  promotionCoupon: context.coupon,
-})
-
-/**
- * The errors every deposit call shares, in order: a gone session ends the flow; missing profile
- * fields lead to the completion form; the amount's problems (limit, minimum) back to the amount
- * step; anything else is a message on the method list.
- */
-const payErrors = [
-  {
-    guard: {
-      type: "isSessionGone",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-    target: "#deposit.sessionEnded",
-  },
-  {
-    guard: {
-      type: "needsProfileFields",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-    target: "#deposit.completingProfile",
-    actions: {
-      type: "askForFields",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-  },
-  {
-    guard: {
-      type: "isAmountProblem",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-    target: "#deposit.amount",
-    actions: {
-      type: "showFailure",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-  },
-  {
-    target: "#deposit.methods",
-    actions: {
-      type: "showFailure",
-      params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
-    },
-  },
-] as const
-
-/** A deposit call's answer: its page opens in the frame; without one there is nothing to show. */
-const payDone = [
-  {
-    guard: {
-      type: "hasPage",
-      params: ({ event }: { event: { output: DepositResponse } }) => ({ response: event.output }),
-    },
-    target: "#deposit.frame",
-    actions: {
-      type: "openFrame",
-      params: ({ event }: { event: { output: DepositResponse } }) => ({ response: event.output }),
-    },
-  },
-  {
-    target: "#deposit.methods",
-    actions: { type: "showMessage", params: { message: MoneyMessages.depositFailed } },
-  },
-] as const
 
 export const depositMachine = setup({
   types: {
@@ -343,235 +114,85 @@ export const depositMachine = setup({
     context: {} as DepositContext,
     events: {} as DepositEvent,
     output: {} as WalletOutput,
-    children: {} as { coupon: "couponCheck" },
+    children: {} as {
+      coupon: "couponCheck"
+      amount: "depositAmount"
+      payment: "depositPayment"
+      cryptoDeposit: "cryptoDeposit"
+    },
   },
   actors: {
     /** The bonus code checked as it is typed (machines/couponCheck.machine.ts). */
     couponCheck: couponCheckMachine,
-    readConfig: fromPromise(async () => readPaymentConfig()),
-    loadBasics: fromEffect(() =>
-      Effect.gen(function* () {
-        const [fund, totals, offers] = yield* Effect.all(
-          [
-            profileClient.getFund().pipe(Effect.mapError((e) => new BasicsFailed("fund", e))),
-            walletClient.totalDeposits().pipe(Effect.mapError((e) => new BasicsFailed("totals", e))),
-            // Without the offers the deposit goes ahead, only without a bonus to choose.
-            bonusesClient.eligible().pipe(Effect.orElseSucceed(() => null)),
-          ],
-          { concurrency: "unbounded" },
-        )
-        const basics: DepositBasics = {
-          fund,
-          totals,
-          offer: offers === null ? null : depositOffer(offers, totals.deposits.length),
-        }
-        return basics
-      }),
-    ),
-    loadMinimums: fromEffect((currency: string) =>
-      Effect.gen(function* () {
-        return yield* walletClient.depositMinimums({ params: { currency } })
-      }),
-    ),
-    addWallet: fromEffect((currency: string) =>
-      Effect.gen(function* () {
-        return yield* walletClient.addCurrency({ payload: { currency } })
-      }),
-    ),
-    loadGateways: fromEffect(() =>
-      Effect.gen(function* () {
-        return yield* walletClient.gateways()
-      }),
-    ),
-    pay: fromEffect((request: PayRequest) =>
-      Effect.gen(function* () {
-        return yield* pay(request)
-      }),
-    ),
-    /** The reopened dialog's payment (today's deposits, UTC) and its currency's minimums. */
-    loadOutcome: fromEffect((check: { readonly depositId: string; readonly currency: string }) =>
-      Effect.gen(function* () {
-        const today = new Date().toISOString().slice(0, 10)
-        const [history, minimums, profile] = yield* Effect.all(
-          [
-            walletClient.fiatHistory({ params: { type: "deposit" }, query: { from: today, to: today } }),
-            walletClient
-              .depositMinimums({ params: { currency: check.currency } })
-              .pipe(Effect.orElseSucceed(() => null)),
-            profileClient.getProfile().pipe(Effect.orElseSucceed(() => null)),
-          ],
-          { concurrency: "unbounded" },
-        )
-        const outcome: PaymentOutcome = {
-          deposit: history.find((d) => d.id === check.depositId) ?? null,
-          minimums,
-          profile,
-        }
-        return outcome
-      }),
-    ),
-    completeProfile: profileFormMachine,
+    readConfig,
+    loadOutcome,
+    addWallet,
+    depositAmount: depositAmountMachine,
+    depositPayment: depositPaymentMachine,
     cryptoDeposit: cryptoDepositMachine,
   },
   guards: {
-    hasOffer: ({ context }) => context.offer !== null,
     hasCheck: ({ context }) => context.check !== null,
     paymentDeclined: (_, params: { outcome: PaymentOutcome }) =>
       params.outcome.deposit?.status === "failed" && params.outcome.minimums !== null,
     paymentExpired: (_, params: { outcome: PaymentOutcome }) =>
       params.outcome.deposit?.status === "expired" && params.outcome.minimums !== null,
-    isSessionGone: (_, params: { error: unknown }) =>
-      params.error instanceof Unauthenticated ||
-      (params.error instanceof BasicsFailed && params.error.cause instanceof Unauthenticated),
-    canPlay: ({ context }) => {
-      const quote = quoteOf(context)
-      return context.fund !== null && context.depositCount !== null && quote !== null && meetsMinimum(quote)
-    },
+    isSessionGone: (_, params: { error: unknown }) => endsSession(params.error),
+    playChosen: (_, params: { output: AmountOutput }) => params.output.end === "play",
+    cryptoChosen: (_, params: { output: AmountOutput }) => params.output.end === "crypto",
     hasWallet: ({ context }) => hasWallet(context.fund, context.currency),
-    missesFields: ({ context }) =>
-      context.method !== null && missingFor(context.profile, context.method).length > 0,
-    profileSaved: (_, params: { output: TabOutput }) => params.output.type === "saved",
-    isMethod: ({ context }, params: { method: FiatMethod }) => context.method === params.method,
-    passesGatewayGate: ({ context }) => {
-      const quote = quoteOf(context)
-      return quote !== null && passesGatewayGate(quote)
-    },
-    allGatewaysFailed: ({ context }) => nextGateway(context.gateways, context.config) === null,
-    isGatewayUnavailable: (_, params: { error: unknown }) => params.error instanceof GatewayUnavailable,
-    needsProfileFields: (_, params: { error: unknown }) =>
-      params.error instanceof ProfileIncomplete && params.error.fields.some(isProfileField),
-    isAmountProblem: (_, params: { error: unknown }) =>
-      params.error instanceof DepositLimitExceeded || params.error instanceof DepositBelowMinimum,
-    hasPage: (_, params: { response: DepositResponse }) => params.response.redirectUrl !== null,
-    isKnownCurrency: ({ context }, params: { currency: string }) =>
-      fiatCurrencies(context.currencies).some((c) => c.code === params.currency),
-    /** A crypto currency of the list, once the wallets are known (a missing one is added first). */
-    canChooseCrypto: ({ context }, params: { currency: string }) =>
-      context.fund !== null && cryptoCurrencies(context.currencies).some((c) => c.code === params.currency),
     hasCryptoWallet: ({ context }) =>
       context.cryptoCurrency !== null && hasWallet(context.fund, context.cryptoCurrency),
+    opensFrame: (_, params: { output: PaymentOutput }) => params.output.end.type === "frame",
+    paymentEndsSession: (_, params: { output: PaymentOutput }) => params.output.end.type === "sessionEnded",
   },
   actions: {
-    saveConfig: ({ context }) => writePaymentConfig(context.config),
-    /** Fire and forget (spec section 7): never blocks, never fails the flow. */
-    trackMethod: (_, params: { method: FiatMethod; currency: string }) => {
-      // runPromiseExit never rejects: a failed count is simply not counted. (Effect.runFork would add
-      // bytes to the first download: every Effect function any chunk uses is in the core chunk.)
-      void Effect.runPromiseExit(
-        analyticsClient.track({
-          payload: {
-            name: "deposit_method_click",
-            properties: { method: params.method, currency: params.currency },
-          },
-        }),
-      )
-    },
-    /** The profile form saved (or the promo switch changed): the session's copy is read again. */
+    /** A step saved the profile (or a promo switch changed): the session's copy is read again. */
     announceChange: sendParent({ type: "ACCOUNT_CHANGED" }),
-    restore: assign(({ context }, params: { config: PaymentConfig | null }) => {
-      const saved = params.config
-      if (saved === null || !fiatCurrencies(context.currencies).some((c) => c.code === saved.currency)) {
-        return { config: { ...context.config, currency: context.currency } }
-      }
-      return {
-        config: saved,
-        currency: saved.currency,
-        amountText: saved.depositAmount,
-        coupon: saved.promotionCoupon,
-        couponOpen: saved.promotionCoupon !== "",
-      }
-    }),
-    setAmount: assign(({ context }, params: { value: string }) => {
-      const amountText = params.value.slice(0, 12)
-      return { amountText, message: null, config: configOf({ ...context, amountText }) }
-    }),
-    setQuick: assign(({ context }, params: { euros: number }) => {
-      const amountText = quickAmountText(context, params.euros) ?? context.amountText
-      return { amountText, message: null, config: configOf({ ...context, amountText }) }
-    }),
-    setCurrency: assign(({ context }, params: { currency: string }) => ({
-      currency: params.currency,
-      minimums: null,
-      message: null,
-      config: configOf({ ...context, currency: params.currency }),
-    })),
-    toggleCoupon: assign(({ context }) => ({ couponOpen: !context.couponOpen })),
     checkCoupon: sendTo("coupon", (_, params: { value: string }) => ({
       type: "CODE" as const,
       value: params.value,
     })),
-    setCoupon: assign(({ context }, params: { value: string }) => ({
-      coupon: params.value.slice(0, 64),
-      config: configOf({ ...context, coupon: params.value.slice(0, 64) }),
+    restore: assign(({ context }, params: { config: PaymentConfig | null }) =>
+      restoredOrder(context, params.config),
+    ),
+    useOutcome: assign(({ context }, params: { outcome: PaymentOutcome }) => {
+      const retry = retryOrderOf(context, params.outcome)
+      if (retry === null) return {}
+      return {
+        currency: retry.currency,
+        amountText: retry.amountText,
+        minimums: retry.minimums,
+        profile: retry.profile,
+        retryMethod: retry.method,
+        jetonTab: retry.jetonTab,
+        declineReason: retry.declineReason,
+        message: null,
+        config: retry.config,
+      }
+    }),
+    forgetRetry: assign({ retryMethod: null }),
+    /** The amount step as the player left it; a new order goes to the method list. */
+    useAmount: assign((_, params: { output: AmountOutput }) => ({
+      ...params.output.step,
+      cryptoCurrency: params.output.cryptoCurrency,
+      retryMethod: null,
     })),
-    useBasics: assign((_, params: { basics: DepositBasics }) => ({
-      fund: params.basics.fund,
-      depositCount: params.basics.totals.deposits.length,
-      offer: params.basics.offer,
-      // An offer taken before (the Bonuses tab, a registration code) is chosen; else "No bonus".
-      takeBonus: params.basics.offer?.accepted === true,
-      loadError: null,
+    /** Back from the payment step: its message, the profile as saved, the gateways marked failed. */
+    usePayment: assign((_, params: { output: PaymentOutput }) => ({
+      message: params.output.message,
+      profile: params.output.profile,
+      config: params.output.config,
     })),
-    chooseBonus: assign((_, params: { take: boolean }) => ({ takeBonus: params.take })),
-    showBasicsFailure: assign((_, params: { error: unknown }) => ({
-      loadError: params.error instanceof BasicsFailed ? params.error.message : MoneyMessages.fundFailed,
-    })),
-    useMinimums: assign((_, params: { minimums: DepositMinimums }) => ({ minimums: params.minimums })),
+    useFrame: assign((_, params: { output: PaymentOutput }) =>
+      params.output.end.type === "frame" ? { outcome: params.output.end } : {},
+    ),
+    useFund: assign((_, params: { fund: Fund }) => ({ fund: params.fund })),
     showMessage: assign((_, params: { message: string }) => ({ message: params.message })),
     clearMessage: assign({ message: null }),
-    showFailure: assign(({ context }, params: { error: unknown }) => ({
-      message: depositFailureMessage(context, params.error),
-    })),
-    chooseMethod: assign((_, params: { method: FiatMethod }) => ({ method: params.method, message: null })),
-    askForMissing: assign(({ context }) => ({
-      missing: context.method === null ? [] : missingFor(context.profile, context.method),
-    })),
-    askForFields: assign((_, params: { error: unknown }) => ({
-      missing: params.error instanceof ProfileIncomplete ? params.error.fields.filter(isProfileField) : [],
-    })),
-    useProfile: assign((_, params: { output: TabOutput }) =>
-      params.output.type === "saved" ? { profile: params.output.profile } : {},
-    ),
-    useGateways: assign((_, params: { gateways: ReadonlyArray<string> }) => ({ gateways: params.gateways })),
-    pickGateway: assign(({ context }) => ({ gateway: nextGateway(context.gateways, context.config) })),
-    markGatewayFailed: assign(({ context }) => ({
-      config: context.gateway === null ? context.config : markFailed(configOf(context), context.gateway),
-    })),
-    chooseJeton: assign((_, params: { tab: JetonTab }) => ({ jetonTab: params.tab, message: null })),
-    openFrame: assign(({ context }, params: { response: DepositResponse }) => ({
-      outcome: {
-        type: "frame" as const,
-        url: params.response.redirectUrl ?? "",
-        depositId: params.response.depositId,
-        currency: context.currency,
-      },
-    })),
     endSession: assign({ outcome: { type: "sessionEnded" } as const }),
     /** The dialog reopened on a payment still open or already credited: nothing to show. */
     endQuietly: assign({ outcome: { type: "closed", credited: false } as const }),
-    useOutcome: assign(({ context }, params: { outcome: PaymentOutcome }) => {
-      const deposit = params.outcome.deposit
-      if (deposit === null) return {}
-      const subunits = subunitsOf(context.currencies, deposit.currency)
-      const amountText =
-        subunits === null ? context.amountText : formatAmount(BigInt(deposit.amount), subunits)
-      const method: FiatMethod = deposit.method === "jeton-cash" ? "jeton" : deposit.method
-      return {
-        currency: deposit.currency,
-        amountText,
-        minimums: params.outcome.minimums,
-        profile: params.outcome.profile ?? context.profile,
-        method,
-        jetonTab: deposit.method === "jeton-cash" ? ("Cash" as const) : context.jetonTab,
-        declineReason: deposit.status === "failed" ? declineWords(deposit.reason) : null,
-        message: null,
-        config: configOf({ ...context, currency: deposit.currency, amountText }),
-      }
-    }),
-    chooseCrypto: assign((_, params: { currency: string }) => ({
-      cryptoCurrency: params.currency,
-      message: null,
-    })),
   },
 }).createMachine({
   id: "deposit",
@@ -591,12 +212,8 @@ export const depositMachine = setup({
       fund: null,
       profile: input.profile,
       config: { tabs: {}, depositAmount: "", currency, promotionCoupon: "" },
-      method: null,
+      retryMethod: null,
       jetonTab: "Checkout",
-      gateways: [],
-      gateway: null,
-      missing: [],
-      loadError: null,
       message: null,
       outcome: { type: "sessionEnded" },
       cryptoCurrency: null,
@@ -612,6 +229,7 @@ export const depositMachine = setup({
   invoke: { id: "coupon", src: "couponCheck", onError: {} },
   on: {
     ACCOUNT_CHANGED: { actions: "announceChange" },
+    CHECK_COUPON: { actions: { type: "checkCoupon", params: ({ event }) => ({ value: event.value }) } },
   },
   states: {
     restoring: {
@@ -660,108 +278,42 @@ export const depositMachine = setup({
     /** The provider declined the payment: why, in words; again (a new payment) or another method. */
     declined: {
       on: {
-        PAY_AGAIN: { target: "checkingProfile", actions: "clearMessage" },
-        OTHER_METHOD: { target: "methods", actions: "clearMessage" },
+        PAY_AGAIN: { target: "payment", actions: "clearMessage" },
+        OTHER_METHOD: { target: "payment", actions: ["clearMessage", "forgetRetry"] },
       },
     },
     /** The payment was abandoned or never finished and has expired. */
     expired: {
       on: {
-        PAY_AGAIN: { target: "checkingProfile", actions: "clearMessage" },
-        OTHER_METHOD: { target: "methods", actions: "clearMessage" },
+        PAY_AGAIN: { target: "payment", actions: "clearMessage" },
+        OTHER_METHOD: { target: "payment", actions: ["clearMessage", "forgetRetry"] },
       },
     },
     amount: {
-      type: "parallel",
-      on: {
-        AMOUNT: {
-          actions: [{ type: "setAmount", params: ({ event }) => ({ value: event.value }) }, "saveConfig"],
-        },
-        QUICK: {
-          actions: [{ type: "setQuick", params: ({ event }) => ({ euros: event.euros }) }, "saveConfig"],
-        },
-        TOGGLE_COUPON: { actions: "toggleCoupon" },
-        BONUS: {
-          guard: "hasOffer",
-          actions: { type: "chooseBonus", params: ({ event }) => ({ take: event.take }) },
-        },
-        COUPON: {
-          actions: [
-            { type: "setCoupon", params: ({ event }) => ({ value: event.value }) },
-            "saveConfig",
-            { type: "checkCoupon", params: ({ event }) => ({ value: event.value }) },
-          ],
-        },
-        PLAY: { guard: "canPlay", target: "wallet", actions: "clearMessage" },
-        CRYPTO: {
-          guard: { type: "canChooseCrypto", params: ({ event }) => ({ currency: event.currency }) },
-          target: "cryptoWallet",
-          actions: { type: "chooseCrypto", params: ({ event }) => ({ currency: event.currency }) },
-        },
-      },
-      states: {
-        basics: {
-          initial: "loading",
-          states: {
-            loading: {
-              invoke: {
-                id: "loadBasics",
-                src: "loadBasics",
-                onDone: {
-                  target: "ready",
-                  actions: { type: "useBasics", params: ({ event }) => ({ basics: event.output }) },
-                },
-                onError: [
-                  {
-                    guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
-                    target: "#deposit.sessionEnded",
-                  },
-                  {
-                    target: "failed",
-                    actions: { type: "showBasicsFailure", params: ({ event }) => ({ error: event.error }) },
-                  },
-                ],
-              },
-            },
-            ready: {},
-            failed: { on: { RETRY: "loading" } },
+      invoke: {
+        id: "amount",
+        src: "depositAmount",
+        input: ({ context }) => amountInputOf(context),
+        onDone: [
+          {
+            guard: { type: "playChosen", params: ({ event }) => ({ output: event.output }) },
+            target: "wallet",
+            actions: { type: "useAmount", params: ({ event }) => ({ output: event.output }) },
           },
-        },
-        minimums: {
-          initial: "loading",
-          on: {
-            // A new currency: its minimums are read again (the region restarts, the others go on).
-            CURRENCY: {
-              guard: { type: "isKnownCurrency", params: ({ event }) => ({ currency: event.currency }) },
-              target: ".loading",
-              actions: [
-                { type: "setCurrency", params: ({ event }) => ({ currency: event.currency }) },
-                "saveConfig",
-              ],
-            },
+          {
+            guard: { type: "cryptoChosen", params: ({ event }) => ({ output: event.output }) },
+            target: "cryptoWallet",
+            actions: { type: "useAmount", params: ({ event }) => ({ output: event.output }) },
           },
-          states: {
-            loading: {
-              invoke: {
-                id: "loadMinimums",
-                src: "loadMinimums",
-                input: ({ context }) => context.currency,
-                onDone: {
-                  target: "ready",
-                  actions: { type: "useMinimums", params: ({ event }) => ({ minimums: event.output }) },
-                },
-                onError: "failed",
-              },
-            },
-            ready: {},
-            /** "Could not get deposit minimum amounts" (spec section 8). */
-            failed: { on: { RETRY: "loading" } },
-          },
-        },
+          { target: "sessionEnded" },
+        ],
+        // The step itself failed (a bug, its calls all handle their errors): the dialog closes
+        // rather than start a step again that would fail again.
+        onError: { target: "closed", actions: "endQuietly" },
       },
     },
     wallet: {
-      always: [{ guard: "hasWallet", target: "methods" }, { target: "addingWallet" }],
+      always: [{ guard: "hasWallet", target: "payment" }, { target: "addingWallet" }],
     },
     /** No wallet in the chosen currency: one is added first (spec section 4). */
     addingWallet: {
@@ -769,7 +321,10 @@ export const depositMachine = setup({
         id: "addWallet",
         src: "addWallet",
         input: ({ context }) => context.currency,
-        onDone: { target: "methods", actions: assign({ fund: ({ event }) => event.output }) },
+        onDone: {
+          target: "payment",
+          actions: { type: "useFund", params: ({ event }) => ({ fund: event.output }) },
+        },
         onError: [
           {
             guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
@@ -791,7 +346,10 @@ export const depositMachine = setup({
         id: "addWallet",
         src: "addWallet",
         input: ({ context }) => context.cryptoCurrency ?? "",
-        onDone: { target: "crypto", actions: assign({ fund: ({ event }) => event.output }) },
+        onDone: {
+          target: "crypto",
+          actions: { type: "useFund", params: ({ event }) => ({ fund: event.output }) },
+        },
         onError: [
           {
             guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
@@ -824,173 +382,31 @@ export const depositMachine = setup({
       },
       on: { BACK: { target: "amount", actions: "clearMessage" } },
     },
-    methods: {
-      on: {
-        CHOOSE_METHOD: {
-          target: "checkingProfile",
-          actions: [
-            { type: "chooseMethod", params: ({ event }) => ({ method: event.method }) },
-            {
-              type: "trackMethod",
-              params: ({ context, event }) => ({ method: event.method, currency: context.currency }),
-            },
-          ],
-        },
-        BACK: { target: "amount", actions: "clearMessage" },
-      },
-    },
-    checkingProfile: {
-      always: [
-        { guard: "missesFields", target: "completingProfile", actions: "askForMissing" },
-        { target: "routing" },
-      ],
-    },
-    /** The profile form of the account issue, with exactly the missing fields (spec section 4). */
-    completingProfile: {
+    /** The method list, the profile completion and the payment (depositPayment.machine.ts). */
+    payment: {
       invoke: {
-        id: "completeProfile",
-        src: "completeProfile",
-        input: ({ context }) => ({ fields: context.missing, showMissing: true, finishOnSave: true }),
+        id: "payment",
+        src: "depositPayment",
+        input: ({ context }) => paymentInputOf(context),
         onDone: [
           {
-            guard: { type: "profileSaved", params: ({ event }) => ({ output: event.output }) },
-            target: "routing",
-            actions: [
-              { type: "useProfile", params: ({ event }) => ({ output: event.output }) },
-              "announceChange",
-            ],
+            guard: { type: "opensFrame", params: ({ event }) => ({ output: event.output }) },
+            target: "frame",
+            actions: { type: "useFrame", params: ({ event }) => ({ output: event.output }) },
           },
-          { target: "sessionEnded" },
+          {
+            guard: { type: "paymentEndsSession", params: ({ event }) => ({ output: event.output }) },
+            target: "sessionEnded",
+          },
+          {
+            target: "amount",
+            actions: { type: "usePayment", params: ({ event }) => ({ output: event.output }) },
+          },
         ],
         onError: {
-          target: "methods",
+          target: "amount",
           actions: { type: "showMessage", params: { message: MoneyMessages.depositFailed } },
         },
-      },
-      on: { BACK: "methods" },
-    },
-    routing: {
-      always: [
-        { guard: { type: "isMethod", params: { method: "card" } }, target: "card" },
-        { guard: { type: "isMethod", params: { method: "skrill" } }, target: "skrill" },
-        { guard: { type: "isMethod", params: { method: "jeton" } }, target: "jeton" },
-        { target: "mifinity" },
-      ],
-    },
-    card: {
-      initial: "gate",
-      on: { BACK: "methods" },
-      states: {
-        /** Spec sections 4, 5, 9: the gateway screen opens only if amount × eurRate ≥ 10 EUR. */
-        gate: {
-          always: [
-            { guard: "passesGatewayGate", target: "loadingGateways" },
-            {
-              target: "#deposit.methods",
-              actions: { type: "showMessage", params: { message: MoneyMessages.belowGatewayGate } },
-            },
-          ],
-        },
-        loadingGateways: {
-          invoke: {
-            id: "loadGateways",
-            src: "loadGateways",
-            onDone: {
-              target: "cascading",
-              actions: { type: "useGateways", params: ({ event }) => ({ gateways: event.output }) },
-            },
-            onError: [
-              {
-                guard: { type: "isSessionGone", params: ({ event }) => ({ error: event.error }) },
-                target: "#deposit.sessionEnded",
-              },
-              {
-                target: "#deposit.methods",
-                actions: { type: "showMessage", params: { message: MoneyMessages.gatewaysFailed } },
-              },
-            ],
-          },
-        },
-        /** The first gateway not marked 'Failed to process' in the cookie; none left → message. */
-        cascading: {
-          always: [
-            {
-              guard: "allGatewaysFailed",
-              target: "#deposit.methods",
-              actions: { type: "showMessage", params: { message: MoneyMessages.allGatewaysFailed } },
-            },
-            { target: "paying", actions: "pickGateway" },
-          ],
-        },
-        paying: {
-          invoke: {
-            id: "pay",
-            src: "pay",
-            input: ({ context }): PayRequest => ({
-              kind: "gateway",
-              gateway: isGatewaySegment(context.gateway) ? context.gateway : "brpay",
-              body: bodyOf(context),
-            }),
-            onDone: payDone,
-            onError: [
-              {
-                guard: { type: "isGatewayUnavailable", params: ({ event }) => ({ error: event.error }) },
-                target: "cascading",
-                actions: ["markGatewayFailed", "saveConfig"],
-              },
-              ...payErrors,
-            ],
-          },
-        },
-      },
-    },
-    skrill: {
-      on: { BACK: "methods" },
-      invoke: {
-        id: "pay",
-        src: "pay",
-        input: ({ context }): PayRequest => ({ kind: "skrill", body: bodyOf(context) }),
-        onDone: payDone,
-        onError: payErrors,
-      },
-    },
-    jeton: {
-      initial: "choosing",
-      on: { BACK: "methods" },
-      states: {
-        /** Checkout, QR, Cash (spec section 7: jeton/{type}/deposit and jeton/cash/deposit). */
-        choosing: {
-          on: {
-            JETON: {
-              target: "paying",
-              actions: { type: "chooseJeton", params: ({ event }) => ({ tab: event.tab }) },
-            },
-          },
-        },
-        paying: {
-          invoke: {
-            id: "pay",
-            src: "pay",
-            input: ({ context }): PayRequest => ({
-              kind: "jeton",
-              tab: context.jetonTab,
-              body: bodyOf(context),
-              email: context.profile?.email ?? "",
-            }),
-            onDone: payDone,
-            onError: payErrors,
-          },
-        },
-      },
-    },
-    mifinity: {
-      on: { BACK: "methods" },
-      invoke: {
-        id: "pay",
-        src: "pay",
-        input: ({ context }): PayRequest => ({ kind: "gateway", gateway: "mifinity", body: bodyOf(context) }),
-        onDone: payDone,
-        onError: payErrors,
       },
     },
     frame: { type: "final" },

@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import type { GamesList } from "../../protocols/game-wallet/games-list.ts"
 import { categories, jackpots, catalogue as titles } from "../../services/games/catalogue.ts"
+import { crashMultiplayerRtp } from "../../services/games/crash-chain.ts"
 import { rtpPercent } from "../../services/games/rtp.ts"
 
 /** The list as the protocol has it (protocols/game-wallet/games-list.ts). */
@@ -16,11 +17,18 @@ export type PublishedList = GamesList
 // process, title by title, letting requests through in between (warmRtps, at the studio's start).
 const rtps = new Map<string, string>()
 
+/**
+ * The RTP a title is published with. Crash is played in live multiplayer rounds (crash/engine.ts),
+ * whose return depends on the cash-out: published at 2.00×, as its page says (98.51 %).
+ */
+const publishedRtp = (d: (typeof titles)[number]): string =>
+  d.kind === "crash" ? crashMultiplayerRtp(200) : rtpPercent(d)
+
 /** Computes every title's RTP once, yielding to the event loop between titles. */
 export const warmRtps: Effect.Effect<void> = Effect.gen(function* () {
   for (const d of titles) {
     if (rtps.has(d.id)) continue
-    rtps.set(d.id, rtpPercent(d))
+    rtps.set(d.id, publishedRtp(d))
     yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
   }
 })
@@ -33,7 +41,7 @@ export const rtpOf = (id: string): string => {
   const known = rtps.get(id)
   if (known !== undefined) return known
   const def = titles.find((d) => d.id === id)
-  const rtp = def === undefined ? "0.00" : rtpPercent(def)
+  const rtp = def === undefined ? "0.00" : publishedRtp(def)
   rtps.set(id, rtp)
   return rtp
 }

@@ -36,10 +36,11 @@ const make = Effect.gen(function* () {
       VALUES (${entry.actor}, ${entry.action}, ${entry.userId}, ${entry.subject},
               ${JSON.stringify(entry.details)}::jsonb)
     `.pipe(Effect.asVoid)
+  // ORDER BY names the table's column: the text alias `id` would sort "9" before "10".
   const latest = (limit: number) =>
     sql<AuditRow>`
       SELECT id::text AS id, at, actor, action, user_id AS "userId", subject, details
-      FROM operator_audit ORDER BY id DESC LIMIT ${limit}
+      FROM operator_audit ORDER BY operator_audit.id DESC LIMIT ${limit}
     `
   return { record, latest } satisfies OperatorAuditShape
 })

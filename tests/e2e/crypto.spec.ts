@@ -73,7 +73,8 @@ const depositAnswer = {
       feeBps: 450,
       etaMinutes: 20,
       verificationAboveEur: 100,
-      url: "/sandbox-onramp/transak",
+      // An origin the casino's CSP does not allow to be framed (plain http, not in FRAME_ORIGINS).
+      url: "http://onramp.blocked.test/transak",
     },
   ],
 }
@@ -181,6 +182,16 @@ for (const viewport of [
     await expect(frame).toHaveAttribute("sandbox", /allow-scripts/)
     await expect(buy.frameLocator("iframe").getByRole("heading", { name: "Buy USDT" })).toBeVisible()
     await world.screenshot(page, `crypto-buy-widget-${viewport.name}`)
+    await buy.getByRole("button", { name: /All purchase options/ }).click()
+    await expect(buy.getByRole("button", { name: /Banxa/ })).toBeVisible()
+    // A widget the browser refuses to frame is said in words with Try again, never a blank box.
+    await buy.getByRole("button", { name: /Transak/ }).click()
+    const refused = buy.getByRole("alert")
+    await expect(refused).toContainText("The purchase page could not be loaded.")
+    await expect(refused).toContainText("Your browser refused to show it inside the casino.")
+    await refused.getByRole("button", { name: "Try again" }).click()
+    await expect(buy.getByRole("alert")).toContainText("Your browser refused to show it inside the casino.")
+    await world.screenshot(page, `crypto-buy-widget-refused-${viewport.name}`)
     await buy.getByRole("button", { name: /All purchase options/ }).click()
     await expect(buy.getByRole("button", { name: /Banxa/ })).toBeVisible()
 

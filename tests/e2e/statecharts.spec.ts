@@ -124,7 +124,8 @@ test.describe("statechart visualizer", () => {
     await expect(catalog.getByRole("button")).toHaveCount(models.length)
     mkdirSync(shotsDir, { recursive: true })
     for (const { flow } of models) {
-      await catalog.locator(`button[data-machine="${flow}"]`).click()
+      // The page's one thread may still be laying out the previous chart: a bound, not a speed check.
+      await catalog.locator(`button[data-machine="${flow}"]`).click({ timeout: 60_000 })
       const svg = page.locator(`svg[data-chart="${flow}"]`)
       // The largest charts (deposit, cashout) take seconds to lay out when the cores are shared.
       await expect(svg).toBeVisible({ timeout: 30_000 })
@@ -208,7 +209,8 @@ test.describe("statechart visualizer", () => {
     await registerPlayer(world.baseUrl, player)
 
     await page.goto("/statecharts?machine=auth&live=1")
-    await expect(page.getByTestId("live-panel")).toBeVisible()
+    // The visualizer's code (elkjs included) loads and lays the chart out first.
+    await expect(page.getByTestId("live-panel")).toBeVisible({ timeout: 30_000 })
 
     const app = await context.newPage()
     await app.goto("/?statecharts=live")

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest"
-import { createActor, createMachine, type EventObject, SimulatedClock } from "xstate"
+import { createActor, createMachine, type EventObject, SimulatedClock, setup } from "xstate"
 import type { MachineModel } from "../../machines/model.ts"
 import {
   type AnyModel,
@@ -187,8 +187,12 @@ describe("replay on a real actor", () => {
       ["bouncing.entry|always|0"],
       ["bouncing.settled|POKE|0", "bouncing.entry|always|0"],
     ])
+    // The initial state, left at once, was visited all the same.
+    expect(path?.steps[0]?.visited).toContain("bouncing.entry")
     if (path !== undefined) expect(replayOnActor(bouncing, path)).toEqual(path.steps.map(expectedOf))
-    expect(coverageOf(bouncing, generatePaths(bouncing)).problems).toEqual([])
+    const bouncingReport = coverageOf(bouncing, generatePaths(bouncing))
+    expect(bouncingReport.problems).toEqual([])
+    expect(bouncingReport.uncoveredStates).toEqual([])
   })
 
   it("refuses an event the machine would ignore", () => {
@@ -207,6 +211,40 @@ describe("path generation", () => {
   it("refuses a graph that explodes, pointing at projectContext", () => {
     const unprojected: MachineModel = { ...model, projectContext: (s) => s.context }
     expect(() => generatePaths(unprojected, { limit: 5 })).toThrow("narrow projectContext")
+  })
+
+  it("generates paths from every input the model names, each replayed with its own", () => {
+    const opening: AnyModel = {
+      name: "opening",
+      machine: setup({
+        types: { input: {} as { reopened: boolean }, context: {} as { reopened: boolean } },
+        guards: { isReopened: ({ context }) => context.reopened },
+      }).createMachine({
+        id: "opening",
+        context: ({ input }) => input,
+        initial: "deciding",
+        states: {
+          deciding: { always: [{ guard: "isReopened", target: "outcome" }, { target: "amount" }] },
+          outcome: { on: { OTHER: "amount" } },
+          amount: {},
+        },
+      }),
+      input: { reopened: true },
+      otherInputs: [{ name: "fresh", input: { reopened: false } }],
+      events: [{ type: "OTHER" }],
+    }
+    const generated = generatePaths(opening)
+    expect(generated.map((p) => p.id)).toEqual(["OTHER", "(fresh) (initial state)"])
+    expect(generated.map((p) => p.start?.name ?? null)).toEqual([null, "fresh"])
+    for (const path of generated) {
+      expect(replayOnActor(opening, path), path.id).toEqual(path.steps.map(expectedOf))
+    }
+    expect(coverageOf(opening, generated).problems).toEqual([])
+    // With one input the branch the other input takes stays uncovered.
+    const single: AnyModel = { ...opening, otherInputs: [] }
+    expect(coverageOf(single, generatePaths(single)).problems).toEqual([
+      "opening: uncovered transition opening.deciding —always→ opening.amount (add events to the model, or allow-list it with a reason)",
+    ])
   })
 
   it("gives every path a distinct id", () => {

@@ -8,8 +8,9 @@
 import { useSelector } from "@xstate/react"
 import { QRCodeSVG } from "qrcode.react"
 import { Tabs } from "radix-ui"
+import { useEffect } from "react"
 import type { ActorRefFrom } from "xstate"
-import type { cryptoDepositMachine } from "../../machines/wallet/cryptoDeposit.machine.ts"
+import { type cryptoDepositMachine, WidgetMessages } from "../../machines/wallet/cryptoDeposit.machine.ts"
 import {
   CryptoMessages,
   confirmationsText,
@@ -138,11 +139,48 @@ const DepositPanel = ({ actor }: { actor: Actor }) => {
   )
 }
 
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url, window.location.href).origin
+  } catch {
+    return null
+  }
+}
+
+/** The widget's frame: its `load`, or the browser's refusal to frame its origin, go to the machine. */
+const WidgetFrame = ({ actor, url, title }: { actor: Actor; url: string; title: string }) => {
+  useEffect(() => {
+    const origin = originOf(url)
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (event.effectiveDirective === "frame-src" && originOf(event.blockedURI) === origin)
+        actor.send({ type: "FRAME_BLOCKED" })
+    }
+    document.addEventListener("securitypolicyviolation", onViolation)
+    return () => document.removeEventListener("securitypolicyviolation", onViolation)
+  }, [actor, url])
+  return (
+    <iframe
+      className="crypto__frame"
+      src={url}
+      title={title}
+      onLoad={() => actor.send({ type: "FRAME_LOADED" })}
+      // A payment widget runs its own scripts and forms, keeps its session (same-origin for its
+      // own cookies) and may open a bank's 3-D Secure window; it may not navigate the casino page.
+      sandbox="allow-scripts allow-forms allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+      allow="payment; clipboard-write"
+      referrerPolicy="no-referrer"
+    />
+  )
+}
+
 const BuyPanel = ({ actor }: { actor: Actor }) => {
   const widgets = useSelector(actor, (s) => s.context.address?.widgets ?? [])
   const widget = useSelector(actor, (s) =>
     s.matches({ ready: { buy: "widget" } }) ? s.context.widget : null,
   )
+  const failed = useSelector(actor, (s) => s.matches({ ready: { buy: { widget: "failed" } } }))
+  const failure = useSelector(actor, (s) => s.context.widgetFailure)
+  const attempt = useSelector(actor, (s) => s.context.widgetAttempt)
   const currency = useSelector(actor, (s) => s.context.currency)
   if (widget !== null) {
     return (
@@ -150,16 +188,28 @@ const BuyPanel = ({ actor }: { actor: Actor }) => {
         <button type="button" className="link-button" onClick={() => actor.send({ type: "WIDGETS" })}>
           ← All purchase options
         </button>
-        <iframe
-          className="crypto__frame"
-          src={widget.url}
-          title={`${widget.name}: buy ${currencyDisplayName(currency)}`}
-          // A payment widget runs its own scripts and forms, keeps its session (same-origin for its
-          // own cookies) and may open a bank's 3-D Secure window; it may not navigate the casino page.
-          sandbox="allow-scripts allow-forms allow-same-origin allow-popups allow-popups-to-escape-sandbox"
-          allow="payment; clipboard-write"
-          referrerPolicy="no-referrer"
-        />
+        {failed ? (
+          <div className="crypto__frame crypto__frame--failed" role="alert">
+            <p>
+              <strong>{WidgetMessages.loadFailed}</strong>
+            </p>
+            {failure === null ? null : <p>{WidgetMessages[failure]}</p>}
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => actor.send({ type: "RETRY_WIDGET" })}
+            >
+              Try again
+            </button>
+          </div>
+        ) : (
+          <WidgetFrame
+            key={attempt}
+            actor={actor}
+            url={widget.url}
+            title={`${widget.name}: buy ${currencyDisplayName(currency)}`}
+          />
+        )}
       </div>
     )
   }

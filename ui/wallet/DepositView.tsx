@@ -1,14 +1,26 @@
 /**
  * View of machines/wallet/deposit.machine.ts (modal body): the amount step, the fiat method list, the
  * profile-completion step (the profile form's own view), the Jeton tabs, and a spinner while a call
- * runs. Thin: every message and every decision comes from the machine and the shared rules.
+ * runs. Thin: every message and every decision comes from the machines and the shared rules.
+ *
+ * Which actor each part reads and sends to: the dialog (`deposit`) says which step shows, and each
+ * step is its own actor, the dialog's child (`snapshot.children.amount`, `.payment`, the payment's
+ * `.profile`), read and sent to directly — as the profile form and the crypto form already were.
+ * Why not have the dialog forward the steps' events: the view asks the step itself whether "Play
+ * with" and the crypto currencies can be chosen (`snapshot.can`), and a dialog that forwarded them
+ * would accept every one whatever the step's guards say; nor is there a list of forwarded events to
+ * keep in step with the children. The dialog's own events (PAY_AGAIN, OTHER_METHOD, BACK from the
+ * crypto form) go to the dialog.
  */
 import { useSelector } from "@xstate/react"
 import { Label } from "radix-ui"
 import type { ActorRefFrom } from "xstate"
-import type { profileFormMachine } from "../../machines/profile/profileForm.machine.ts"
-import type { cryptoDepositMachine } from "../../machines/wallet/cryptoDeposit.machine.ts"
-import type { depositMachine, JetonTab } from "../../machines/wallet/deposit.machine.ts"
+import type { couponCheckMachine } from "../../machines/couponCheck.machine.ts"
+import type { depositAmountMachine } from "../../machines/wallet/deposit/depositAmount.machine.ts"
+import type { depositPaymentMachine } from "../../machines/wallet/deposit/depositPayment.machine.ts"
+import type { depositProfileMachine } from "../../machines/wallet/deposit/depositProfile.machine.ts"
+import type { JetonTab } from "../../machines/wallet/deposit/types.ts"
+import type { depositMachine } from "../../machines/wallet/deposit.machine.ts"
 import {
   cryptoCurrencies,
   fiatCurrencies,
@@ -28,6 +40,10 @@ import "../profile/profile.css"
 import "./wallet.css"
 
 type DepositActor = ActorRefFrom<typeof depositMachine>
+type AmountActor = ActorRefFrom<typeof depositAmountMachine>
+type PaymentActor = ActorRefFrom<typeof depositPaymentMachine>
+type ProfileStepActor = ActorRefFrom<typeof depositProfileMachine>
+type CouponActor = ActorRefFrom<typeof couponCheckMachine>
 
 /**
  * The fiat methods as the player sees them. The spec names one card and two e-wallet methods; we show
@@ -54,7 +70,13 @@ const Alert = ({ message }: { message: string | null }) =>
     </p>
   )
 
-const AmountStep = ({ actor }: { actor: DepositActor }) => {
+const AmountStep = ({
+  actor,
+  couponChecker,
+}: {
+  actor: AmountActor
+  couponChecker: CouponActor | undefined
+}) => {
   const currencies = useSelector(actor, (s) => fiatCurrencies(s.context.currencies))
   const cryptos = useSelector(actor, (s) => cryptoCurrencies(s.context.currencies))
   // Crypto opens its form at once, once the wallets are known (a missing wallet is added first).
@@ -65,7 +87,6 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const amountText = useSelector(actor, (s) => s.context.amountText)
   const couponOpen = useSelector(actor, (s) => s.context.couponOpen)
   const coupon = useSelector(actor, (s) => s.context.coupon)
-  const couponChecker = useSelector(actor, (s) => s.children.coupon)
   const minimum = useSelector(actor, (s) => minimumMessage(s.context))
   const promotion = useSelector(actor, (s) => promotionOf(s.context))
   const unlock = useSelector(actor, (s) => unlockHintOf(s.context))
@@ -73,12 +94,12 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   const takeBonus = useSelector(actor, (s) => s.context.takeBonus)
   const message = useSelector(actor, (s) => s.context.message)
   const loadError = useSelector(actor, (s) =>
-    s.matches({ amount: { basics: "failed" } }) ? s.context.loadError : null,
+    s.matches({ editing: { basics: "failed" } }) ? s.context.loadError : null,
   )
-  const minimumsFailed = useSelector(actor, (s) => s.matches({ amount: { minimums: "failed" } }))
+  const minimumsFailed = useSelector(actor, (s) => s.matches({ editing: { minimums: "failed" } }))
   const loading = useSelector(
     actor,
-    (s) => s.matches({ amount: { basics: "loading" } }) || s.matches({ amount: { minimums: "loading" } }),
+    (s) => s.matches({ editing: { basics: "loading" } }) || s.matches({ editing: { minimums: "loading" } }),
   )
   const canPlay = useSelector(actor, (s) => s.can({ type: "PLAY" }))
   // The quick amount the typed amount equals, shown pressed (compared as the machine writes it).
@@ -240,7 +261,7 @@ const AmountStep = ({ actor }: { actor: DepositActor }) => {
   )
 }
 
-const MethodList = ({ actor }: { actor: DepositActor }) => {
+const MethodList = ({ actor }: { actor: PaymentActor }) => {
   const message = useSelector(actor, (s) => s.context.message)
   return (
     <div className="deposit">
@@ -294,59 +315,40 @@ const PaymentEnded = ({ actor, expired }: { actor: DepositActor; expired: boolea
   )
 }
 
-const Back = ({ actor }: { actor: DepositActor }) => (
+const Back = ({ actor }: { actor: PaymentActor }) => (
   <button type="button" className="link-button" onClick={() => actor.send({ type: "BACK" })}>
     Other payment methods
   </button>
 )
 
-export const DepositView = ({ actor }: { actor: DepositActor }) => {
-  const step = useSelector(actor, (s) =>
-    s.matches("amount")
-      ? "amount"
-      : s.matches("methods")
-        ? "methods"
-        : s.matches("crypto")
-          ? "crypto"
-          : s.matches("completingProfile")
-            ? "profile"
-            : s.matches({ jeton: "choosing" })
-              ? "jeton"
-              : s.matches("declined")
-                ? "declined"
-                : s.matches("expired")
-                  ? "expired"
-                  : "busy",
+const ProfileStep = ({ payment, step }: { payment: PaymentActor; step: ProfileStepActor | undefined }) => {
+  const form = useSelector(step, (s) => s?.children.completeProfile)
+  return (
+    <div className="deposit">
+      <p className="deposit__note">This payment method needs a few more details first.</p>
+      {form ? <ProfileFormView actor={form} saveLabel="Save and continue" /> : <Spinner label="Loading" />}
+      <Back actor={payment} />
+    </div>
   )
-  const children = useSelector(actor, (s) => s.children)
+}
 
+/** The payment step: the method list, the profile completion, the Jeton tabs, or a call running. */
+const PaymentStep = ({ actor }: { actor: PaymentActor }) => {
+  const step = useSelector(actor, (s) =>
+    s.matches("methods")
+      ? "methods"
+      : s.matches("profile")
+        ? "profile"
+        : s.matches({ jeton: "choosing" })
+          ? "jeton"
+          : "busy",
+  )
+  const profileStep = useSelector(actor, (s) => s.children.profile)
   switch (step) {
-    case "amount":
-      return <AmountStep actor={actor} />
     case "methods":
       return <MethodList actor={actor} />
-    case "profile": {
-      const form = children.completeProfile as ActorRefFrom<typeof profileFormMachine> | undefined
-      return (
-        <div className="deposit">
-          <p className="deposit__note">This payment method needs a few more details first.</p>
-          {form ? (
-            <ProfileFormView actor={form} saveLabel="Save and continue" />
-          ) : (
-            <Spinner label="Loading" />
-          )}
-          <Back actor={actor} />
-        </div>
-      )
-    }
-    case "crypto": {
-      const form = children.cryptoDeposit as ActorRefFrom<typeof cryptoDepositMachine> | undefined
-      return form ? (
-        <CryptoDepositView actor={form} onBack={() => actor.send({ type: "BACK" })} />
-      ) : (
-        <Spinner label="Please wait" />
-      )
-    }
+    case "profile":
+      return <ProfileStep payment={actor} step={profileStep} />
     case "jeton":
       return (
         <div className="deposit">
@@ -366,6 +368,44 @@ export const DepositView = ({ actor }: { actor: DepositActor }) => {
           <Back actor={actor} />
         </div>
       )
+    case "busy":
+      return <Spinner label="Please wait" />
+  }
+}
+
+export const DepositView = ({ actor }: { actor: DepositActor }) => {
+  const step = useSelector(actor, (s) =>
+    s.matches("amount")
+      ? "amount"
+      : s.matches("payment")
+        ? "payment"
+        : s.matches("crypto")
+          ? "crypto"
+          : s.matches("declined")
+            ? "declined"
+            : s.matches("expired")
+              ? "expired"
+              : "busy",
+  )
+  const children = useSelector(actor, (s) => s.children)
+
+  switch (step) {
+    case "amount":
+      return children.amount ? (
+        <AmountStep actor={children.amount} couponChecker={children.coupon} />
+      ) : (
+        <Spinner label="Please wait" />
+      )
+    case "payment":
+      return children.payment ? <PaymentStep actor={children.payment} /> : <Spinner label="Please wait" />
+    case "crypto": {
+      const form = children.cryptoDeposit
+      return form ? (
+        <CryptoDepositView actor={form} onBack={() => actor.send({ type: "BACK" })} />
+      ) : (
+        <Spinner label="Please wait" />
+      )
+    }
     case "declined":
       return <PaymentEnded actor={actor} expired={false} />
     case "expired":

@@ -19,132 +19,36 @@
  * The timers are plain Node timers and the state of a table lives in memory (it is the one truth of
  * the game in progress); every database write is ordered after the in-memory change it records.
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { BetCall, RollbackCall, WinCall } from "../../../protocols/game-wallet/wallet.ts"
-import { catalogue, type GameDefinition, gameById } from "../../../services/games/catalogue.ts"
+import type { BetCall } from "../../../protocols/game-wallet/wallet.ts"
+import { catalogue, gameById } from "../../../services/games/catalogue.ts"
 import { crashBustFromHash, msToReach, multiplierAt } from "../../../services/games/crash-chain.ts"
-import { studioCredentials } from "../credentials.ts"
 import { betRefusal, playerKey, type Refusal, type SessionRow, StudioSettings } from "../Studio.ts"
-import { callWallet } from "../wallet.ts"
 import { buildChain, type Chain } from "./chain.ts"
+import { crashMoney } from "./money.ts"
+import {
+  type BetAnswer,
+  type CashoutAnswer,
+  type CrashEvent,
+  type CrashShape,
+  type HistoryItem,
+  type Player,
+  pseudonym,
+  type Round,
+  type RoundProof,
+  type Snapshot,
+  type Table,
+  view,
+} from "./types.ts"
+
+export type { CrashEvent, RoundProof } from "./types.ts"
+export { pseudonym }
 
 export const CHAIN_LENGTH = 100_000
 const maxBet = 10n ** 12n
 const HISTORY = 30
-
-export type Phase = "idle" | "betting" | "running" | "busted"
-
-export interface PlayerView {
-  readonly name: string
-  readonly bet: string
-  readonly currency: string
-  /** Hundredths; null while in (or lost). */
-  readonly cashedOut: number | null
-  readonly win: string | null
-  readonly status: "open" | "cashed" | "lost"
-}
-
-export interface HistoryItem {
-  readonly number: number
-  readonly bust: number
-  readonly hash: string
-}
-
-export interface Snapshot {
-  readonly gameId: string
-  readonly phase: Phase
-  readonly number: number
-  /** Epoch ms. */
-  readonly bettingEndsAt: number | null
-  readonly startedAt: number | null
-  readonly bust: number | null
-  readonly hash: string | null
-  readonly serverNow: number
-  readonly players: ReadonlyArray<PlayerView>
-  readonly history: ReadonlyArray<HistoryItem>
-  readonly terminatingHash: string
-  readonly salt: string
-  readonly chainLength: number
-}
-
-export type CrashEvent =
-  | { readonly type: "snapshot"; readonly snapshot: Snapshot }
-  | {
-      readonly type: "betting"
-      readonly number: number
-      readonly bettingEndsAt: number
-      readonly serverNow: number
-    }
-  | {
-      readonly type: "running"
-      readonly number: number
-      readonly startedAt: number
-      readonly serverNow: number
-    }
-  | { readonly type: "bet"; readonly number: number; readonly player: PlayerView }
-  | { readonly type: "cashout"; readonly number: number; readonly player: PlayerView }
-  | {
-      readonly type: "busted"
-      readonly number: number
-      readonly bust: number
-      readonly hash: string
-      readonly players: ReadonlyArray<PlayerView>
-    }
-
-export interface BetAnswer {
-  readonly _tag: "CrashBet"
-  readonly roundId: string
-  readonly number: number
-  readonly name: string
-  readonly bet: string
-  readonly autoCashout: number | null
-  readonly balance: string | null
-  readonly currency: string
-}
-
-export interface CashoutAnswer {
-  readonly _tag: "CrashCashout"
-  readonly roundId: string
-  readonly number: number
-  readonly cashedOut: number
-  readonly bet: string
-  readonly win: string
-  readonly balance: string | null
-  readonly currency: string
-}
-
-/** The session's bet in the current game, for a page that (re)loads. */
-export interface MyBet {
-  readonly roundId: string
-  readonly number: number
-  readonly bet: string
-  readonly autoCashout: number | null
-  readonly cashedOut: number | null
-  readonly win: string | null
-  readonly status: string
-}
-
-export interface RoundProof {
-  readonly roundId: string
-  readonly gameId: string
-  readonly number: number
-  readonly hash: string | null
-  readonly previousHash: string | null
-  readonly bust: number | null
-  readonly salt: string
-  readonly terminatingHash: string
-  readonly bet: string
-  readonly currency: string
-  readonly cashedOut: number | null
-  readonly win: string | null
-  readonly status: string
-}
-
-/** The name others see: a hash of the player key, no personal data ("Player 4F2A"). */
-export const pseudonym = (key: string): string =>
-  `Player ${createHash("sha256").update(`crash-name:${key}`).digest("hex").slice(0, 4).toUpperCase()}`
 
 const refusal = (status: number, error: string, message: string): Refusal => ({
   _tag: "Refusal",
@@ -152,62 +56,6 @@ const refusal = (status: number, error: string, message: string): Refusal => ({
   error,
   message,
 })
-
-interface Player {
-  readonly id: string
-  readonly session: SessionRow
-  readonly name: string
-  readonly bet: bigint
-  readonly auto: number | null
-  status: "pending" | "open" | "cashed" | "lost"
-  cashedOut: number | null
-  win: bigint | null
-}
-
-interface Round {
-  readonly number: number
-  readonly hash: string
-  readonly bust: number
-  phase: "betting" | "running" | "busted"
-  readonly bettingEndsAt: number
-  startedAt: number | null
-  readonly players: Map<string, Player>
-}
-
-interface Table {
-  readonly def: GameDefinition
-  readonly chain: Chain
-  readonly salt: string
-  round: Round | null
-  /** The number of the last game taken from the chain. */
-  last: number
-  readonly listeners: Set<(e: CrashEvent) => void>
-  readonly timers: Set<ReturnType<typeof setTimeout>>
-  history: Array<HistoryItem>
-  /** A round is being started (no second one meanwhile). */
-  starting: boolean
-}
-
-const view = (p: Player): PlayerView => ({
-  name: p.name,
-  bet: p.bet.toString(),
-  currency: p.session.currency,
-  cashedOut: p.cashedOut,
-  win: p.win === null ? null : p.win.toString(),
-  status: p.status === "pending" ? "open" : p.status,
-})
-
-export interface CrashShape {
-  readonly isCrash: (gameId: string) => boolean
-  readonly snapshot: (gameId: string) => Promise<Snapshot>
-  /** Listens to a table's events (starts its loop); the function stops listening. */
-  readonly subscribe: (gameId: string, listener: (e: CrashEvent) => void) => Promise<() => void>
-  readonly bet: (s: SessionRow, amount: bigint, auto: number | null) => Promise<BetAnswer | Refusal>
-  readonly cashout: (s: SessionRow) => Promise<CashoutAnswer | Refusal>
-  readonly mine: (s: SessionRow) => MyBet | null
-  readonly round: (roundId: string) => Promise<RoundProof | undefined>
-  readonly games: (gameId: string, limit: number) => Promise<ReadonlyArray<HistoryItem>>
-}
 
 export class Crash extends Context.Service<Crash, CrashShape>()("game-studio/Crash") {
   static readonly layer = Layer.effect(
@@ -217,57 +65,14 @@ export class Crash extends Context.Service<Crash, CrashShape>()("game-studio/Cra
       const sql = yield* SqlClient.SqlClient
       const context = yield* Effect.context<SqlClient.SqlClient>()
       const run = Effect.runPromiseWith(context)
-      const credentials = studioCredentials(options.secret, { sandbox: options.sandbox })
-      const wallet = (op: "bet" | "win" | "rollback", body: string, timeoutMs: number) =>
-        callWallet(options.walletUrl, credentials.walletSecret, op, body, timeoutMs)
+      const { wallet, queue, deliver, who, winBody, rollbackBody } = crashMoney(sql, options)
       const tables = new Map<string, Table>()
       const loading = new Map<string, Promise<Table>>()
       let closed = false
 
-      const queue = (roundId: string, transactionId: string, op: "win" | "rollback", body: string) =>
-        sql`INSERT INTO studio_outbox (transaction_id, round_id, op, body, attempts, next_attempt_at)
-            VALUES (${transactionId}, ${roundId}::uuid, ${op}, ${body}, 1, now() + interval '30 seconds')
-            ON CONFLICT (transaction_id) DO NOTHING`
-
-      /** One delivery now; the studio's outbox loop retries what is not acknowledged. */
-      const deliver = (transactionId: string, op: "win" | "rollback", body: string) =>
-        Effect.gen(function* () {
-          const answer = yield* wallet(op, body, options.retryTimeoutMs)
-          if (answer._tag === "Ok")
-            yield* sql`UPDATE studio_outbox SET delivered_at = now(), answer = ${JSON.stringify(answer.body)}
-                       WHERE transaction_id = ${transactionId} AND delivered_at IS NULL`
-          else
-            yield* sql`UPDATE studio_outbox SET last_error = ${answer.error},
-                         next_attempt_at = now() + interval '1 second'
-                       WHERE transaction_id = ${transactionId} AND delivered_at IS NULL`
-          return answer
-        })
-
-      const who = (s: SessionRow) => ({
-        sessionToken: s.casinoToken ?? "",
-        playerId: s.playerId ?? "",
-        currency: s.currency,
-      })
-      const winBody = (s: SessionRow, def: GameDefinition, id: string, amount: bigint) =>
-        JSON.stringify({
-          ...who(s),
-          transactionId: `win-${id}`,
-          roundId: id,
-          gameId: def.launchId,
-          amount: amount.toString(),
-          roundClosed: true,
-        } satisfies WinCall)
-      const rollbackBody = (s: SessionRow, id: string) =>
-        JSON.stringify({
-          ...who(s),
-          transactionId: `rollback-${id}`,
-          roundId: id,
-          refTransactionId: `bet-${id}`,
-        } satisfies RollbackCall)
-
       const sessionColumns = `s.id, s.casino_token AS "casinoToken", s.player_id AS "playerId", s.nickname, s.currency,
         s.game_id AS "gameId", s.demo, s.demo_balance::text AS "demoBalance", s.lang, s.platform, s.lobby_url AS "lobbyUrl",
-        s.expires_at AS "expiresAt"`
+        s.expires_at AS "expiresAt", s.autoplay, s.turbo, s.min_round_ms AS "minRoundMs"`
 
       /**
        * After a restart: a game still taking bets never ran (its bets are refunded), a running one is

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { gameArt } from "../../../providers/game-studio/art.ts"
+import { publishedList } from "../../../providers/game-studio/catalogue.ts"
 import { gamePage, notFoundPage, pageCsp } from "../../../providers/game-studio/pages.ts"
 import type { SessionRow } from "../../../providers/game-studio/Studio.ts"
 import { catalogue } from "../../../services/games/catalogue.ts"
@@ -39,6 +40,15 @@ describe("studio pages", () => {
       expect(html).toContain(`data-kind="${def.kind}"`)
       expect(html).not.toMatch(/<script(?![^>]*(nonce="NONCE"|type="application\/json"))/)
     }
+  })
+
+  it("the games list publishes crash titles with the live game's return at a 2.00× cash-out, as their page says", () => {
+    const list = publishedList("https://studio.example")
+    const crash = list.games.filter((g) => g.kind === "crash")
+    expect(crash.length).toBeGreaterThan(0)
+    for (const g of crash) expect(g.rtp).toBe("98.51")
+    // The other kinds keep their exact figure, e.g. European roulette's 36/37.
+    expect(list.games.find((g) => g.id === "european-roulette")?.rtp).toBe("97.29")
   })
 
   it("every page's one script is valid JavaScript and carries only its own kind's module", () => {

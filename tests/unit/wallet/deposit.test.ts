@@ -1,63 +1,25 @@
 /**
- * The deposit on a real actor with controlled doubles: the card cascade over the gateways
- * the server lists, skipping those the payment_config cookie marks failed, marking each
- * GatewayUnavailable 'Failed to process' and writing the cookie each time, and the message when none
- * is left; the cookie read on start resumes with the amount.
+ * The deposit on a real actor with controlled doubles (tests/unit/wallet/depositDoubles.ts): the
+ * card cascade over the gateways the server lists, skipping those the payment_config cookie marks
+ * failed, marking each GatewayUnavailable 'Failed to process' and writing the cookie each time, and
+ * the message when none is left; the cookie read on start resumes with the amount. Events go to the
+ * step the view shows (the dialog's children), as the view sends them.
  */
 import { describe, expect, it } from "vitest"
-import { createActor, fromPromise } from "xstate"
-import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
-import { completeProfile, welcomeOffer } from "../../../machines/profile/fixtures.ts"
-import {
-  type DepositBasics,
-  depositMachine,
-  type PayRequest,
-} from "../../../machines/wallet/deposit.machine.ts"
-import { eurMinimums, fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
+import { welcomeOffer } from "../../../machines/profile/fixtures.ts"
+import { fixtureFund, noDeposits, redirectAnswer } from "../../../machines/wallet/fixtures.ts"
 import type { Promotion } from "../../../services/bonus-service.ts"
 import { GatewayUnavailable } from "../../../services/errors.ts"
 import { MoneyMessages, type PaymentConfig } from "../../../services/money-rules.ts"
-import type { DepositMinimums, DepositResponse, Gateways } from "../../../services/wallet-service.ts"
-import { controlled, settle } from "../account/doubles.ts"
+import type { Gateways } from "../../../services/wallet-service.ts"
+import { settle } from "../account/doubles.ts"
+import { startDeposit } from "./depositDoubles.ts"
 
 const start = (
   saved: PaymentConfig | null,
   gateways: Gateways = ["brpay", "paypound", "ems"],
   offer: Promotion | null = null,
-) => {
-  const pay = controlled<DepositResponse, PayRequest>()
-  const written: Array<PaymentConfig> = []
-  const actor = createActor(
-    depositMachine.provide({
-      actors: {
-        readConfig: fromPromise(async () => saved),
-        loadBasics: fromPromise(
-          async (): Promise<DepositBasics> => ({ fund: fixtureFund, totals: noDeposits, offer }),
-        ),
-        loadMinimums: fromPromise(async (): Promise<DepositMinimums> => eurMinimums),
-        loadGateways: fromPromise(async (): Promise<Gateways> => gateways),
-        pay: pay.logic,
-      },
-      actions: {
-        saveConfig: ({ context }) => {
-          written.push(context.config)
-        },
-        trackMethod: () => {},
-        announceChange: () => {},
-      },
-    }),
-    {
-      input: {
-        currencies: fixtureCurrencies,
-        siteConfig: fixtureSiteConfig,
-        profile: completeProfile,
-        fund: fixtureFund,
-      },
-    },
-  )
-  actor.start()
-  return { actor, pay, written }
-}
+) => startDeposit({ saved, gateways, basics: { fund: fixtureFund, totals: noDeposits, offer } })
 
 const down = (gateway: string) => new GatewayUnavailable({ message: "down", gateway })
 
@@ -69,12 +31,12 @@ describe("the card cascade", () => {
       currency: "EUR",
       promotionCoupon: "",
     }
-    const { actor, pay, written } = start(saved)
+    const { actor, pay, written, amountStep, paymentStep } = start(saved)
     await settle()
     // Resumed with the remembered amount.
-    expect(actor.getSnapshot().context.amountText).toBe("30")
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    expect(amountStep().getSnapshot().context.amountText).toBe("30")
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     await settle()
     expect(pay.last().input).toMatchObject({ kind: "gateway", gateway: "paypound" })
     expect(pay.last().input.body).toMatchObject({ amount: "3000", currency: "EUR" })
@@ -97,12 +59,12 @@ describe("the card cascade", () => {
   })
 
   it("all gateways failed: back to the methods with the message, no call left", async () => {
-    const { actor, pay } = start(null)
+    const { pay, amountStep, paymentStep } = start(null)
     await settle()
-    actor.send({ type: "QUICK", euros: 75 })
-    expect(actor.getSnapshot().context.amountText).toBe("75.00")
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    amountStep().send({ type: "QUICK", euros: 75 })
+    expect(amountStep().getSnapshot().context.amountText).toBe("75.00")
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     for (const gateway of ["brpay", "paypound", "ems"]) {
       await settle()
       expect(pay.last().input).toMatchObject({ gateway })
@@ -110,63 +72,63 @@ describe("the card cascade", () => {
     }
     await settle()
     expect(pay.calls).toHaveLength(3)
-    expect(actor.getSnapshot().matches("methods")).toBe(true)
-    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
+    expect(paymentStep().getSnapshot().matches("methods")).toBe(true)
+    expect(paymentStep().getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
   })
 
   it("no card gateway configured (an empty list): back to the methods with the message, no call", async () => {
-    const { actor, pay } = start(null, [])
+    const { pay, amountStep, paymentStep } = start(null, [])
     await settle()
-    actor.send({ type: "QUICK", euros: 30 })
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    amountStep().send({ type: "QUICK", euros: 30 })
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     await settle()
     expect(pay.calls).toHaveLength(0)
-    expect(actor.getSnapshot().matches("methods")).toBe(true)
-    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
+    expect(paymentStep().getSnapshot().matches("methods")).toBe(true)
+    expect(paymentStep().getSnapshot().context.message).toBe(MoneyMessages.allGatewaysFailed)
   })
 
   it("an e-wallet the casino does not offer (GatewayUnavailable): back to the methods with the message", async () => {
-    const { actor, pay } = start(null)
+    const { pay, amountStep, paymentStep } = start(null)
     await settle()
-    actor.send({ type: "QUICK", euros: 30 })
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "skrill" })
+    amountStep().send({ type: "QUICK", euros: 30 })
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "skrill" })
     await settle()
     expect(pay.last().input).toMatchObject({ kind: "skrill" })
     pay.last().reject(down("skrill"))
     await settle()
-    expect(actor.getSnapshot().matches("methods")).toBe(true)
-    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.depositFailed)
+    expect(paymentStep().getSnapshot().matches("methods")).toBe(true)
+    expect(paymentStep().getSnapshot().context.message).toBe(MoneyMessages.depositFailed)
     // The player may choose another method.
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     await settle()
     expect(pay.last().input).toMatchObject({ kind: "gateway", gateway: "brpay" })
   })
 
   it("below 10 EUR the gateway screen does not open", async () => {
-    const { actor, pay } = start(null)
+    const { pay, amountStep, paymentStep } = start(null)
     await settle()
-    actor.send({ type: "AMOUNT", value: "7.50" })
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    amountStep().send({ type: "AMOUNT", value: "7.50" })
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     await settle()
     expect(pay.calls).toHaveLength(0)
-    expect(actor.getSnapshot().context.message).toBe(MoneyMessages.belowGatewayGate)
+    expect(paymentStep().getSnapshot().context.message).toBe(MoneyMessages.belowGatewayGate)
   })
 })
 
 describe("the bonus of this deposit", () => {
   const thirty: PaymentConfig = { tabs: {}, depositAmount: "30", currency: "EUR", promotionCoupon: "" }
   const payCoupon = async (
-    choose: (actor: ReturnType<typeof start>["actor"]) => void,
+    choose: (step: ReturnType<ReturnType<typeof start>["amountStep"]>) => void,
     offer: Promotion | null,
   ) => {
-    const { actor, pay } = start(thirty, ["brpay"], offer)
+    const { pay, amountStep, paymentStep } = start(thirty, ["brpay"], offer)
     await settle()
-    choose(actor)
-    actor.send({ type: "PLAY" })
-    actor.send({ type: "CHOOSE_METHOD", method: "card" })
+    choose(amountStep())
+    amountStep().send({ type: "PLAY" })
+    paymentStep().send({ type: "CHOOSE_METHOD", method: "card" })
     await settle()
     return pay.last().input.body.promotionCoupon
   }

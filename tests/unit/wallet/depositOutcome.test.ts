@@ -4,19 +4,13 @@
  * one says so; one still open at the provider closes the dialog. And the provider reasons in words.
  */
 import { describe, expect, it } from "vitest"
-import { createActor, fromPromise } from "xstate"
-import { fixtureCurrencies, fixtureSiteConfig } from "../../../machines/flowFixtures.ts"
 import { completeProfile } from "../../../machines/profile/fixtures.ts"
-import {
-  depositMachine,
-  type PaymentOutcome,
-  type PayRequest,
-} from "../../../machines/wallet/deposit.machine.ts"
+import type { PaymentOutcome } from "../../../machines/wallet/deposit/types.ts"
 import { declineWords } from "../../../machines/wallet/depositReasons.ts"
-import { eurMinimums, fixtureFund } from "../../../machines/wallet/fixtures.ts"
-import type { PaymentConfig } from "../../../services/money-rules.ts"
-import type { DepositResponse, FiatPayment, Gateways } from "../../../services/wallet-service.ts"
-import { controlled, settle } from "../account/doubles.ts"
+import { eurMinimums } from "../../../machines/wallet/fixtures.ts"
+import type { FiatPayment } from "../../../services/wallet-service.ts"
+import { settle } from "../account/doubles.ts"
+import { startDeposit } from "./depositDoubles.ts"
 
 const payment = (status: FiatPayment["status"], reason: string | null): FiatPayment => ({
   id: "5f0c2b1a-9d8e-4c7b-a6f5-e4d3c2b1a098",
@@ -30,36 +24,12 @@ const payment = (status: FiatPayment["status"], reason: string | null): FiatPaym
   updatedAt: "2026-11-28T04:01:00.000Z",
 })
 
-const reopen = (deposit: FiatPayment) => {
-  const pay = controlled<DepositResponse, PayRequest>()
-  const asked: Array<{ depositId: string; currency: string }> = []
-  const actor = createActor(
-    depositMachine.provide({
-      actors: {
-        readConfig: fromPromise(async (): Promise<PaymentConfig | null> => null),
-        loadOutcome: fromPromise(async ({ input }: { input: { depositId: string; currency: string } }) => {
-          asked.push(input)
-          const outcome: PaymentOutcome = { deposit, minimums: eurMinimums, profile: completeProfile }
-          return outcome
-        }),
-        loadGateways: fromPromise(async (): Promise<Gateways> => ["payweb"]),
-        pay: pay.logic,
-      },
-      actions: { saveConfig: () => {}, trackMethod: () => {}, announceChange: () => {} },
-    }),
-    {
-      input: {
-        currencies: fixtureCurrencies,
-        siteConfig: fixtureSiteConfig,
-        profile: null,
-        fund: fixtureFund,
-        check: { depositId: deposit.id, currency: "EUR" },
-      },
-    },
-  )
-  actor.start()
-  return { actor, pay, asked }
-}
+const reopen = (deposit: FiatPayment) =>
+  startDeposit({
+    gateways: ["payweb"],
+    outcome: (): PaymentOutcome => ({ deposit, minimums: eurMinimums, profile: completeProfile }),
+    input: { profile: null, check: { depositId: deposit.id, currency: "EUR" } },
+  })
 
 describe("the dialog reopened on a payment", () => {
   it("declined: the reason in words; Try again pays the same amount with the card again", async () => {
@@ -77,10 +47,11 @@ describe("the dialog reopened on a payment", () => {
   })
 
   it("declined: Choose another method shows the method list", async () => {
-    const { actor } = reopen(payment("failed", "Card declined"))
+    const { actor, paymentStep, pay } = reopen(payment("failed", "Card declined"))
     await settle()
     actor.send({ type: "OTHER_METHOD" })
-    expect(actor.getSnapshot().matches("methods")).toBe(true)
+    expect(paymentStep().getSnapshot().matches("methods")).toBe(true)
+    expect(pay.calls).toHaveLength(0)
   })
 
   it("expired: says so, with the same two ways on", async () => {

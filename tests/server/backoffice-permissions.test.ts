@@ -1,0 +1,270 @@
+/**
+ * Every back-office endpoint × every role, walked from the table the router is built from
+ * (server/backoffice/endpoints.ts): allowed → answered (not 401/403); refused → 403 `Forbidden`
+ * and the database unchanged; no session → 401 and unchanged. Then the audit: every successful
+ * call of an endpoint writes exactly its one audit row (reads and the password step none), the
+ * last admin cannot be demoted, and `operator_audit` refuses UPDATE and DELETE.
+ */
+import { Effect } from "effect"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { type BackofficeEndpointKey, backofficeEndpointList } from "../../server/backoffice/endpoints.ts"
+import { can, type Role, roles } from "../../server/backoffice/permissions.ts"
+import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
+import { OperatorAudit } from "../../server/operator/Audit.ts"
+import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
+import { describeBackends, type TestServer } from "./harness.ts"
+import { Browser, type Reply } from "./users-support.ts"
+
+const PASSWORD = "correct horse battery staple"
+const emailOf = (role: Role) => `${role}@perm.example`
+
+/** What the database looks like to an operator: operators, their state, the audit, live sessions. */
+const snapshot = async (server: TestServer) =>
+  (
+    await server.query<Record<string, unknown>>(`
+      SELECT (SELECT count(*)::int FROM backoffice_operators) AS operators,
+             (SELECT string_agg(id::text || ':' || role || ':' || disabled::text || ':' || updated_at::text, ',' ORDER BY id)
+                FROM backoffice_operators) AS state,
+             (SELECT count(*)::int FROM operator_audit) AS audit,
+             (SELECT count(*)::int FROM backoffice_sessions WHERE revoked_at IS NULL) AS live
+    `)
+  )[0]
+
+describeBackends("back-office permissions", ({ start }) => {
+  const clock = new TestClock()
+  let server: TestServer
+  const sessions = new Map<Role, Browser>()
+  let targetId = ""
+  let created = 0
+
+  beforeAll(async () => {
+    server = await start({
+      captchaEnabled: false,
+      backofficeClock: clock.read,
+      rateLimits: scaleRateLimits(defaultRateLimits, 100),
+    })
+    for (const role of roles) {
+      await createOperator(server, { email: emailOf(role), role, password: PASSWORD })
+      sessions.set(role, await signIn(server, clock, emailOf(role), PASSWORD))
+    }
+    targetId = (
+      await createOperator(server, { email: "target@perm.example", role: "support", password: PASSWORD })
+    ).operator.id
+  })
+  afterAll(() => server?.close())
+
+  /** One call of each endpoint as `browser`; a new endpoint fails to compile until it is added here. */
+  const call: Record<BackofficeEndpointKey, (browser: Browser) => Promise<Reply>> = {
+    login: (b) => b.post(`${BO}/login`, { email: "target@perm.example", password: PASSWORD }),
+    loginTotp: (b) => b.post(`${BO}/login/totp`, { code: "000000" }),
+    logout: (b) => b.post(`${BO}/logout`),
+    me: (b) => b.get(`${BO}/me`),
+    listOperators: (b) => b.get(`${BO}/operators`),
+    createOperator: (b) => {
+      created += 1
+      return b.post(`${BO}/operators`, {
+        email: `new-${created}@perm.example`,
+        name: "New One",
+        role: "support",
+      })
+    },
+    updateOperator: (b) =>
+      b.call("PATCH", `${BO}/operators/${targetId}`, { role: created % 2 === 0 ? "kyc" : "support" }),
+    audit: (b) => b.get(`${BO}/audit?limit=10`),
+  }
+
+  /** A session of `role` to spend on a call that ends it (logout). */
+  const sessionFor = async (role: Role, key: BackofficeEndpointKey): Promise<Browser> =>
+    key === "logout" ? signIn(server, clock, emailOf(role), PASSWORD) : (sessions.get(role) as Browser)
+
+  it("declares only the two login steps public", () => {
+    expect(backofficeEndpointList.filter((e) => e.access.kind === "public").map((e) => e.key)).toEqual([
+      "login",
+      "loginTotp",
+    ])
+  })
+
+  for (const endpoint of backofficeEndpointList.filter((e) => e.access.kind !== "public")) {
+    for (const role of roles) {
+      const access = endpoint.access
+      const allowed =
+        access.kind === "signedIn" || (access.kind === "permission" && can(role, access.permission))
+      it(`${endpoint.method} ${endpoint.path} as ${role}: ${allowed ? "allowed" : "403, nothing changed"}`, async () => {
+        const browser = await sessionFor(role, endpoint.key)
+        const before = await snapshot(server)
+        const reply = await call[endpoint.key](browser)
+        if (allowed) {
+          expect(reply.status, JSON.stringify(reply.body)).not.toBe(403)
+          expect(reply.status).not.toBe(401)
+          expect(reply.status).toBeLessThan(300)
+        } else {
+          expect(reply.status).toBe(403)
+          expect((reply.body as { error: string }).error).toBe("Forbidden")
+          expect(await snapshot(server)).toEqual(before)
+        }
+      })
+    }
+    it(`${endpoint.method} ${endpoint.path} without a session: 401, nothing changed`, async () => {
+      const before = await snapshot(server)
+      const reply = await call[endpoint.key](new Browser(server))
+      expect(reply.status).toBe(401)
+      expect((reply.body as { error: string }).error).toBe("Unauthenticated")
+      expect(await snapshot(server)).toEqual(before)
+    })
+  }
+
+  it("every successful call writes exactly its one audit row (reads and the password step none)", async () => {
+    const auditCount = async () =>
+      (await server.query<{ n: number }>("SELECT count(*)::int AS n FROM operator_audit"))[0]?.n ?? 0
+    const lastAction = async () =>
+      (
+        await server.query<{ action: string }>("SELECT action FROM operator_audit ORDER BY id DESC LIMIT 1")
+      )[0]?.action
+    for (const endpoint of backofficeEndpointList) {
+      let browser = await sessionFor("admin", endpoint.key)
+      let reply: Reply
+      let before: number
+      if (endpoint.key === "loginTotp") {
+        browser = new Browser(server)
+        await browser.post(`${BO}/login`, { email: emailOf("admin"), password: PASSWORD })
+        clock.advance(30_000)
+        before = await auditCount()
+        reply = await browser.post(`${BO}/login/totp`, { code: codeAt(emailOf("admin"), clock) })
+      } else {
+        if (endpoint.key === "login") browser = new Browser(server)
+        before = await auditCount()
+        reply = await call[endpoint.key](browser)
+      }
+      expect(reply.status, `${endpoint.key}: ${JSON.stringify(reply.body)}`).toBeLessThan(300)
+      const written = (await auditCount()) - before
+      expect(written, endpoint.key).toBe(endpoint.audits.length === 0 ? 0 : 1)
+      if (endpoint.audits.length > 0) expect(endpoint.audits).toContain(await lastAction())
+    }
+  })
+
+  it("records who, what, before and after, and from where", async () => {
+    const admin = sessions.get("admin") as Browser
+    const reply = await admin.call("PATCH", `${BO}/operators/${targetId}`, { disabled: true })
+    expect(reply.status).toBe(200)
+    const [row] = await server.query<Record<string, unknown>>(
+      "SELECT actor, action, subject, operator_email, ip, before->>'disabled' AS was, after->>'disabled' AS now FROM operator_audit ORDER BY id DESC LIMIT 1",
+    )
+    expect(row).toEqual({
+      actor: "backoffice:admin@perm.example",
+      action: "operators.update",
+      subject: targetId,
+      operator_email: "admin@perm.example",
+      ip: "127.0.0.1",
+      was: "false",
+      now: "true",
+    })
+    const page = await admin.get(`${BO}/audit?limit=2`)
+    const entries = (page.body as { entries: Array<{ action: string; operatorId: string }> }).entries
+    expect(entries).toHaveLength(2)
+    expect(entries[0]?.action).toBe("operators.update")
+  })
+
+  it("refuses to demote or disable the last active admin, and changes nothing", async () => {
+    const admin = sessions.get("admin") as Browser
+    const me = (await admin.get(`${BO}/me`)).body as { operator: { id: string } }
+    const before = await snapshot(server)
+    for (const change of [{ role: "support" }, { disabled: true }]) {
+      const reply = await admin.call("PATCH", `${BO}/operators/${me.operator.id}`, change)
+      expect(reply.status).toBe(409)
+      expect((reply.body as { error: string }).error).toBe("LastAdmin")
+    }
+    expect(await snapshot(server)).toEqual(before)
+  })
+
+  it("answers bad input 400: unknown role, wrong types, nothing to change, bad paging", async () => {
+    const admin = sessions.get("admin") as Browser
+    expect(
+      (await admin.post(`${BO}/operators`, { email: "x@perm.example", name: "X", role: "root" })).status,
+    ).toBe(400)
+    expect((await admin.call("PATCH", `${BO}/operators/${targetId}`, { disabled: "yes" })).status).toBe(400)
+    expect((await admin.call("PATCH", `${BO}/operators/${targetId}`, {})).status).toBe(400)
+    expect((await admin.call("PATCH", `${BO}/operators/not-a-uuid`, { role: "kyc" })).status).toBe(404)
+    expect((await admin.get(`${BO}/audit?limit=0`)).status).toBe(400)
+    expect((await admin.get(`${BO}/audit?before=abc`)).status).toBe(400)
+    const dup = await admin.post(`${BO}/operators`, {
+      email: "TARGET@perm.example",
+      name: "Twin",
+      role: "kyc",
+    })
+    expect(dup.status).toBe(409)
+  })
+
+  it("returns a generated initial password once, and never a secret or a hash", async () => {
+    const admin = sessions.get("admin") as Browser
+    const reply = await admin.post(`${BO}/operators`, {
+      email: "fresh@perm.example",
+      name: "Fresh",
+      role: "kyc",
+    })
+    expect(reply.status).toBe(201)
+    const body = reply.body as { operator: Record<string, unknown>; initialPassword: string }
+    expect(body.initialPassword).toMatch(/^[A-Za-z0-9_-]{24}$/)
+    const list = JSON.stringify((await admin.get(`${BO}/operators`)).body)
+    expect(list).not.toContain(body.initialPassword)
+    expect(list).not.toMatch(/password|totp|secret|\$argon2/i)
+    // The generated password works (and leads to enrolment).
+    const first = await new Browser(server).post(`${BO}/login`, {
+      email: "fresh@perm.example",
+      password: body.initialPassword,
+    })
+    expect((first.body as { step: string }).step).toBe("enrol")
+  })
+
+  it("a disabled operator's sessions end and their password no longer opens one", async () => {
+    await createOperator(server, { email: "gone@perm.example", role: "support", password: PASSWORD })
+    const gone = await signIn(server, clock, "gone@perm.example", PASSWORD)
+    const list = (await sessions.get("admin")?.get(`${BO}/operators`))?.body as {
+      operators: Array<{ id: string; email: string }>
+    }
+    const id = list.operators.find((o) => o.email === "gone@perm.example")?.id
+    expect(
+      (await sessions.get("admin")?.call("PATCH", `${BO}/operators/${id}`, { disabled: true }))?.status,
+    ).toBe(200)
+    expect((await gone.get(`${BO}/me`)).status).toBe(401)
+    const again = await new Browser(server).post(`${BO}/login`, {
+      email: "gone@perm.example",
+      password: PASSWORD,
+    })
+    expect(again.status).toBe(401)
+  })
+
+  it("lists the latest audit entries by number, not as text (past the tenth entry)", async () => {
+    const all = await server.query<{ id: string }>("SELECT id::text AS id FROM operator_audit")
+    expect(all.length).toBeGreaterThan(10)
+    const numeric = all
+      .map((r) => Number(r.id))
+      .sort((a, b) => b - a)
+      .slice(0, 3)
+      .map(String)
+    const latest = await server.run(
+      Effect.gen(function* () {
+        const audit = yield* OperatorAudit
+        return yield* audit.latest(3)
+      }),
+    )
+    expect(latest.map((r) => r.id)).toEqual(numeric)
+    const page = (await (sessions.get("admin") as Browser).get(`${BO}/audit?limit=3`)).body as {
+      entries: Array<{ id: string }>
+      next: string
+    }
+    expect(page.entries.map((e) => e.id)).toEqual(numeric)
+    expect(page.next).toBe(numeric[2])
+  })
+
+  it("operator_audit is append-only: UPDATE, DELETE and TRUNCATE fail", async () => {
+    const before = await snapshot(server)
+    await expect(server.query("UPDATE operator_audit SET action = 'forged'")).rejects.toThrow()
+    await expect(server.query("DELETE FROM operator_audit")).rejects.toThrow()
+    await expect(server.query("TRUNCATE operator_audit")).rejects.toThrow()
+    expect(await snapshot(server)).toEqual(before)
+    const [forged] = await server.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM operator_audit WHERE action = 'forged'",
+    )
+    expect(forged?.n).toBe(0)
+  })
+})
