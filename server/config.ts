@@ -92,7 +92,9 @@ export interface AppConfigShape {
    */
   readonly operatorSecrets: ReadonlyArray<OperatorSecret>
   /** The variables left unset that the server fills in itself (refused in production). */
-  readonly defaulted: ReadonlyArray<"PUBLIC_URL" | "CAPTCHA_SECRET" | "OPERATOR_SECRETS">
+  readonly defaulted: ReadonlyArray<
+    "PUBLIC_URL" | "CAPTCHA_SECRET" | "OPERATOR_SECRETS" | "BACKOFFICE_TOTP_KEY"
+  >
   /** Chain keys that are public test values (refused in production): one line each, what to set. */
   readonly publicTestKeys: ReadonlyArray<string>
   readonly sessionTtlHours: number
@@ -633,6 +635,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
       ...(str(env, "PUBLIC_URL") === undefined ? (["PUBLIC_URL"] as const) : []),
       ...(captchaSecretRaw === undefined ? (["CAPTCHA_SECRET"] as const) : []),
       ...(operatorSecrets.length === 0 ? (["OPERATOR_SECRETS"] as const) : []),
+      ...(backofficeTotpKeyRaw === undefined ? (["BACKOFFICE_TOTP_KEY"] as const) : []),
     ],
     publicTestKeys,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
@@ -640,7 +643,11 @@ export const loadConfig = (env: Env): AppConfigShape => {
     backofficeAllow,
     backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
     backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),
-    backofficeTotpKey: backofficeTotpKeyRaw ?? persistentSecret(dataDir, "backoffice-totp-key"),
+    // Production never invents it (refused below): the key must outlive the machine, or every
+    // operator's second factor is lost with it.
+    backofficeTotpKey:
+      backofficeTotpKeyRaw ??
+      (nodeEnv === "production" ? "" : persistentSecret(dataDir, "backoffice-totp-key")),
     backofficeClock: Date.now,
     smtpUrl: str(env, "SMTP_URL"),
     mailFrom: str(env, "MAIL_FROM") ?? "Casino <no-reply@casino.example>",

@@ -14,7 +14,7 @@ import { isTestKey } from "../../protocols/keys.ts"
 export interface ProductionInputs {
   readonly nodeEnv: string
   readonly captchaEnabled: boolean
-  /** The variables the server would fill in itself (PUBLIC_URL, CAPTCHA_SECRET, OPERATOR_SECRETS). */
+  /** The variables the server would fill in itself (PUBLIC_URL, CAPTCHA_SECRET, OPERATOR_SECRETS, BACKOFFICE_TOTP_KEY). */
   readonly defaulted: ReadonlyArray<string>
   readonly paymentGateways: ReadonlyArray<{
     readonly code: string
@@ -44,6 +44,8 @@ const defaultedFix: Readonly<Record<string, string>> = {
     "CAPTCHA_SECRET is not set: set a random secret of 16+ characters shared by every server process (the server will not invent one)",
   OPERATOR_SECRETS:
     'OPERATOR_SECRETS is not set: give each operator a secret of their own, e.g. {"ana":"<32+ random characters>"} (the server will not invent one)',
+  BACKOFFICE_TOTP_KEY:
+    "BACKOFFICE_TOTP_KEY is not set: set a random key of 32+ characters kept with the database's backups (it encrypts the operators' second-factor secrets; the server will not invent one)",
 }
 
 /** The test parts of a configuration, one line each (empty: none). */

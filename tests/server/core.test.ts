@@ -574,6 +574,7 @@ describe("configuration", () => {
         NODE_ENV: "production",
         CAPTCHA_SECRET: "c".repeat(32),
         OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+        BACKOFFICE_TOTP_KEY: "b".repeat(32),
         RATE_LIMIT_SCALE: "2",
         RATE_LIMITS: '{"signinPerIp":{"max":7,"windowSeconds":60}}',
       })

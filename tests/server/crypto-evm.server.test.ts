@@ -108,6 +108,7 @@ it("configuration has no hot wallet by default and refuses a public anvil key in
     PUBLIC_URL: "https://casino.example",
     CAPTCHA_SECRET: "c".repeat(32),
     OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+    BACKOFFICE_TOTP_KEY: "b".repeat(32),
   }
   for (const account of anvilDevAccounts)
     expect(() => loadConfig({ ...productionBasics, CRYPTO_HOT_WALLET_KEY_ETH: account.privateKey })).toThrow(

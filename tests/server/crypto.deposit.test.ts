@@ -62,6 +62,7 @@ describe("address derivation", () => {
       PUBLIC_URL: "https://casino.example",
       CAPTCHA_SECRET: "x".repeat(32),
       OPERATOR_SECRET: "y".repeat(32),
+      BACKOFFICE_TOTP_KEY: "b".repeat(32),
     }
     // Unset: no deposits offered on any chain, which is a configuration, not a danger.
     const unset = loadConfig(base)

@@ -273,6 +273,7 @@ describe("buyCryptoWidgets", () => {
       NODE_ENV: "production",
       PUBLIC_URL: "https://casino.example",
       OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+      BACKOFFICE_TOTP_KEY: "b".repeat(32),
     }
     expect(() => config({ ...production, ...testWidgetsEnv(sandbox) })).toThrow(
       /ONRAMP_WIDGETS: widget banxa is served over plain http/,

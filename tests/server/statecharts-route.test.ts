@@ -30,6 +30,7 @@ const configWith = (env: Record<string, string>) =>
     PUBLIC_URL: "https://casino.example",
     CAPTCHA_SECRET: "x".repeat(32),
     OPERATOR_SECRET: "y".repeat(32),
+    BACKOFFICE_TOTP_KEY: "b".repeat(32),
     ...env,
   })
 
