@@ -56,7 +56,7 @@ test("two players in one crash game: a manual and an auto cash-out, each sees th
   page,
   world,
 }) => {
-  test.setTimeout(300_000)
+  test.setTimeout(600_000)
   const other: BrowserContext = await browser.newContext({ baseURL: world.baseUrl })
   try {
     const second = await other.newPage()
@@ -149,10 +149,11 @@ test("two players in one crash game: a manual and an auto cash-out, each sees th
     // One click verifies the round: its proof page recomputes the bust and the chain link in the
     // player's browser.
     await manual.game.getByText("Fairness").click()
-    const [proof] = await Promise.all([
-      manual.page.waitForEvent("popup"),
-      manual.game.getByRole("link", { name: "Verify your round" }).first().click(),
-    ])
+    // The round is listed once its game has busted, which a cash-out does not wait for: the
+    // multiplier may still be rising for the others (a high bust takes minutes).
+    const verify = manual.game.getByRole("link", { name: "Verify your round" }).first()
+    await expect(verify).toBeVisible({ timeout: 240_000 })
+    const [proof] = await Promise.all([manual.page.waitForEvent("popup"), verify.click()])
     await expect(proof.getByRole("heading", { level: 1 })).toHaveText(/ — game #\d+$/)
     await expect(proof.getByText(/^✓ The bust recomputes to \d+\.\d{2}×, as played\.$/)).toBeVisible()
     await expect(
