@@ -95,6 +95,7 @@ describe("game studio configuration", () => {
       PUBLIC_URL: "https://casino.example",
       CAPTCHA_SECRET: "c".repeat(32),
       OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
+      BACKOFFICE_TOTP_KEY: "b".repeat(32),
     }
     const casinoDir = await dataDir()
     const providers = (key: string) =>
