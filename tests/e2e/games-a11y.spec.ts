@@ -72,10 +72,10 @@ for (const viewport of VIEWPORTS) {
       await world.screenshot(page, `games-a11y-game-demo-${viewport.name}`)
     })
 
-    test("game pages in demo: mines and roulette boards, and a mines round in play", async ({
+    test("game pages in demo: mines, roulette and plinko boards, and a mines round in play", async ({
       page,
     }, testInfo) => {
-      for (const id of ["mines", "european-roulette"]) {
+      for (const id of ["mines", "european-roulette", "plinko"]) {
         await page.goto(`/game/${id}`)
         const game = page.frameLocator(".game__frame")
         await expect(game.getByText(/^Balance: \d+\.\d{2} EUR$/)).toBeVisible()
