@@ -33,16 +33,16 @@ import { addWallet, loadOutcome, readConfig } from "./deposit/calls.ts"
 import { type CheckCoupon, depositAmountMachine } from "./deposit/depositAmount.machine.ts"
 import { depositPaymentMachine } from "./deposit/depositPayment.machine.ts"
 import { couponOf, endsSession, restoredOrder, retryOrderOf } from "./deposit/rules.ts"
-import type {
-  AmountInput,
-  AmountOutput,
-  DepositCheck,
-  DepositInput,
-  DepositOrder,
-  JetonTab,
-  PaymentInput,
-  PaymentOutcome,
-  PaymentOutput,
+import {
+  type AmountOutput,
+  amountFieldsOf,
+  type DepositCheck,
+  type DepositInput,
+  type DepositOrder,
+  type JetonTab,
+  type PaymentInput,
+  type PaymentOutcome,
+  type PaymentOutput,
 } from "./deposit/types.ts"
 import { defaultWallet, fiatCurrencies, hasWallet, type WalletOutput } from "./support.ts"
 
@@ -74,21 +74,6 @@ export type DepositEvent =
   | { readonly type: "OTHER_METHOD" }
   | AccountChanged
   | CheckCoupon
-
-const amountInputOf = (context: DepositContext): AmountInput => ({
-  currencies: context.currencies,
-  currency: context.currency,
-  amountText: context.amountText,
-  minimums: context.minimums,
-  depositCount: context.depositCount,
-  offer: context.offer,
-  couponOpen: context.couponOpen,
-  coupon: context.coupon,
-  takeBonus: context.takeBonus,
-  config: context.config,
-  fund: context.fund,
-  message: context.message,
-})
 
 const paymentInputOf = (context: DepositContext): PaymentInput => ({
   currencies: context.currencies,
@@ -293,7 +278,7 @@ export const depositMachine = setup({
       invoke: {
         id: "amount",
         src: "depositAmount",
-        input: ({ context }) => amountInputOf(context),
+        input: ({ context }) => amountFieldsOf(context),
         onDone: [
           {
             guard: { type: "playChosen", params: ({ event }) => ({ output: event.output }) },

@@ -11,6 +11,7 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { VerifierField, verifierMachine } from "../../machines/games/verifier.machine.ts"
 import type { OptionsForm, RouletteBetForm } from "../../machines/games/verifier-form.ts"
+import { rouletteBetTypes } from "../../services/games/roulette.ts"
 import { resultWords } from "../../services/games/words.ts"
 import { useShell } from "../app/actors.tsx"
 import { Amount } from "../components/Amount.tsx"
@@ -28,22 +29,6 @@ export const multiplierText = (basisPoints: string): string => {
 
 export const secretSeedText =
   "This round's server seed is still secret: rotate your seed in the game's Fairness panel, then verify."
-
-const rouletteTypes = [
-  "straight",
-  "split",
-  "street",
-  "corner",
-  "line",
-  "red",
-  "black",
-  "odd",
-  "even",
-  "low",
-  "high",
-  "dozen",
-  "column",
-] as const
 
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined)
 
@@ -214,7 +199,7 @@ const RouletteBets = ({ actor, bets }: { actor: VerifierActor; bets: ReadonlyArr
             id={`verifier-bet-${index}-type`}
             label={`Bet ${index + 1} type`}
             value={bet.type}
-            options={rouletteTypes.map((t) => [t, t] as const)}
+            options={rouletteBetTypes.map((t) => [t, t] as const)}
             onChange={(value) => actor.send({ type: "BET", index, field: "type", value })}
           />
           <TextOption

@@ -24,6 +24,7 @@ import {
   type AmountEnd,
   type AmountInput,
   type AmountOutput,
+  amountFieldsOf,
   BasicsFailed,
   type DepositBasics,
 } from "./types.ts"
@@ -52,22 +53,6 @@ export interface AmountContext extends AmountInput {
   readonly cryptoCurrency: string | null
   readonly end: AmountEnd
 }
-
-/** The order as the step leaves it (its own bookkeeping left out). */
-const stepOf = (context: AmountContext): AmountInput => ({
-  currencies: context.currencies,
-  currency: context.currency,
-  amountText: context.amountText,
-  minimums: context.minimums,
-  depositCount: context.depositCount,
-  offer: context.offer,
-  couponOpen: context.couponOpen,
-  coupon: context.coupon,
-  takeBonus: context.takeBonus,
-  config: context.config,
-  fund: context.fund,
-  message: context.message,
-})
 
 export const depositAmountMachine = setup({
   types: {
@@ -140,7 +125,7 @@ export const depositAmountMachine = setup({
   initial: "editing",
   output: ({ context }) => ({
     end: context.end,
-    step: stepOf(context),
+    step: amountFieldsOf(context),
     cryptoCurrency: context.cryptoCurrency,
   }),
   states: {

@@ -105,6 +105,25 @@ export interface AmountInput extends DepositOrder {
   readonly message: string | null
 }
 
+/**
+ * The amount step's fields out of a larger context (the dialog's, or the step's own with its
+ * bookkeeping): what the dialog hands the step and what the step hands back.
+ */
+export const amountFieldsOf = (context: AmountInput): AmountInput => ({
+  currencies: context.currencies,
+  currency: context.currency,
+  amountText: context.amountText,
+  minimums: context.minimums,
+  depositCount: context.depositCount,
+  offer: context.offer,
+  couponOpen: context.couponOpen,
+  coupon: context.coupon,
+  takeBonus: context.takeBonus,
+  config: context.config,
+  fund: context.fund,
+  message: context.message,
+})
+
 /** How the amount step ends: "Play with" passed, a crypto currency chosen, or the session is gone. */
 export type AmountEnd = "play" | "crypto" | "sessionEnded"
 
