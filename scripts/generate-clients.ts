@@ -1,6 +1,7 @@
 /**
- * Writes the browser's client tables (`services/clients/<group>.ts`) from the contract: for every
- * group of `CasinoApi`, every endpoint's method, path, and the exported schemas its params, query,
+ * Writes the browser's client tables from the contracts: `services/clients/<group>.ts` from
+ * `CasinoApi` (the player app) and `services/backoffice/clients/<group>.ts` from `BackofficeApi`;
+ * for every group, every endpoint's method, path, and the exported schemas its params, query,
  * payload and answers (by status) were made of. `--check` fails when a file is stale (also run by
  * tests/unit/clients.test.ts). `npm run generate:clients` after changing `services/api/*.ts`.
  *
@@ -10,25 +11,32 @@
  * is not exported cannot be named by the generated file: the generator says so and stops.
  */
 import { execFileSync } from "node:child_process"
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { basename, join } from "node:path"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { basename, dirname, join, posix } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Schema } from "effect"
 import { HttpApi, HttpApiSchema } from "effect/http-api"
 import { CasinoApi } from "../services/api.ts"
+import { BackofficeApi } from "../services/backoffice/api.ts"
 
-export const clientsDir = fileURLToPath(new URL("../services/clients/", import.meta.url))
+/** Every path below is relative to services/. */
+export const servicesDir = fileURLToPath(new URL("../services/", import.meta.url))
 const biome = fileURLToPath(new URL("../node_modules/@biomejs/biome/bin/biome", import.meta.url))
 
 /** The repository's own formatting, so a generated file reads like the rest and lint stays quiet. */
 const format = (file: string, source: string): string =>
-  execFileSync(process.execPath, [biome, "format", `--stdin-file-path=${join(clientsDir, file)}`], {
+  execFileSync(process.execPath, [biome, "format", `--stdin-file-path=${join(servicesDir, file)}`], {
     input: source,
     encoding: "utf8",
   })
 
+interface Module {
+  readonly file: string
+  readonly load: () => Promise<object>
+}
+
 /** Browser-safe modules holding the contract's schemas; a new service adds its own here. */
-const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () => Promise<object> }> = [
+const schemaModules: ReadonlyArray<Module> = [
   { file: "errors.ts", load: () => import("../services/errors.ts") },
   { file: "user-service.ts", load: () => import("../services/user-service.ts") },
   { file: "ip-service.ts", load: () => import("../services/ip-service.ts") },
@@ -43,7 +51,7 @@ const schemaModules: ReadonlyArray<{ readonly file: string; readonly load: () =>
 ]
 
 /** Where each group is defined (for the generated file's type import). */
-const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => Promise<object> }> = [
+const groupModules: ReadonlyArray<Module> = [
   { file: "api/user-service.ts", load: () => import("../services/api/user-service.ts") },
   { file: "api/ip-service.ts", load: () => import("../services/api/ip-service.ts") },
   { file: "api/profile-service.ts", load: () => import("../services/api/profile-service.ts") },
@@ -55,6 +63,36 @@ const groupModules: ReadonlyArray<{ readonly file: string; readonly load: () => 
   { file: "api/bonus-service.ts", load: () => import("../services/api/bonus-service.ts") },
 ]
 
+const backofficeSchemaModules: ReadonlyArray<Module> = [
+  { file: "errors.ts", load: () => import("../services/errors.ts") },
+  { file: "backoffice/errors.ts", load: () => import("../services/backoffice/errors.ts") },
+  { file: "backoffice/operators.ts", load: () => import("../services/backoffice/operators.ts") },
+]
+
+const backofficeGroupModules: ReadonlyArray<Module> = [
+  { file: "backoffice/api/session.ts", load: () => import("../services/backoffice/api/session.ts") },
+  { file: "backoffice/api/operators.ts", load: () => import("../services/backoffice/api/operators.ts") },
+]
+
+/** A contract and where its client tables go (a folder of services/). */
+export interface Target {
+  /** Walks the contract's endpoints (`HttpApi.reflect` of one API). */
+  readonly reflect: (options: Parameters<typeof HttpApi.reflect>[1]) => void
+  readonly dir: string
+  readonly schemaModules: ReadonlyArray<Module>
+  readonly groupModules: ReadonlyArray<Module>
+}
+
+export const targets: ReadonlyArray<Target> = [
+  { reflect: (options) => HttpApi.reflect(CasinoApi, options), dir: "clients", schemaModules, groupModules },
+  {
+    reflect: (options) => HttpApi.reflect(BackofficeApi, options),
+    dir: "backoffice/clients",
+    schemaModules: backofficeSchemaModules,
+    groupModules: backofficeGroupModules,
+  },
+]
+
 interface Named {
   readonly file: string
   readonly name: string
@@ -64,9 +102,7 @@ class GenerationError extends Error {
   override readonly name = "GenerationError"
 }
 
-const indexExports = async (
-  modules: ReadonlyArray<{ readonly file: string; readonly load: () => Promise<object> }>,
-): Promise<Map<unknown, Named>> => {
+const indexExports = async (modules: ReadonlyArray<Module>): Promise<Map<unknown, Named>> => {
   const index = new Map<unknown, Named>()
   for (const { file, load } of modules) {
     for (const [name, value] of Object.entries(await load())) {
@@ -79,12 +115,17 @@ const indexExports = async (
 }
 
 /** The exported schema an endpoint's (wrapped) schema was made of. */
-const originalOf = (schema: Schema.Top, index: Map<unknown, Named>, where: string): Named => {
+const originalOf = (
+  schema: Schema.Top,
+  index: Map<unknown, Named>,
+  modules: ReadonlyArray<Module>,
+  where: string,
+): Named => {
   const inner: unknown = "schema" in schema ? schema.schema : undefined
   const found = index.get(schema) ?? index.get(inner)
   if (found === undefined) {
     throw new GenerationError(
-      `${where}: the schema is not exported by any schema module (${schemaModules.map((m) => `services/${m.file}`).join(", ")}); ` +
+      `${where}: the schema is not exported by any schema module (${modules.map((m) => `services/${m.file}`).join(", ")}); ` +
         "export it by name so the browser client can refer to it",
     )
   }
@@ -118,17 +159,28 @@ const header = (group: string, groupFile: string) =>
     " */",
   ].join("\n")
 
-/** file name → content, for every group of the contract. */
+/** The import specifier of `file` (relative to services/) from a generated file in `dir`. */
+const importPath = (dir: string, file: string): string => posix.relative(dir, file)
+
+/** file (relative to services/) → content, for every group of every contract. */
 export const renderClients = async (): Promise<Map<string, string>> => {
-  const schemas = await indexExports(schemaModules)
-  const groups = await indexExports(groupModules)
+  const files = new Map<string, string>()
+  for (const target of targets)
+    for (const [file, content] of await renderTarget(target)) files.set(file, content)
+  return files
+}
+
+const renderTarget = async (target: Target): Promise<Map<string, string>> => {
+  const { dir } = target
+  const schemas = await indexExports(target.schemaModules)
+  const groups = await indexExports(target.groupModules)
   const files = new Map<string, string>()
   const perGroup = new Map<
     string,
     { readonly group: Named; readonly imports: Imports; readonly entries: Array<string> }
   >()
 
-  HttpApi.reflect(CasinoApi, {
+  target.reflect({
     onGroup: ({ group }) => {
       const named = groups.get(group)
       if (named === undefined) {
@@ -143,7 +195,7 @@ export const renderClients = async (): Promise<Map<string, string>> => {
       if (state === undefined) throw new GenerationError(`group ${group.identifier} was not announced`)
       const where = `${group.identifier}.${endpoint.identifier}`
       const name = (schema: Schema.Top, part: string) =>
-        use(state.imports, originalOf(schema, schemas, `${where} ${part}`))
+        use(state.imports, originalOf(schema, schemas, target.schemaModules, `${where} ${part}`))
       const list = (schemas_: ReadonlyArray<Schema.Top>, part: string) =>
         `[${schemas_.map((s) => name(s, part)).join(", ")}]`
 
@@ -181,15 +233,25 @@ export const renderClients = async (): Promise<Map<string, string>> => {
     // One list sorted by module path, the order biome's organizeImports keeps.
     const importLines = [
       ...[...imports.byFile.entries()].map(
-        ([file, names]) => [file, `import { ${[...names].sort().join(", ")} } from "../${file}"`] as const,
+        ([file, names]) =>
+          [
+            importPath(dir, file),
+            `import { ${[...names].sort().join(", ")} } from "${importPath(dir, file)}"`,
+          ] as const,
       ),
-      ["client.ts", `import { type ClientTable, makeClient } from "../client.ts"`] as const,
+      [
+        importPath(dir, "client.ts"),
+        `import { type ClientTable, makeClient } from "${importPath(dir, "client.ts")}"`,
+      ] as const,
+      [
+        importPath(dir, group.file),
+        `import type { ${group.name} } from "${importPath(dir, group.file)}"`,
+      ] as const,
     ]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([, line]) => line)
     const lines = [
       header(identifier, group.file),
-      `import type { ${group.name} } from "../${group.file}"`,
       ...importLines,
       "",
       `export const ${identifier}Table: ClientTable<typeof ${group.name}> = {`,
@@ -199,7 +261,8 @@ export const renderClients = async (): Promise<Map<string, string>> => {
       `export const ${identifier}Client = makeClient(${identifier}Table)`,
       "",
     ]
-    files.set(`${identifier}.ts`, format(`${identifier}.ts`, lines.join("\n")))
+    const file = `${dir}/${identifier}.ts`
+    files.set(file, format(file, lines.join("\n")))
   }
   return files
 }
@@ -207,12 +270,16 @@ export const renderClients = async (): Promise<Map<string, string>> => {
 const isMain = process.argv[1] === fileURLToPath(import.meta.url)
 if (isMain) {
   const fresh = await renderClients()
-  const existing = readdirSync(clientsDir).filter((f) => f.endsWith(".ts"))
+  const existing = targets.flatMap(({ dir }) =>
+    readdirSync(join(servicesDir, dir))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => `${dir}/${f}`),
+  )
   if (process.argv.includes("--check")) {
     const stale = [
       ...[...fresh].filter(([file, content]) => {
         try {
-          return readFileSync(join(clientsDir, file), "utf8") !== content
+          return readFileSync(join(servicesDir, file), "utf8") !== content
         } catch {
           return true
         }
@@ -221,13 +288,16 @@ if (isMain) {
     const extra = existing.filter((f) => !fresh.has(f))
     if (stale.length > 0 || extra.length > 0) {
       console.error(
-        `services/clients is stale (${[...stale, ...extra].join(", ")}): run \`npm run generate:clients\``,
+        `the client tables are stale (${[...stale, ...extra].join(", ")}): run \`npm run generate:clients\``,
       )
       process.exit(1)
     }
   } else {
-    for (const file of existing) if (!fresh.has(file)) rmSync(join(clientsDir, file))
-    for (const [file, content] of fresh) writeFileSync(join(clientsDir, file), content)
-    console.log(`wrote ${[...fresh.keys()].map((f) => `services/clients/${f}`).join(", ")}`)
+    for (const file of existing) if (!fresh.has(file)) rmSync(join(servicesDir, file))
+    for (const [file, content] of fresh) {
+      mkdirSync(dirname(join(servicesDir, file)), { recursive: true })
+      writeFileSync(join(servicesDir, file), content)
+    }
+    console.log(`wrote ${[...fresh.keys()].map((f) => `services/${f}`).join(", ")}`)
   }
 }

@@ -50,7 +50,6 @@ import { parseArgs } from "node:util"
 import { Effect, Exit, Layer, References } from "effect"
 import { makeDbLayer } from "../lib/db/client.ts"
 import { Backoffice } from "../server/backoffice/Backoffice.ts"
-import { isRole, type Role, roles } from "../server/backoffice/permissions.ts"
 import { Bonuses } from "../server/bonuses/Bonuses.ts"
 import {
   type NewPromotion,
@@ -83,6 +82,7 @@ import {
   type OperatorError as WithdrawalOperatorError,
   Withdrawals,
 } from "../server/withdrawals/Withdrawals.ts"
+import { isRole, type Role, roles } from "../services/backoffice/permissions.ts"
 import { type WithdrawalStatus, withdrawalStatuses } from "../services/cashout-service.ts"
 
 const usage = `usage: npm run operator -- <command> [options]
@@ -604,9 +604,12 @@ const runDirect = async (options: Options): Promise<unknown> => {
             { email: c.email, name: c.name, role: c.role },
           )
           .pipe(
-            Effect.catchTag("OperatorRefused", (e) =>
-              Effect.succeed({ refused: true, error: e.error, message: e.message } satisfies Refused),
-            ),
+            Effect.catchTags({
+              BadInput: (e) =>
+                Effect.succeed({ refused: true, error: e._tag, message: e.message } satisfies Refused),
+              EmailTaken: (e) =>
+                Effect.succeed({ refused: true, error: e._tag, message: e.message } satisfies Refused),
+            }),
           )
       case "promotionsList":
         return { promotions: yield* promotions.list() }

@@ -17,7 +17,7 @@ import { CasinoApi } from "../services/api.ts"
 import { AccountServicesLive } from "./account.ts"
 import { AnalyticsHandlers } from "./analytics/http.ts"
 import type { Backoffice } from "./backoffice/Backoffice.ts"
-import { backofficeKnownEndpoints, backofficeRoutes } from "./backoffice/http.ts"
+import { backofficeApiRoutes } from "./backoffice/http.ts"
 import { backofficeOperatorEndpoints, backofficeOperatorRoutes } from "./backoffice/operatorHttp.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
@@ -168,7 +168,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     { method: "GET", path: `${config.cdnBasePath}/*` },
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
     ...operatorEndpoints,
-    ...backofficeKnownEndpoints,
+    { method: "GET", path: "/api/backoffice/openapi.json" },
     ...backofficeOperatorEndpoints,
     ...ratesOperatorEndpoints,
     ...promotionsOperatorEndpoints,
@@ -186,7 +186,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     operatorRoutes,
-    backofficeRoutes,
+    backofficeApiRoutes,
     backofficeOperatorRoutes,
     ratesOperatorRoutes,
     promotionsOperatorRoutes,

@@ -1,5 +1,5 @@
 /**
- * The back office's accounts, logins and sessions (docs/backoffice.md).
+ * The back office's accounts, logins and sessions (docs/backoffice.md); the SQL is ./OperatorsRepo.ts.
  *
  * - Login is two steps. The password (argon2id, the players' `Passwords`) opens a `password`-stage
  *   session of 5 minutes; the TOTP code then replaces it with an `active` session (a new token, so
@@ -11,34 +11,31 @@
  *   BACKOFFICE_SESSION_HOURS after login, on logout, and at once when the operator is disabled.
  *   Their times come from `config.backofficeClock`, so tests move time instead of sleeping.
  * - Every change an operator makes writes one `operator_audit` row in the same transaction.
+ * Failures are the contract's wire errors (services/backoffice/errors.ts), answered as they are.
  */
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import {
+  BadInput,
+  InvalidCode,
+  LastAdmin,
+  LoginExpired,
+  OperatorNotFound,
+} from "../../services/backoffice/errors.ts"
+import type { SignedInOperator } from "../../services/backoffice/middleware.ts"
+import type { AuditEntry, LoginStep, Operator } from "../../services/backoffice/operators.ts"
+import { isRole, type Role } from "../../services/backoffice/permissions.ts"
+import { EmailTaken, InvalidCredentials, type RateLimited } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
-import { OperatorRefused } from "../operator/endpoint.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
-import { isRole, type Role } from "./permissions.ts"
+import { type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
 import { openSecret, sealSecret } from "./secretBox.ts"
 import { base32Encode, newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts"
 
-export interface OperatorView {
-  readonly id: string
-  readonly email: string
-  readonly name: string
-  readonly role: Role
-  readonly enrolled: boolean
-  readonly disabled: boolean
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-export interface CurrentOperator {
-  readonly sessionId: string
-  readonly operator: OperatorView
-}
+export type OperatorView = Operator
+export type AuditEntryView = AuditEntry
 
 export interface RequestMeta {
   readonly ip: string
@@ -53,16 +50,12 @@ export interface Actor {
   readonly ip: string | null
 }
 
-export const actorOf = (current: CurrentOperator, ip: string): Actor => ({
+export const actorOf = (current: SignedInOperator): Actor => ({
   operatorId: current.operator.id,
   email: current.operator.email,
   label: `backoffice:${current.operator.email}`,
-  ip,
+  ip: current.ip,
 })
-
-export type LoginStep =
-  | { readonly step: "totp" }
-  | { readonly step: "enrol"; readonly otpauthUri: string; readonly secret: string }
 
 export interface NewOperator {
   readonly email: string
@@ -76,46 +69,13 @@ export interface OperatorChanges {
   readonly disabled?: boolean | undefined
 }
 
-export interface AuditEntryView {
-  readonly id: string
-  readonly at: string
-  readonly actor: string
-  readonly operatorId: string | null
-  readonly operatorEmail: string | null
-  readonly action: string
-  readonly subject: string | null
-  readonly before: unknown
-  readonly after: unknown
-  readonly ip: string | null
-}
-
 /** Minutes a password-stage session waits for its code. */
 export const PENDING_LOGIN_MINUTES = 5
 export const MIN_OPERATOR_PASSWORD = 12
 
-const refused = (status: number, error: string, message: string) =>
-  new OperatorRefused({ status, error, message })
-
-const badCredentials = () => refused(401, "InvalidCredentials", "Wrong e-mail or password.")
-
-interface OperatorRow {
-  readonly id: string
-  readonly email: string
-  readonly name: string
-  readonly role: string
-  readonly totp_enrolled: boolean
-  readonly disabled: boolean
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-interface SecretRow extends OperatorRow {
-  readonly password_hash: string
-  readonly totp_secret: string | null
-  readonly totp_last_step: string | null
-}
-
-const operatorColumns = "id, email, name, role, totp_enrolled, disabled, created_at, updated_at"
+const badCredentials = () => new InvalidCredentials({ message: "Wrong e-mail or password." })
+const wrongCode = () => new InvalidCode({ message: "The code is wrong or was already used." })
+const emailTaken = () => new EmailTaken({ message: "An operator with this e-mail address exists already." })
 
 const viewOf = (row: OperatorRow): OperatorView => ({
   id: row.id,
@@ -137,15 +97,20 @@ export interface BackofficeShape {
   readonly login: (
     input: { readonly email: string; readonly password: string },
     meta: RequestMeta,
-  ) => Effect.Effect<{ readonly token: string; readonly answer: LoginStep }, OperatorRefused>
+  ) => Effect.Effect<{ readonly token: string; readonly answer: LoginStep }, InvalidCredentials | RateLimited>
   readonly loginTotp: (
     pendingToken: string | undefined,
     code: string,
     meta: RequestMeta,
-  ) => Effect.Effect<{ readonly token: string; readonly operator: OperatorView }, OperatorRefused>
+  ) => Effect.Effect<
+    { readonly token: string; readonly operator: OperatorView },
+    LoginExpired | InvalidCode | RateLimited
+  >
   /** The live session of a token (sliding its idle time), else none. */
-  readonly resolve: (token: string | undefined) => Effect.Effect<Option.Option<CurrentOperator>>
-  readonly logout: (current: CurrentOperator, actor: Actor) => Effect.Effect<void>
+  readonly resolve: (
+    token: string | undefined,
+  ) => Effect.Effect<Option.Option<{ readonly sessionId: string; readonly operator: OperatorView }>>
+  readonly logout: (current: SignedInOperator) => Effect.Effect<void>
   readonly listOperators: () => Effect.Effect<ReadonlyArray<OperatorView>>
   /** Creates an operator; `initialPassword` is the generated one, returned this once. */
   readonly createOperator: (
@@ -153,19 +118,19 @@ export interface BackofficeShape {
     input: NewOperator,
   ) => Effect.Effect<
     { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
-    OperatorRefused
+    BadInput | EmailTaken
   >
   readonly updateOperator: (
     actor: Actor,
     id: string,
     changes: OperatorChanges,
-  ) => Effect.Effect<OperatorView, OperatorRefused>
+  ) => Effect.Effect<OperatorView, BadInput | OperatorNotFound | LastAdmin>
   /** Audit entries, newest first, with ids below `before` when given. */
   readonly audit: (limit: number, before: string | undefined) => Effect.Effect<ReadonlyArray<AuditEntryView>>
 }
 
 const make = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
+  const repo = yield* OperatorsRepo
   const config = yield* AppConfig
   const passwords = yield* Passwords
   const limiter = yield* RateLimiter
@@ -174,40 +139,16 @@ const make = Effect.gen(function* () {
   const nowMs = () => config.backofficeClock()
   const iso = (ms: number) => new Date(ms).toISOString()
 
-  const limited = (key: string, limit: (typeof limits)["signinPerIp"]) =>
-    limiter.consume(key, limit).pipe(Effect.mapError((e) => refused(429, "RateLimited", e.message)))
-
-  /** One audit row; run inside the transaction of the change it records. */
-  const writeAudit = (
-    actor: Actor,
-    action: string,
-    subject: string | null,
-    before: unknown,
-    after: unknown,
-  ): Effect.Effect<void, SqlError.SqlError> =>
-    sql`
-      INSERT INTO operator_audit (actor, action, subject, details, operator_id, operator_email, before, after, ip)
-      VALUES (${actor.label.slice(0, 200)}, ${action}, ${subject}, '{}'::jsonb, ${actor.operatorId},
-              ${actor.email}, ${before === null ? null : JSON.stringify(before)}::jsonb,
-              ${after === null ? null : JSON.stringify(after)}::jsonb, ${actor.ip})
-    `.pipe(Effect.asVoid)
-
-  const findByEmail = (email: string) =>
-    sql<SecretRow>`
-      SELECT ${sql.literal(operatorColumns)}, password_hash, totp_secret, totp_last_step::text AS totp_last_step
-      FROM backoffice_operators WHERE lower(email) = ${normalizeOperatorEmail(email)}
-    `.pipe(
-      Effect.map((rows) => rows[0]),
-      Effect.orDie,
-    )
+  const audit = (actor: Actor, action: string, subject: string | null, before: unknown, after: unknown) =>
+    repo.writeAudit({ ...actor, action, subject, before, after })
 
   const login = Effect.fn("Backoffice.login")(function* (
     input: { readonly email: string; readonly password: string },
     meta: RequestMeta,
   ) {
-    yield* limited(`bo-login:ip:${meta.ip}`, limits.signinPerIp)
-    yield* limited(`bo-login:email:${normalizeOperatorEmail(input.email)}`, limits.signinPerEmail)
-    const row = yield* findByEmail(input.email)
+    yield* limiter.consume(`bo-login:ip:${meta.ip}`, limits.signinPerIp)
+    yield* limiter.consume(`bo-login:email:${normalizeOperatorEmail(input.email)}`, limits.signinPerEmail)
+    const row = yield* repo.findByEmail(normalizeOperatorEmail(input.email)).pipe(Effect.orDie)
     if (row === undefined || row.disabled) {
       // The same time as a real check: no telling which e-mails are operators.
       yield* passwords.verifyDummy(input.password)
@@ -217,11 +158,7 @@ const make = Effect.gen(function* () {
     let answer: LoginStep = { step: "totp" }
     if (!row.totp_enrolled) {
       const secret = newTotpSecret()
-      yield* sql`
-        UPDATE backoffice_operators SET totp_secret = ${sealSecret(config.backofficeTotpKey, secret)},
-          totp_last_step = NULL
-        WHERE id = ${row.id} AND NOT totp_enrolled
-      `.pipe(Effect.orDie)
+      yield* repo.setPendingSecret(row.id, sealSecret(config.backofficeTotpKey, secret)).pipe(Effect.orDie)
       answer = {
         step: "enrol",
         otpauthUri: otpauthUri(config.productName, row.email, secret),
@@ -230,12 +167,17 @@ const make = Effect.gen(function* () {
     }
     const token = newToken()
     const now = nowMs()
-    yield* sql`
-      INSERT INTO backoffice_sessions (token_hash, operator_id, stage, created_at, last_seen_at, expires_at, ip, user_agent)
-      VALUES (${hashToken(token)}, ${row.id}, 'password', ${iso(now)}::timestamptz, ${iso(now)}::timestamptz,
-              ${iso(now + PENDING_LOGIN_MINUTES * 60_000)}::timestamptz, ${meta.ip},
-              ${meta.userAgent?.slice(0, 512) ?? null})
-    `.pipe(Effect.orDie)
+    yield* repo
+      .insertSession({
+        tokenHash: hashToken(token),
+        operatorId: row.id,
+        stage: "password",
+        nowIso: iso(now),
+        expiresIso: iso(now + PENDING_LOGIN_MINUTES * 60_000),
+        ip: meta.ip,
+        userAgent: meta.userAgent?.slice(0, 512) ?? null,
+      })
+      .pipe(Effect.orDie)
     return { token, answer }
   })
 
@@ -244,53 +186,40 @@ const make = Effect.gen(function* () {
     code: string,
     meta: RequestMeta,
   ) {
-    const expired = refused(401, "LoginExpired", "Sign in with your e-mail and password first.")
+    const expired = new LoginExpired({ message: "Sign in with your e-mail and password first." })
     if (pendingToken === undefined || !looksLikeToken(pendingToken)) return yield* expired
     const now = nowMs()
-    const pending = (yield* sql<SecretRow & { readonly session_id: string }>`
-      SELECT s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled, o.created_at,
-             o.updated_at, o.password_hash, o.totp_secret, o.totp_last_step::text AS totp_last_step
-      FROM backoffice_sessions s JOIN backoffice_operators o ON o.id = s.operator_id
-      WHERE s.token_hash = ${hashToken(pendingToken)} AND s.stage = 'password' AND s.revoked_at IS NULL
-        AND s.expires_at > ${iso(now)}::timestamptz AND NOT o.disabled
-    `.pipe(Effect.orDie))[0]
+    const pending = yield* repo.findPendingLogin(hashToken(pendingToken), iso(now)).pipe(Effect.orDie)
     if (pending === undefined || pending.totp_secret === null) return yield* expired
     // Six digits are few: the guesses per operator are limited like passwords per e-mail.
-    yield* limited(`bo-totp:operator:${pending.id}`, limits.signinPerEmail)
+    yield* limiter.consume(`bo-totp:operator:${pending.id}`, limits.signinPerEmail)
     const secret = openSecret(config.backofficeTotpKey, pending.totp_secret)
     if (secret === undefined) {
       yield* Effect.logError(
         `back office: the TOTP secret of ${pending.id} does not open with BACKOFFICE_TOTP_KEY`,
       )
-      return yield* refused(401, "InvalidCode", "The code is wrong or was already used.")
+      return yield* wrongCode()
     }
     const lastStep = pending.totp_last_step === null ? null : Number(pending.totp_last_step)
     const step = verifyTotp(secret, code, Math.floor(now / 1000), lastStep)
-    if (step === undefined)
-      return yield* refused(401, "InvalidCode", "The code is wrong or was already used.")
+    if (step === undefined) return yield* wrongCode()
     const token = newToken()
     const enrolling = !pending.totp_enrolled
-    const operator = yield* sql
+    const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
-          const updated = yield* sql<OperatorRow>`
-            UPDATE backoffice_operators
-            SET totp_last_step = ${step}, totp_enrolled = true,
-                updated_at = CASE WHEN totp_enrolled THEN updated_at ELSE now() END
-            WHERE id = ${pending.id} AND (totp_last_step IS NULL OR totp_last_step < ${step})
-            RETURNING ${sql.literal(operatorColumns)}
-          `
-          const row = updated[0]
-          if (row === undefined)
-            return yield* refused(401, "InvalidCode", "The code is wrong or was already used.")
-          yield* sql`UPDATE backoffice_sessions SET revoked_at = ${iso(now)}::timestamptz WHERE id = ${pending.session_id}`
-          yield* sql`
-            INSERT INTO backoffice_sessions (token_hash, operator_id, stage, created_at, last_seen_at, expires_at, ip, user_agent)
-            VALUES (${hashToken(token)}, ${row.id}, 'active', ${iso(now)}::timestamptz, ${iso(now)}::timestamptz,
-                    ${iso(now + config.backofficeSessionHours * 3_600_000)}::timestamptz, ${meta.ip},
-                    ${meta.userAgent?.slice(0, 512) ?? null})
-          `
-          const view = viewOf(row)
+          const row = yield* repo.acceptStep(pending.id, step)
+          if (row === undefined) return yield* wrongCode()
+          yield* repo.revokeSession(pending.session_id, iso(now))
+          yield* repo.insertSession({
+            tokenHash: hashToken(token),
+            operatorId: row.id,
+            stage: "active",
+            nowIso: iso(now),
+            expiresIso: iso(now + config.backofficeSessionHours * 3_600_000),
+            ip: meta.ip,
+            userAgent: meta.userAgent?.slice(0, 512) ?? null,
+          })
           const actor: Actor = {
             operatorId: row.id,
             email: row.email,
@@ -298,9 +227,9 @@ const make = Effect.gen(function* () {
             ip: meta.ip,
           }
           if (enrolling)
-            yield* writeAudit(actor, "operator.enrol", row.id, { enrolled: false }, { enrolled: true })
-          else yield* writeAudit(actor, "operator.login", row.id, null, null)
-          return view
+            yield* audit(actor, "operator.enrol", row.id, { enrolled: false }, { enrolled: true })
+          else yield* audit(actor, "operator.login", row.id, null, null)
+          return viewOf(row)
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -308,88 +237,62 @@ const make = Effect.gen(function* () {
   })
 
   const resolve = Effect.fn("Backoffice.resolve")(function* (token: string | undefined) {
-    if (token === undefined || !looksLikeToken(token)) return Option.none<CurrentOperator>()
+    if (token === undefined || !looksLikeToken(token)) return Option.none()
     const now = nowMs()
-    const rows = yield* sql<OperatorRow & { readonly session_id: string }>`
-      UPDATE backoffice_sessions s SET last_seen_at = ${iso(now)}::timestamptz
-      FROM backoffice_operators o
-      WHERE o.id = s.operator_id AND s.token_hash = ${hashToken(token)} AND s.stage = 'active'
-        AND s.revoked_at IS NULL AND s.expires_at > ${iso(now)}::timestamptz
-        AND s.last_seen_at > ${iso(now - config.backofficeIdleMinutes * 60_000)}::timestamptz
-        AND NOT o.disabled
-      RETURNING s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled,
-                o.created_at, o.updated_at
-    `.pipe(Effect.orDie)
-    const row = rows[0]
+    const row = yield* repo
+      .touchSession(hashToken(token), iso(now), iso(now - config.backofficeIdleMinutes * 60_000))
+      .pipe(Effect.orDie)
     return row === undefined
-      ? Option.none<CurrentOperator>()
-      : Option.some<CurrentOperator>({ sessionId: row.session_id, operator: viewOf(row) })
+      ? Option.none()
+      : Option.some({ sessionId: row.session_id, operator: viewOf(row) })
   })
 
-  const logout = Effect.fn("Backoffice.logout")(function* (current: CurrentOperator, actor: Actor) {
-    yield* sql
+  const logout = Effect.fn("Backoffice.logout")(function* (current: SignedInOperator) {
+    yield* repo
       .withTransaction(
         Effect.gen(function* () {
-          yield* sql`
-            UPDATE backoffice_sessions SET revoked_at = ${iso(nowMs())}::timestamptz
-            WHERE id = ${current.sessionId} AND revoked_at IS NULL
-          `
-          yield* writeAudit(actor, "operator.logout", current.operator.id, null, null)
+          yield* repo.revokeSession(current.sessionId, iso(nowMs()))
+          yield* audit(actorOf(current), "operator.logout", current.operator.id, null, null)
         }),
       )
       .pipe(Effect.orDie)
   })
 
   const listOperators = Effect.fn("Backoffice.listOperators")(function* () {
-    const rows = yield* sql<OperatorRow>`
-      SELECT ${sql.literal(operatorColumns)} FROM backoffice_operators ORDER BY created_at, email
-    `.pipe(Effect.orDie)
-    return rows.map(viewOf)
+    return (yield* repo.listOperators().pipe(Effect.orDie)).map(viewOf)
   })
 
   const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
     const email = input.email.trim()
     const name = input.name.trim()
     if (!emailPattern.test(email) || email.length > 254)
-      return yield* refused(400, "BadRequest", "The e-mail address is not valid.")
+      return yield* new BadInput({ message: "The e-mail address is not valid." })
     if (name === "" || name.length > 100)
-      return yield* refused(400, "BadRequest", "The name must be 1 to 100 characters.")
+      return yield* new BadInput({ message: "The name must be 1 to 100 characters." })
     if (
       input.password !== undefined &&
       (input.password.length < MIN_OPERATOR_PASSWORD || input.password.length > 128)
     )
-      return yield* refused(
-        400,
-        "BadRequest",
-        `The password must be ${MIN_OPERATOR_PASSWORD} to 128 characters.`,
-      )
+      return yield* new BadInput({
+        message: `The password must be ${MIN_OPERATOR_PASSWORD} to 128 characters.`,
+      })
     const initialPassword = input.password === undefined ? randomBytes(18).toString("base64url") : undefined
     const passwordHash = yield* passwords.hash(input.password ?? initialPassword ?? "")
-    const operator = yield* sql
+    const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
-          const taken =
-            yield* sql`SELECT 1 FROM backoffice_operators WHERE lower(email) = ${normalizeOperatorEmail(email)}`
-          if (taken.length > 0)
-            return yield* refused(409, "EmailTaken", "An operator with this e-mail address exists already.")
-          const rows = yield* sql<OperatorRow>`
-            INSERT INTO backoffice_operators (email, name, password_hash, role)
-            VALUES (${email}, ${name}, ${passwordHash}, ${input.role})
-            RETURNING ${sql.literal(operatorColumns)}
-          `
-          const row = rows[0]
+          if (yield* repo.emailTaken(normalizeOperatorEmail(email))) return yield* emailTaken()
+          const row = yield* repo.insertOperator({ email, name, passwordHash, role: input.role })
           if (row === undefined)
             return yield* Effect.die(new Error("INSERT backoffice_operators returned no row"))
           const view = viewOf(row)
-          yield* writeAudit(actor, "operators.create", view.id, null, view)
+          yield* audit(actor, "operators.create", view.id, null, view)
           return view
         }),
       )
       .pipe(
         Effect.catchTag("SqlError", (error) =>
-          error.reason._tag === "UniqueViolation"
-            ? Effect.fail(refused(409, "EmailTaken", "An operator with this e-mail address exists already."))
-            : Effect.die(error),
+          error.reason._tag === "UniqueViolation" ? Effect.fail(emailTaken()) : Effect.die(error),
         ),
       )
     return initialPassword === undefined ? { operator } : { operator, initialPassword }
@@ -401,70 +304,36 @@ const make = Effect.gen(function* () {
     changes: OperatorChanges,
   ) {
     if (changes.role === undefined && changes.disabled === undefined)
-      return yield* refused(400, "BadRequest", "Nothing to change: give role or disabled.")
-    const notFound = refused(404, "OperatorNotFound", "No operator has this id.")
+      return yield* new BadInput({ message: "Nothing to change: give role or disabled." })
+    const notFound = new OperatorNotFound({ message: "No operator has this id." })
     if (!uuidPattern.test(id)) return yield* notFound
-    return yield* sql
+    return yield* repo
       .withTransaction(
         Effect.gen(function* () {
-          // The admins are locked together, so two admins demoting each other at once cannot both win.
-          const admins = yield* sql<{ readonly id: string }>`
-            SELECT id FROM backoffice_operators WHERE role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE
-          `
-          const current = (yield* sql<OperatorRow>`
-            SELECT ${sql.literal(operatorColumns)} FROM backoffice_operators WHERE id = ${id} FOR UPDATE
-          `)[0]
+          const { activeAdmins, operator: current } = yield* repo.lockForUpdate(id)
           if (current === undefined) return yield* notFound
           const before = viewOf(current)
           const role = changes.role ?? before.role
           const disabled = changes.disabled ?? before.disabled
           const wasActiveAdmin = before.role === "admin" && !before.disabled
           const staysActiveAdmin = role === "admin" && !disabled
-          if (wasActiveAdmin && !staysActiveAdmin && admins.length <= 1)
-            return yield* refused(
-              409,
-              "LastAdmin",
-              "The last active admin cannot lose the role or be disabled.",
-            )
-          const rows = yield* sql<OperatorRow>`
-            UPDATE backoffice_operators SET role = ${role}, disabled = ${disabled}, updated_at = now()
-            WHERE id = ${id}
-            RETURNING ${sql.literal(operatorColumns)}
-          `
-          const row = rows[0]
+          if (wasActiveAdmin && !staysActiveAdmin && activeAdmins <= 1)
+            return yield* new LastAdmin({
+              message: "The last active admin cannot lose the role or be disabled.",
+            })
+          const row = yield* repo.updateOperator(id, role, disabled)
           if (row === undefined) return yield* notFound
-          if (disabled && !before.disabled)
-            yield* sql`
-              UPDATE backoffice_sessions SET revoked_at = ${iso(nowMs())}::timestamptz
-              WHERE operator_id = ${id} AND revoked_at IS NULL
-            `
+          if (disabled && !before.disabled) yield* repo.revokeSessionsOf(id, iso(nowMs()))
           const after = viewOf(row)
-          yield* writeAudit(actor, "operators.update", id, before, after)
+          yield* audit(actor, "operators.update", id, before, after)
           return after
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
   })
 
-  const audit = Effect.fn("Backoffice.audit")(function* (limit: number, before: string | undefined) {
-    // ORDER BY names the table's column: the text alias `id` would sort "9" after "10".
-    const rows = yield* sql<{
-      readonly id: string
-      readonly at: Date
-      readonly actor: string
-      readonly operator_id: string | null
-      readonly operator_email: string | null
-      readonly action: string
-      readonly subject: string | null
-      readonly before: unknown
-      readonly after: unknown
-      readonly ip: string | null
-    }>`
-      SELECT id::text AS id, at, actor, operator_id, operator_email, action, subject, before, after, ip
-      FROM operator_audit
-      WHERE ${before === undefined ? sql`true` : sql`id < ${before}::bigint`}
-      ORDER BY operator_audit.id DESC LIMIT ${limit}
-    `.pipe(Effect.orDie)
+  const auditPage = Effect.fn("Backoffice.audit")(function* (limit: number, before: string | undefined) {
+    const rows = yield* repo.audit(limit, before).pipe(Effect.orDie)
     return rows.map(
       (r): AuditEntryView => ({
         id: r.id,
@@ -489,10 +358,10 @@ const make = Effect.gen(function* () {
     listOperators,
     createOperator,
     updateOperator,
-    audit,
+    audit: auditPage,
   } satisfies BackofficeShape
 })
 
 export class Backoffice extends Context.Service<Backoffice, BackofficeShape>()("casino/server/Backoffice") {
-  static readonly layer = Layer.effect(Backoffice, make)
+  static readonly layer = Layer.effect(Backoffice, make).pipe(Layer.provideMerge(OperatorsRepo.layer))
 }

@@ -9,6 +9,9 @@
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
+import type { BadInput } from "../../services/backoffice/errors.ts"
+import { roles } from "../../services/backoffice/permissions.ts"
+import type { EmailTaken } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
 import {
   OPERATOR_PREFIX,
@@ -17,7 +20,6 @@ import {
   operatorBody,
 } from "../operator/endpoint.ts"
 import { Backoffice } from "./Backoffice.ts"
-import { roles } from "./permissions.ts"
 
 export const backofficeOperatorEndpoints = [
   { method: "GET", path: `${OPERATOR_PREFIX}/backoffice/operators` },
@@ -35,8 +37,11 @@ export const backofficeOperatorRoutes = Layer.unwrap(
     const config = yield* AppConfig
     const backoffice = yield* Backoffice
     const authenticate = operatorAuthentication(config)
-    // Every refusal of the service is already an OperatorRefused with its status.
-    const answer = operatorAnswer((e: never) => e)
+    // The service's refusals are the back-office contract's errors: the same status here.
+    const answer = operatorAnswer((e: BadInput | EmailTaken) => ({
+      status: e._tag === "EmailTaken" ? 409 : 400,
+      error: e._tag,
+    }))
 
     const list = answer(
       Effect.gen(function* () {

@@ -13,8 +13,9 @@
  */
 import { type Schema, SchemaAST } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpApi } from "effect/http-api"
+import { HttpApi, type HttpApiEndpoint } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
+import { BackofficeApi } from "../../services/backoffice/api.ts"
 
 /** Capabilities of the spec that later work delivers; their calls answer 501 until then. */
 export const capabilities = {
@@ -104,13 +105,15 @@ export const expandLiteralParams = (path: string, params: Schema.Top | undefined
 /** The implemented endpoints of the contract, read from `CasinoApi` (literal parameters expanded). */
 export const implementedEndpoints = (): ReadonlyArray<KnownEndpoint> => {
   const found: Array<KnownEndpoint> = []
-  HttpApi.reflect(CasinoApi, {
+  const collect = {
     onGroup: () => undefined,
-    onEndpoint: ({ endpoint }) => {
+    onEndpoint: ({ endpoint }: { readonly endpoint: HttpApiEndpoint.Top }) => {
       const method = endpoint.method.toUpperCase()
       for (const path of expandLiteralParams(endpoint.path, endpoint.params)) found.push({ method, path })
     },
-  })
+  }
+  HttpApi.reflect(CasinoApi, collect)
+  HttpApi.reflect(BackofficeApi, collect)
   return found
 }
 

@@ -22,7 +22,8 @@ export const readCookie = (
 const cookieOptions = (config: Pick<AppConfigShape, "cookieSecure">) =>
   ({ httpOnly: true, sameSite: "lax", path: "/", secure: config.cookieSecure }) as const
 
-const onResponse = (handler: HttpEffect.PreResponseHandler): Effect.Effect<void> =>
+/** Runs `handler` on the response of the current request (cookies, headers). */
+export const onResponse = (handler: HttpEffect.PreResponseHandler): Effect.Effect<void> =>
   Effect.withFiber((fiber) => {
     HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, handler)
     return Effect.void

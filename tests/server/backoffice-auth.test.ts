@@ -92,7 +92,7 @@ describeBackends("back-office login", ({ start }) => {
       password: "nope",
     })
     expect(wrong.status).toBe(401)
-    expect(wrong.body).toEqual({ error: "InvalidCredentials", message: "Wrong e-mail or password." })
+    expect(wrong.body).toEqual({ _tag: "InvalidCredentials", message: "Wrong e-mail or password." })
     const unknown = await new Browser(server).post(`${BO}/login`, {
       email: "nobody@ops.example",
       password: PASSWORD,
@@ -108,7 +108,7 @@ describeBackends("back-office login", ({ start }) => {
     )
     const replayed = await replay.post(`${BO}/login/totp`, { code: used })
     expect(replayed.status).toBe(401)
-    expect((replayed.body as { error: string }).error).toBe("InvalidCode")
+    expect((replayed.body as { _tag: string })._tag).toBe("InvalidCode")
     const wrongCode = await replay.post(`${BO}/login/totp`, { code: used === "000000" ? "000001" : "000000" })
     expect(wrongCode.status).toBe(401)
     expect((await replay.get(`${BO}/me`)).status).toBe(401)
@@ -118,7 +118,7 @@ describeBackends("back-office login", ({ start }) => {
       code: codeAt("ben@ops.example", clock),
     })
     expect(noPassword.status).toBe(401)
-    expect((noPassword.body as { error: string }).error).toBe("LoginExpired")
+    expect((noPassword.body as { _tag: string })._tag).toBe("LoginExpired")
     // The next time-step's code works; the first session lives on.
     const ok = await replay.post(`${BO}/login/totp`, { code: codeAt("ben@ops.example", clock) })
     expect(ok.status).toBe(200)
@@ -177,7 +177,7 @@ describeBackends("back-office login", ({ start }) => {
       password: PASSWORD,
     })
     expect(limited.status).toBe(429)
-    expect((limited.body as { error: string }).error).toBe("RateLimited")
+    expect((limited.body as { _tag: string })._tag).toBe("RateLimited")
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
   })
 
@@ -237,7 +237,7 @@ describeBackends("back-office address allow-list, login limit per address, secur
         method === "POST" ? { email: "fay@ops.example", password: PASSWORD } : undefined,
       )
       expect(reply.status, `${method} ${path}`).toBe(403)
-      expect((reply.body as { error: string }).error).toBe("ForbiddenAddress")
+      expect((reply.body as { _tag: string })._tag).toBe("ForbiddenAddress")
     }
     // A session taken from an allowed address is refused from another one too.
     const inside = new Browser(server, "10.1.2.3")

@@ -1,22 +1,49 @@
 /**
- * Every back-office endpoint × every role, walked from the table the router is built from
- * (server/backoffice/endpoints.ts): allowed → answered (not 401/403); refused → 403 `Forbidden`
+ * Every back-office endpoint × every role, walked from the contract (`BackofficeApi`, each endpoint
+ * with its `Requires` and `Audits` annotations): allowed → answered (not 401/403); refused → 403 `Forbidden`
  * and the database unchanged; no session → 401 and unchanged. Then the audit: every successful
  * call of an endpoint writes exactly its one audit row (reads and the password step none), the
  * last admin cannot be demoted, and `operator_audit` refuses UPDATE and DELETE.
  */
 import { Effect } from "effect"
+import { HttpApi } from "effect/http-api"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { type BackofficeEndpointKey, backofficeEndpointList } from "../../server/backoffice/endpoints.ts"
-import { can, type Role, roles } from "../../server/backoffice/permissions.ts"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { OperatorAudit } from "../../server/operator/Audit.ts"
+import { type Access, accessOf, auditsOf } from "../../services/backoffice/access.ts"
+import { BackofficeApi } from "../../services/backoffice/api.ts"
+import { can, type Role, roles } from "../../services/backoffice/permissions.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser, type Reply } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
 const emailOf = (role: Role) => `${role}@perm.example`
+
+interface Endpoint {
+  readonly key: string
+  readonly method: string
+  readonly path: string
+  readonly access: Access | undefined
+  readonly audits: ReadonlyArray<string>
+}
+
+/** Every endpoint of the contract, as `group.endpoint`, with what its annotations say. */
+const endpointList: ReadonlyArray<Endpoint> = (() => {
+  const found: Array<Endpoint> = []
+  HttpApi.reflect(BackofficeApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ group, endpoint }) =>
+      found.push({
+        key: `${group.identifier}.${endpoint.identifier}`,
+        method: endpoint.method,
+        path: endpoint.path,
+        access: accessOf(endpoint.annotations),
+        audits: auditsOf(endpoint.annotations),
+      }),
+  })
+  return found
+})()
 
 /** What the database looks like to an operator: operators, their state, the audit, live sessions. */
 const snapshot = async (server: TestServer) =>
@@ -53,14 +80,14 @@ describeBackends("back-office permissions", ({ start }) => {
   })
   afterAll(() => server?.close())
 
-  /** One call of each endpoint as `browser`; a new endpoint fails to compile until it is added here. */
-  const call: Record<BackofficeEndpointKey, (browser: Browser) => Promise<Reply>> = {
-    login: (b) => b.post(`${BO}/login`, { email: "target@perm.example", password: PASSWORD }),
-    loginTotp: (b) => b.post(`${BO}/login/totp`, { code: "000000" }),
-    logout: (b) => b.post(`${BO}/logout`),
-    me: (b) => b.get(`${BO}/me`),
-    listOperators: (b) => b.get(`${BO}/operators`),
-    createOperator: (b) => {
+  /** One call of each endpoint as `browser`; a new endpoint fails the first test until it is added here. */
+  const call: Record<string, (browser: Browser) => Promise<Reply>> = {
+    "login.login": (b) => b.post(`${BO}/login`, { email: "target@perm.example", password: PASSWORD }),
+    "login.loginTotp": (b) => b.post(`${BO}/login/totp`, { code: "000000" }),
+    "session.logout": (b) => b.post(`${BO}/logout`),
+    "session.me": (b) => b.get(`${BO}/me`),
+    "operators.listOperators": (b) => b.get(`${BO}/operators`),
+    "operators.createOperator": (b) => {
       created += 1
       return b.post(`${BO}/operators`, {
         email: `new-${created}@perm.example`,
@@ -68,47 +95,57 @@ describeBackends("back-office permissions", ({ start }) => {
         role: "support",
       })
     },
-    updateOperator: (b) =>
+    "operators.updateOperator": (b) =>
       b.call("PATCH", `${BO}/operators/${targetId}`, { role: created % 2 === 0 ? "kyc" : "support" }),
-    audit: (b) => b.get(`${BO}/audit?limit=10`),
+    "operators.audit": (b) => b.get(`${BO}/audit?limit=10`),
   }
 
   /** A session of `role` to spend on a call that ends it (logout). */
-  const sessionFor = async (role: Role, key: BackofficeEndpointKey): Promise<Browser> =>
-    key === "logout" ? signIn(server, clock, emailOf(role), PASSWORD) : (sessions.get(role) as Browser)
+  const sessionFor = async (role: Role, key: string): Promise<Browser> =>
+    key === "session.logout"
+      ? signIn(server, clock, emailOf(role), PASSWORD)
+      : (sessions.get(role) as Browser)
 
-  it("declares only the two login steps public", () => {
-    expect(backofficeEndpointList.filter((e) => e.access.kind === "public").map((e) => e.key)).toEqual([
-      "login",
-      "loginTotp",
+  it("declares who may call every endpoint, only the two login steps public, and tests each", () => {
+    expect(endpointList.filter((e) => e.access === undefined).map((e) => e.key)).toEqual([])
+    expect(endpointList.filter((e) => e.access?.kind === "public").map((e) => e.key)).toEqual([
+      "login.login",
+      "login.loginTotp",
     ])
+    expect(endpointList.map((e) => e.key).filter((key) => call[key] === undefined)).toEqual([])
   })
 
-  for (const endpoint of backofficeEndpointList.filter((e) => e.access.kind !== "public")) {
+  const callOf = (key: string) => {
+    const f = call[key]
+    if (f === undefined) throw new Error(`no call for ${key}`)
+    return f
+  }
+
+  for (const endpoint of endpointList.filter((e) => e.access?.kind !== "public")) {
     for (const role of roles) {
       const access = endpoint.access
       const allowed =
-        access.kind === "signedIn" || (access.kind === "permission" && can(role, access.permission))
+        access?.kind === "signedIn" || (access?.kind === "permission" && can(role, access.permission))
       it(`${endpoint.method} ${endpoint.path} as ${role}: ${allowed ? "allowed" : "403, nothing changed"}`, async () => {
         const browser = await sessionFor(role, endpoint.key)
         const before = await snapshot(server)
-        const reply = await call[endpoint.key](browser)
+        const reply = await callOf(endpoint.key)(browser)
         if (allowed) {
           expect(reply.status, JSON.stringify(reply.body)).not.toBe(403)
           expect(reply.status).not.toBe(401)
           expect(reply.status).toBeLessThan(300)
         } else {
           expect(reply.status).toBe(403)
-          expect((reply.body as { error: string }).error).toBe("Forbidden")
+          expect((reply.body as { _tag: string })._tag).toBe("Forbidden")
           expect(await snapshot(server)).toEqual(before)
         }
       })
     }
     it(`${endpoint.method} ${endpoint.path} without a session: 401, nothing changed`, async () => {
       const before = await snapshot(server)
-      const reply = await call[endpoint.key](new Browser(server))
+      const reply = await callOf(endpoint.key)(new Browser(server))
       expect(reply.status).toBe(401)
-      expect((reply.body as { error: string }).error).toBe("Unauthenticated")
+      expect((reply.body as { _tag: string })._tag).toBe("Unauthenticated")
       expect(await snapshot(server)).toEqual(before)
     })
   }
@@ -120,20 +157,20 @@ describeBackends("back-office permissions", ({ start }) => {
       (
         await server.query<{ action: string }>("SELECT action FROM operator_audit ORDER BY id DESC LIMIT 1")
       )[0]?.action
-    for (const endpoint of backofficeEndpointList) {
+    for (const endpoint of endpointList) {
       let browser = await sessionFor("admin", endpoint.key)
       let reply: Reply
       let before: number
-      if (endpoint.key === "loginTotp") {
+      if (endpoint.key === "login.loginTotp") {
         browser = new Browser(server)
         await browser.post(`${BO}/login`, { email: emailOf("admin"), password: PASSWORD })
         clock.advance(30_000)
         before = await auditCount()
         reply = await browser.post(`${BO}/login/totp`, { code: codeAt(emailOf("admin"), clock) })
       } else {
-        if (endpoint.key === "login") browser = new Browser(server)
+        if (endpoint.key === "login.login") browser = new Browser(server)
         before = await auditCount()
-        reply = await call[endpoint.key](browser)
+        reply = await callOf(endpoint.key)(browser)
       }
       expect(reply.status, `${endpoint.key}: ${JSON.stringify(reply.body)}`).toBeLessThan(300)
       const written = (await auditCount()) - before
@@ -171,7 +208,7 @@ describeBackends("back-office permissions", ({ start }) => {
     for (const change of [{ role: "support" }, { disabled: true }]) {
       const reply = await admin.call("PATCH", `${BO}/operators/${me.operator.id}`, change)
       expect(reply.status).toBe(409)
-      expect((reply.body as { error: string }).error).toBe("LastAdmin")
+      expect((reply.body as { _tag: string })._tag).toBe("LastAdmin")
     }
     expect(await snapshot(server)).toEqual(before)
   })

@@ -5,8 +5,8 @@
  */
 import { Effect } from "effect"
 import { Backoffice } from "../../server/backoffice/Backoffice.ts"
-import type { Role } from "../../server/backoffice/permissions.ts"
 import { base32Decode, totpAt } from "../../server/backoffice/totp.ts"
+import type { Role } from "../../services/backoffice/permissions.ts"
 import type { TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 

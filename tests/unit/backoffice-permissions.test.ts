@@ -1,7 +1,7 @@
 /** The permission matrix: the admin has everything, every role reads players, and docs/backoffice.md shows this very table. */
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { can, matrix, permissions, roles } from "../../server/backoffice/permissions.ts"
+import { can, matrix, permissions, roles } from "../../services/backoffice/permissions.ts"
 
 describe("back-office permission matrix", () => {
   it("gives the admin every permission and nobody else operators.manage or audit.read", () => {

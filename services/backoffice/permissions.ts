@@ -1,7 +1,8 @@
 /**
  * The back office's permission matrix, in one place: what each role may do. Every back-office
- * endpoint names the permission it needs (./endpoints.ts) and the server checks it against this
- * table on every request; docs/backoffice.md shows the same table.
+ * endpoint names the permission it needs (./access.ts, on the endpoint in ./api/) and the server
+ * checks it against this table on every request; the browser reads the same table only to hide
+ * what the server would refuse. docs/backoffice.md shows it.
  */
 export const roles = ["support", "kyc", "payments", "marketing", "admin"] as const
 export type Role = (typeof roles)[number]

@@ -1,0 +1,23 @@
+/**
+ * The back-office HTTP API, defined once (as services/api.ts is for the player app): the server
+ * implements it (server/backoffice/), the back-office app's client is derived from it
+ * (services/backoffice/clients/), and /backoffice/openapi.json is generated from it.
+ * Browser-safe: imports no server code. Every endpoint carries its `Requires` annotation
+ * (./access.ts); the guard refuses one without it.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { OperatorsApi } from "./api/operators.ts"
+import { LoginApi, SessionApi } from "./api/session.ts"
+
+export class BackofficeApi extends HttpApi.make("backoffice")
+  .add(LoginApi)
+  .add(SessionApi)
+  .add(OperatorsApi)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Casino back-office API",
+      version: "1.0.0",
+      description:
+        "The calls of the back office (/backoffice): operators with roles and TOTP, every endpoint under one permission, every change audited.",
+    }),
+  ) {}

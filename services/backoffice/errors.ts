@@ -1,0 +1,55 @@
+/**
+ * Wire errors of the back-office API. The status lives on the class, so the server answers it and
+ * the derived client decodes the same class back. Errors the player API already names with the same
+ * meaning (Unauthenticated, InvalidCredentials, RateLimited, EmailTaken) are reused from
+ * ../errors.ts.
+ */
+import { Schema } from "effect"
+
+/** The signed-in operator's role lacks the endpoint's permission; nothing was read or changed. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  { message: Schema.String, permission: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** The client address is not in BACKOFFICE_ALLOW. */
+export class ForbiddenAddress extends Schema.TaggedError<ForbiddenAddress>()(
+  "ForbiddenAddress",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
+/** The TOTP step without a live password step (expired, or never signed in). */
+export class LoginExpired extends Schema.TaggedError<LoginExpired>()(
+  "LoginExpired",
+  { message: Schema.String },
+  { httpApiStatus: 401 },
+) {}
+
+/** A TOTP code that is wrong or was already used. */
+export class InvalidCode extends Schema.TaggedError<InvalidCode>()(
+  "InvalidCode",
+  { message: Schema.String },
+  { httpApiStatus: 401 },
+) {}
+
+/** Input that passed the schema but not a rule (an e-mail shape, a name length, nothing to change). */
+export class BadInput extends Schema.TaggedError<BadInput>()(
+  "BadInput",
+  { message: Schema.String },
+  { httpApiStatus: 400 },
+) {}
+
+export class OperatorNotFound extends Schema.TaggedError<OperatorNotFound>()(
+  "OperatorNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** The last active admin cannot lose the role or be disabled. */
+export class LastAdmin extends Schema.TaggedError<LastAdmin>()(
+  "LastAdmin",
+  { message: Schema.String },
+  { httpApiStatus: 409 },
+) {}

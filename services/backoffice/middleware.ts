@@ -1,0 +1,33 @@
+/**
+ * The back office's two guards, declared with the contract so every group states which one it
+ * stands behind (the server implements them in server/backoffice/guard.ts):
+ * - `BackofficeAddress`: the BACKOFFICE_ALLOW list only (the login steps);
+ * - `BackofficeGuard`: the list, then the `bo_session` cookie, then the endpoint's `Requires`
+ *   annotation against the operator's role; it provides the signed-in `CurrentOperator`.
+ */
+import { Context } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { Unauthenticated } from "../errors.ts"
+import { Forbidden, ForbiddenAddress } from "./errors.ts"
+import type { Operator } from "./operators.ts"
+
+export interface SignedInOperator {
+  readonly sessionId: string
+  readonly operator: Operator
+  /** The client address (TRUST_PROXY-resolved), for the audit. */
+  readonly ip: string
+}
+
+export class CurrentOperator extends Context.Service<CurrentOperator, SignedInOperator>()(
+  "casino/backoffice/CurrentOperator",
+) {}
+
+export class BackofficeAddress extends HttpApiMiddleware.Service<BackofficeAddress>()(
+  "casino/backoffice/Address",
+  { error: ForbiddenAddress },
+) {}
+
+export class BackofficeGuard extends HttpApiMiddleware.Service<
+  BackofficeGuard,
+  { provides: CurrentOperator }
+>()("casino/backoffice/Guard", { error: [ForbiddenAddress, Unauthenticated, Forbidden] }) {}

@@ -1,0 +1,110 @@
+/**
+ * Schemas of the back office's own accounts: operators, the two-step login, the audit trail.
+ * Browser-safe: the back-office app and the server both build on these.
+ */
+import { Schema } from "effect"
+import { HttpApiSchema } from "effect/http-api"
+import { permissions, roles } from "./permissions.ts"
+
+export const Role = Schema.Literals(roles)
+export const Permission = Schema.Literals(permissions)
+
+const Email = Schema.String.check(Schema.isMaxLength(254))
+
+export const Operator = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  role: Role,
+  /** The second factor is confirmed (a code was accepted once). */
+  enrolled: Schema.Boolean,
+  disabled: Schema.Boolean,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+})
+export type Operator = typeof Operator.Type
+
+export const LoginPayload = Schema.Struct({
+  email: Email,
+  password: Schema.String.check(Schema.isMaxLength(128)),
+})
+
+/** After the password: the code of an enrolled operator, or the enrolment of a new one. */
+export const LoginStep = Schema.Union([
+  Schema.Struct({ step: Schema.Literal("totp") }),
+  Schema.Struct({
+    step: Schema.Literal("enrol"),
+    /** `otpauth://totp/…` for an authenticator app's QR code. */
+    otpauthUri: Schema.String,
+    /** The same secret in base32, for typing it in by hand. */
+    secret: Schema.String,
+  }),
+])
+export type LoginStep = typeof LoginStep.Type
+
+export const TotpPayload = Schema.Struct({ code: Schema.String.check(Schema.isMaxLength(16)) })
+
+/** Who is signed in, with what they may do (the browser hides the rest; the server refuses it). */
+export const Me = Schema.Struct({
+  operator: Operator,
+  role: Role,
+  permissions: Schema.Array(Permission),
+})
+export type Me = typeof Me.Type
+
+export const LoggedOut = Schema.Struct({ loggedOut: Schema.Literal(true) })
+
+export const Operators = Schema.Struct({ operators: Schema.Array(Operator) })
+
+export const CreateOperatorPayload = Schema.Struct({
+  email: Email,
+  name: Schema.String.check(Schema.isMaxLength(100)),
+  role: Role,
+  /** Absent: a one-time password is generated and returned once. */
+  password: Schema.optional(Schema.String.check(Schema.isMaxLength(128))),
+})
+
+export const CreatedOperator = Schema.Struct({
+  operator: Operator,
+  /** Shown this once; the operator changes it at first sign-in. */
+  initialPassword: Schema.optional(Schema.String),
+})
+
+/** Answered 201 Created. */
+export const OperatorCreated = CreatedOperator.pipe(HttpApiSchema.status(201))
+
+export const OperatorParams = Schema.Struct({ id: Schema.String.check(Schema.isMaxLength(64)) })
+
+export const UpdateOperatorPayload = Schema.Struct({
+  role: Schema.optional(Role),
+  disabled: Schema.optional(Schema.Boolean),
+})
+
+export const AuditQuery = Schema.Struct({
+  /** 1–200; 50 when absent. */
+  limit: Schema.optional(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 200 })),
+  ),
+  /** The id of an entry: the page continues below it (`next` of the previous page). */
+  before: Schema.optional(Schema.String.check(Schema.isPattern(/^[1-9]\d{0,17}$/))),
+})
+
+export const AuditEntry = Schema.Struct({
+  id: Schema.String,
+  at: Schema.String,
+  actor: Schema.String,
+  operatorId: Schema.NullOr(Schema.String),
+  operatorEmail: Schema.NullOr(Schema.String),
+  action: Schema.String,
+  subject: Schema.NullOr(Schema.String),
+  before: Schema.Unknown,
+  after: Schema.Unknown,
+  ip: Schema.NullOr(Schema.String),
+})
+export type AuditEntry = typeof AuditEntry.Type
+
+export const AuditPage = Schema.Struct({
+  entries: Schema.Array(AuditEntry),
+  /** The `before` of the next page; null on the last one. */
+  next: Schema.NullOr(Schema.String),
+})
