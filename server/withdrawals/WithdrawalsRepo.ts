@@ -1,7 +1,8 @@
 /**
  * The SQL of withdrawals (migration 0050): the withdrawals, their timeline (`withdrawal_steps`) and
- * the payout callbacks received. Only `Withdrawals` (Withdrawals.ts) calls it; every function fails
- * only with `SqlError`. Amounts cross the boundary as decimal strings (numeric read as text).
+ * the payout callbacks received. Only the `Withdrawals` service's modules (server/withdrawals/) call
+ * it; every function fails only with `SqlError`. Amounts cross the boundary as decimal strings
+ * (numeric read as text).
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
