@@ -33,6 +33,7 @@
  *   operatorActions.ts  list, approve, reject, mark-sent, mark-paid
  *   callbacks.ts        the payout providers' signed callbacks
  *   history.ts          the player's withdrawals and history rows
+ *   riskContext.ts      what an officer reads beside a player's withdrawal
  * SQL is in WithdrawalsRepo.ts; balances change only through the ledger.
  */
 import { Context, Duration, Effect, Layer } from "effect"
@@ -48,11 +49,13 @@ import type { OperatorError, OperatorWithdrawal, WebhookAnswer } from "./model.t
 import { makeOperatorActions } from "./operatorActions.ts"
 import { makePayoutDispatch } from "./payoutDispatch.ts"
 import { makeRequestChecks, type RequestError, type WithdrawRequest } from "./requestChecks.ts"
+import { makeRiskContext, type RiskContext } from "./riskContext.ts"
 import { makeStatusMoves } from "./statusMoves.ts"
 import { WithdrawalsRepo } from "./WithdrawalsRepo.ts"
 
 // The names importers know from this module, wherever they now live.
 export {
+  AWAITING_DECISION,
   allowedMoves,
   canMove,
   type OperatorError,
@@ -65,6 +68,15 @@ export {
 } from "./model.ts"
 export { PAYOUT_CALLBACK_PREFIX } from "./payoutDispatch.ts"
 export { maximumOf, minorOfEurCents, type RequestError, type WithdrawRequest } from "./requestChecks.ts"
+export {
+  type ActiveBonus,
+  type CurrencyTotals,
+  RISK_SESSION_DAYS,
+  type RiskContext,
+  type RiskContextView,
+  riskContextView,
+  type SessionCountry,
+} from "./riskContext.ts"
 
 export interface WithdrawalsShape {
   /** What the player may take out now in `currency` (absent: the default wallet's, else EUR). */
@@ -107,6 +119,13 @@ export interface WithdrawalsShape {
   ) => Effect.Effect<WebhookAnswer>
   /** One round of the payout loop over withdrawals idle for `idleSeconds`; how many it looked at. */
   readonly runPayouts: (idleSeconds: number) => Effect.Effect<number>
+  // ── the back office's withdrawals queue ──
+  /** Withdrawals waiting for an operator's decision (`requested`), oldest first, at most `limit`. */
+  readonly queue: (limit: number) => Effect.Effect<ReadonlyArray<OperatorWithdrawal>>
+  /** How many withdrawals wait for an operator's decision. */
+  readonly pendingCount: () => Effect.Effect<number>
+  /** What an officer reads beside a player's withdrawal; undefined for an unknown player. */
+  readonly riskContext: (userId: string) => Effect.Effect<RiskContext | undefined>
 }
 
 const make = Effect.gen(function* () {
@@ -114,9 +133,13 @@ const make = Effect.gen(function* () {
   const moves = yield* makeStatusMoves
   const { withdrawable, request } = yield* makeRequestChecks(moves)
   const { dispatch, runPayouts } = yield* makePayoutDispatch(moves)
-  const { list, approve, reject, markSent, markPaid } = yield* makeOperatorActions(moves, dispatch)
+  const { list, queue, pendingCount, approve, reject, markSent, markPaid } = yield* makeOperatorActions(
+    moves,
+    dispatch,
+  )
   const { callback } = yield* makeCallbacks(moves)
   const { ofPlayer, fiatHistory, cryptoHistory } = yield* makeHistory
+  const { riskContext } = yield* makeRiskContext
 
   // The payout loop, in every process (each step is idempotent and moves under a row lock).
   yield* forkEvery(
@@ -139,6 +162,9 @@ const make = Effect.gen(function* () {
     markPaid,
     callback,
     runPayouts,
+    queue,
+    pendingCount,
+    riskContext,
   } satisfies WithdrawalsShape
 })
 

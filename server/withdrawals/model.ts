@@ -38,6 +38,9 @@ export const allowedMoves: Readonly<Record<WithdrawalStatus, ReadonlyArray<Withd
 export const canMove = (from: WithdrawalStatus, to: WithdrawalStatus): boolean =>
   allowedMoves[from].includes(to)
 
+/** The status of a withdrawal waiting for an operator's decision (approve or reject). */
+export const AWAITING_DECISION = "requested" satisfies WithdrawalStatus
+
 /** The move an operator or a callback asked for is not allowed from the withdrawal's status. */
 export class WithdrawalMoveRefused extends Schema.TaggedError<WithdrawalMoveRefused>()(
   "WithdrawalMoveRefused",

@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import type { WithdrawalStatus } from "../../services/cashout-service.ts"
 import {
+  AWAITING_DECISION,
   type OperatorWithdrawal,
   toWithdrawal,
   WithdrawalInputRefused,
@@ -98,5 +99,13 @@ export const makeOperatorActions = (
         return yield* latestView(id)
       })
 
-    return { list, approve, reject, markSent, markPaid }
+    /**
+     * The back office's queue: withdrawals waiting for a decision, oldest first. Approved manual
+     * crypto payouts are not in it: they wait for a payment, not a decision (`list("approved")`).
+     */
+    const queue = (limit: number) => list(AWAITING_DECISION, limit)
+
+    const pendingCount = () => repo.countByStatus(AWAITING_DECISION).pipe(Effect.orDie)
+
+    return { list, queue, pendingCount, approve, reject, markSent, markPaid }
   })
