@@ -1,7 +1,9 @@
 /**
  * The SQL of withdrawals (migration 0050): the withdrawals, their timeline (`withdrawal_steps`) and
- * the payout callbacks received. Only `Withdrawals` (Withdrawals.ts) calls it; every function fails
- * only with `SqlError`. Amounts cross the boundary as decimal strings (numeric read as text).
+ * the payout callbacks received. Only the `Withdrawals` service's modules (server/withdrawals/) call
+ * it; every function fails only with `SqlError`. Amounts cross the boundary as decimal strings
+ * (numeric read as text). The risk context reads other modules' tables (deposits, bonuses,
+ * sessions), never writes them.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -54,6 +56,41 @@ export interface OperatorRow extends WithdrawalRow {
   readonly email: string
 }
 
+/** Per currency: completed deposits (fiat and credited crypto) and paid withdrawals. */
+export interface MoneyTotalsRow {
+  readonly currency: string
+  readonly deposited: string
+  readonly deposits: number
+  readonly withdrawn: string
+  readonly withdrawals: number
+}
+
+/** An active bonus with its wagering (wagered rounded down to the minor unit). */
+export interface ActiveBonusRow {
+  readonly id: string
+  readonly name: string
+  readonly currency: string
+  readonly amount: string
+  readonly balance: string
+  readonly wageringRequired: string
+  readonly wagered: string
+  readonly expiresAt: Date
+}
+
+/** The player's sessions seen since a time, by the country recorded when each started. */
+export interface SessionCountryRow {
+  readonly country: string | null
+  readonly sessions: number
+  readonly lastSeenAt: Date
+}
+
+export interface PlayerFactsRow {
+  readonly email: string
+  readonly registeredAt: Date
+  /** Whole days since registration, by the database clock. */
+  readonly ageDays: number
+}
+
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 
 export interface WithdrawalsRepoShape {
@@ -98,6 +135,13 @@ export interface WithdrawalsRepoShape {
   readonly findForOperator: (id: string) => Sql<OperatorRow | undefined>
   /** For operators: by status (all when undefined), oldest first, at most `limit`. */
   readonly list: (status: WithdrawalStatus | undefined, limit: number) => Sql<ReadonlyArray<OperatorRow>>
+  readonly countByStatus: (status: WithdrawalStatus) => Sql<number>
+  // ── the player's risk context (read-only, other modules' tables) ──
+  readonly playerFacts: (userId: string) => Sql<PlayerFactsRow | undefined>
+  readonly moneyTotals: (userId: string) => Sql<ReadonlyArray<MoneyTotalsRow>>
+  readonly activeBonuses: (userId: string) => Sql<ReadonlyArray<ActiveBonusRow>>
+  /** Sessions last seen within `days` days (database clock), latest country first. */
+  readonly sessionCountries: (userId: string, days: number) => Sql<ReadonlyArray<SessionCountryRow>>
   /** The payout loop's work: approved and sent withdrawals not touched for `olderThanSeconds`. */
   readonly open: (olderThanSeconds: number, limit: number) => Sql<ReadonlyArray<WithdrawalRow>>
   readonly findEvent: (provider: string, eventId: string) => Sql<CallbackEventRow | undefined>
@@ -199,6 +243,54 @@ const make = Effect.gen(function* () {
         SELECT ${sql.literal(columnsOf("w"))}, u.email
         FROM withdrawals w JOIN users u ON u.id = w.user_id WHERE w.id = ${id}
       `.pipe(Effect.map((r) => r[0])),
+    countByStatus: (status) =>
+      sql<{ readonly n: number }>`
+        SELECT count(*)::int AS n FROM withdrawals WHERE status = ${status}
+      `.pipe(Effect.map((rows) => rows[0]?.n ?? 0)),
+    playerFacts: (userId) =>
+      sql<PlayerFactsRow>`
+        SELECT email, created_at AS "registeredAt",
+               floor(extract(epoch FROM now() - created_at) / 86400)::int AS "ageDays"
+        FROM users WHERE id = ${userId}
+      `.pipe(Effect.map((rows) => rows[0])),
+    moneyTotals: (userId) =>
+      // Crypto deposits count once credited; a credit reversed by a reorg is no longer 'credited'.
+      sql<MoneyTotalsRow>`
+        SELECT currency,
+               sum(deposited)::text AS deposited, sum(deposits)::int AS deposits,
+               sum(withdrawn)::text AS withdrawn, sum(withdrawals)::int AS withdrawals
+        FROM (
+          SELECT currency, amount AS deposited, 1 AS deposits, 0 AS withdrawn, 0 AS withdrawals
+          FROM deposits WHERE user_id = ${userId} AND status = 'completed'
+          UNION ALL
+          SELECT currency, amount, 1, 0, 0
+          FROM crypto_deposits WHERE user_id = ${userId} AND status = 'credited'
+          UNION ALL
+          SELECT currency, 0, 0, amount, 1
+          FROM withdrawals WHERE user_id = ${userId} AND status = 'paid'
+        ) moves
+        GROUP BY currency ORDER BY currency
+      `,
+    activeBonuses: (userId) =>
+      sql<ActiveBonusRow>`
+        SELECT b.id::text AS id, p.name, b.currency, b.amount::text AS amount,
+               coalesce(a.balance, 0)::text AS balance,
+               b.wagering_required::text AS "wageringRequired", floor(b.wagered)::text AS wagered,
+               b.expires_at AS "expiresAt"
+        FROM player_bonuses b
+        JOIN promotions p ON p.id = b.promotion_id
+        LEFT JOIN ledger_accounts a ON a.kind = 'player_bonus' AND a.user_id = b.user_id AND a.currency = b.currency
+        WHERE b.user_id = ${userId} AND b.status = 'active'
+        ORDER BY b.currency
+      `,
+    sessionCountries: (userId, days) =>
+      sql<SessionCountryRow>`
+        SELECT country, count(*)::int AS sessions, max(last_seen_at) AS "lastSeenAt"
+        FROM sessions
+        WHERE user_id = ${userId} AND last_seen_at >= now() - make_interval(days => ${days}::int)
+        GROUP BY country
+        ORDER BY max(last_seen_at) DESC, country
+      `,
     open: (olderThanSeconds, limit) =>
       sql<WithdrawalRow>`
         SELECT ${cols} FROM withdrawals
