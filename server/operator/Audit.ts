@@ -15,6 +15,13 @@ export interface AuditEntry {
   /** The object acted on, e.g. a document id. */
   readonly subject: string | null
   readonly details: Readonly<Record<string, string | number | boolean | null>>
+  /** A back-office operator's account, and where the request came from (absent for the CLI). */
+  readonly operatorId?: string | null
+  readonly operatorEmail?: string | null
+  readonly ip?: string | null
+  /** The object as it was and as it is after the change (JSON), when the action changes one. */
+  readonly before?: unknown
+  readonly after?: unknown
 }
 
 export interface AuditRow extends AuditEntry {
@@ -30,11 +37,13 @@ export interface OperatorAuditShape {
 
 const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value))
   const record = (entry: AuditEntry) =>
     sql`
-      INSERT INTO operator_audit (actor, action, user_id, subject, details)
-      VALUES (${entry.actor}, ${entry.action}, ${entry.userId}, ${entry.subject},
-              ${JSON.stringify(entry.details)}::jsonb)
+      INSERT INTO operator_audit (actor, action, user_id, subject, details, operator_id, operator_email, ip, before, after)
+      VALUES (${entry.actor.slice(0, 200)}, ${entry.action}, ${entry.userId}, ${entry.subject},
+              ${JSON.stringify(entry.details)}::jsonb, ${entry.operatorId ?? null}, ${entry.operatorEmail ?? null},
+              ${entry.ip ?? null}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb)
     `.pipe(Effect.asVoid)
   // ORDER BY names the table's column: the text alias `id` would sort "9" before "10".
   const latest = (limit: number) =>
