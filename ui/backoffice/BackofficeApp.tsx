@@ -1,0 +1,53 @@
+/** The back office: the sign-in until a session exists, then the screen the session machine names. */
+import type { ReactElement } from "react"
+import type { BackofficeScreen } from "../../services/backoffice/screens.ts"
+import { AuditScreen } from "./AuditScreen.tsx"
+import { useSession } from "./actors.tsx"
+import { Layout } from "./Layout.tsx"
+import { OperatorsScreen } from "./OperatorsScreen.tsx"
+import { SignIn, Unreachable } from "./SignIn.tsx"
+
+/** The screens built so far; the menu offers only these (and only those the role may open). */
+const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
+  operators: () => <OperatorsScreen />,
+  audit: () => <AuditScreen />,
+}
+
+export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
+  Object.keys(screenViews) as Array<BackofficeScreen>,
+)
+
+const Welcome = () => {
+  const me = useSession((s) => s.context.me)
+  return (
+    <>
+      <h1>Welcome, {me?.operator.name}</h1>
+      <p className="bo-muted">Choose a screen from the menu.</p>
+    </>
+  )
+}
+
+export const BackofficeApp = () => {
+  const state = useSession((s) =>
+    s.matches("checking")
+      ? "checking"
+      : s.matches("unavailable")
+        ? "unavailable"
+        : s.matches("blocked")
+          ? "blocked"
+          : s.matches("signedIn")
+            ? "signedIn"
+            : "signedOut",
+  )
+  const screen = useSession((s) => s.context.screen)
+  if (state === "checking")
+    return (
+      <p className="bo-muted bo-center" role="status">
+        Loading…
+      </p>
+    )
+  if (state === "unavailable" || state === "blocked") return <Unreachable blocked={state === "blocked"} />
+  if (state === "signedOut") return <SignIn />
+  const View = screenViews[screen]
+  return <Layout available={availableScreens}>{View ? <View key={screen} /> : <Welcome />}</Layout>
+}

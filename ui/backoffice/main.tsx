@@ -1,0 +1,48 @@
+/**
+ * The /backoffice route: the casino team's app, its own lazily loaded chunk (the player app never
+ * downloads it). Starts the session machine with the address bar as its I/O.
+ */
+import { StrictMode } from "react"
+import { createRoot } from "react-dom/client"
+import { createActor } from "xstate"
+import { sessionMachine } from "../../machines/backoffice/backofficeSession.machine.ts"
+import { screenOfPath } from "../../services/backoffice/screens.ts"
+import { SessionProvider } from "./actors.tsx"
+import { BackofficeApp } from "./BackofficeApp.tsx"
+import "./backoffice.css"
+
+export const mountBackoffice = (root: HTMLElement): void => {
+  const session = createActor(
+    sessionMachine.provide({
+      actions: {
+        pushPath: (_, { path }) => {
+          if (window.location.pathname !== path) window.history.pushState(null, "", path)
+          window.scrollTo(0, 0)
+        },
+      },
+    }),
+    { input: { screen: screenOfPath(window.location.pathname) } },
+  )
+  window.addEventListener("popstate", () =>
+    session.send({ type: "NAVIGATE", screen: screenOfPath(window.location.pathname) }),
+  )
+  // Activity keeps the session (the server slides its idle limit on each call; this mirrors it).
+  let lastActivity = 0
+  const activity = () => {
+    const now = Date.now()
+    if (now - lastActivity < 10_000) return
+    lastActivity = now
+    session.send({ type: "ACTIVITY" })
+  }
+  document.addEventListener("pointerdown", activity, { passive: true })
+  document.addEventListener("keydown", activity)
+  session.start()
+  document.title = "Back office"
+  createRoot(root).render(
+    <StrictMode>
+      <SessionProvider actor={session}>
+        <BackofficeApp />
+      </SessionProvider>
+    </StrictMode>,
+  )
+}
