@@ -6,6 +6,7 @@
  *
  *   checking ─▶ signedIn | signedOut | blocked | unavailable
  *   signedOut ─SUBMIT_PASSWORD─▶ submittingPassword ─▶ secondFactor ─SUBMIT_CODE─▶ submittingCode ─▶ signedIn
+ *   (a one-time password) ─▶ passwordRequired ─CHANGE_PASSWORD─▶ changingPassword ─▶ signedIn
  *   signedIn ─LOGOUT─▶ signingOut ─▶ signedOut;  signedIn ─SESSION_ENDED | idle─▶ signedOut
  */
 import { assign, setup } from "xstate"
@@ -15,7 +16,13 @@ import { Forbidden, ForbiddenAddress, InvalidCode, LoginExpired } from "../../se
 import type { LoginStep, Me } from "../../services/backoffice/operators.ts"
 import { type BackofficeScreen, pathOfScreen, screenAllowed } from "../../services/backoffice/screens.ts"
 import { fromEffect } from "../../services/bridge.ts"
-import { InvalidCredentials, RateLimited, Unauthenticated } from "../../services/errors.ts"
+import {
+  IncorrectPassword,
+  InvalidCredentials,
+  PasswordRejected,
+  RateLimited,
+  Unauthenticated,
+} from "../../services/errors.ts"
 
 export const SessionMessages = {
   unavailable: "The back office cannot be reached. Check the connection and try again.",
@@ -40,6 +47,7 @@ export interface SessionContext {
 export type SessionEvent =
   | { readonly type: "SUBMIT_PASSWORD"; readonly email: string; readonly password: string }
   | { readonly type: "SUBMIT_CODE"; readonly code: string }
+  | { readonly type: "CHANGE_PASSWORD"; readonly currentPassword: string; readonly newPassword: string }
   | { readonly type: "CANCEL" }
   | { readonly type: "RETRY" }
   | { readonly type: "LOGOUT" }
@@ -51,6 +59,8 @@ const messageOf = (error: unknown): string =>
   error instanceof InvalidCredentials ||
   error instanceof InvalidCode ||
   error instanceof RateLimited ||
+  error instanceof IncorrectPassword ||
+  error instanceof PasswordRejected ||
   error instanceof Forbidden
     ? error.message
     : SessionMessages.failed
@@ -72,11 +82,17 @@ export const sessionMachine = setup({
     ),
     loginTotp: fromEffect((code: string) => loginClient.loginTotp({ payload: { code } })),
     logout: fromEffect(() => sessionClient.logout()),
+    changePassword: fromEffect(
+      (payload: { readonly currentPassword: string; readonly newPassword: string }) =>
+        sessionClient.changePassword({ payload }),
+    ),
   },
   guards: {
     isUnauthenticated: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,
     isAddressRefused: (_, params: { error: unknown }) => params.error instanceof ForbiddenAddress,
     isLoginExpired: (_, params: { error: unknown }) => params.error instanceof LoginExpired,
+    /** Signed in with a generated one-time password: nothing else until the operator picks one. */
+    mustChangePassword: (_, params: { me: Me }) => params.me.operator.mustChangePassword,
     mayOpen: ({ context, event }) =>
       event.type === "NAVIGATE" && context.me !== null && screenAllowed(event.screen, context.me.permissions),
   },
@@ -110,10 +126,14 @@ export const sessionMachine = setup({
       invoke: {
         id: "me",
         src: "me",
-        onDone: {
-          target: "signedIn",
-          actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: "mustChangePassword", params: ({ event }) => ({ me: event.output }) },
+            target: "passwordRequired",
+            actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) },
+          },
+          { target: "signedIn", actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) } },
+        ],
         onError: [
           {
             guard: { type: "isUnauthenticated", params: ({ event }) => ({ error: event.error }) },
@@ -167,10 +187,14 @@ export const sessionMachine = setup({
         id: "loginTotp",
         src: "loginTotp",
         input: ({ event }) => (event.type === "SUBMIT_CODE" ? event.code.trim() : ""),
-        onDone: {
-          target: "signedIn",
-          actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: "mustChangePassword", params: ({ event }) => ({ me: event.output }) },
+            target: "passwordRequired",
+            actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) },
+          },
+          { target: "signedIn", actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) } },
+        ],
         onError: [
           {
             guard: { type: "isLoginExpired", params: ({ event }) => ({ error: event.error }) },
@@ -179,6 +203,37 @@ export const sessionMachine = setup({
           },
           {
             target: "secondFactor",
+            actions: { type: "showError", params: ({ event }) => ({ error: event.error }) },
+          },
+        ],
+      },
+    },
+    passwordRequired: {
+      on: {
+        CHANGE_PASSWORD: { target: "changingPassword", actions: "clearError" },
+        LOGOUT: "signingOut",
+      },
+    },
+    changingPassword: {
+      invoke: {
+        id: "changePassword",
+        src: "changePassword",
+        input: ({ event }) =>
+          event.type === "CHANGE_PASSWORD"
+            ? { currentPassword: event.currentPassword, newPassword: event.newPassword }
+            : { currentPassword: "", newPassword: "" },
+        onDone: {
+          target: "signedIn",
+          actions: { type: "setMe", params: ({ event }) => ({ me: event.output }) },
+        },
+        onError: [
+          {
+            guard: { type: "isUnauthenticated", params: ({ event }) => ({ error: event.error }) },
+            target: "signedOut",
+            actions: { type: "signOutWith", params: { notice: SessionMessages.ended } },
+          },
+          {
+            target: "passwordRequired",
             actions: { type: "showError", params: ({ event }) => ({ error: event.error }) },
           },
         ],

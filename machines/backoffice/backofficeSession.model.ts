@@ -5,7 +5,13 @@
  */
 import { ForbiddenAddress, InvalidCode, LoginExpired } from "../../services/backoffice/errors.ts"
 import type { Me } from "../../services/backoffice/operators.ts"
-import { InvalidCredentials, RateLimited, Unauthenticated } from "../../services/errors.ts"
+import {
+  IncorrectPassword,
+  InvalidCredentials,
+  PasswordRejected,
+  RateLimited,
+  Unauthenticated,
+} from "../../services/errors.ts"
 import { transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { sessionMachine } from "./backofficeSession.machine.ts"
@@ -18,12 +24,15 @@ const kycOfficer: Me = {
     role: "kyc",
     enrolled: true,
     disabled: false,
+    mustChangePassword: false,
     createdAt: "2026-11-28T09:00:00.000Z",
     updatedAt: "2026-11-28T09:00:00.000Z",
   },
   role: "kyc",
   permissions: ["players.read", "kyc.review", "chat.answer"],
 }
+
+const newcomer: Me = { ...kycOfficer, operator: { ...kycOfficer.operator, mustChangePassword: true } }
 
 export const model = defineModel({
   name: "backofficeSession",
@@ -34,6 +43,7 @@ export const model = defineModel({
     ...(snapshot.matches("checking")
       ? [
           { type: "xstate.done.actor.me", output: kycOfficer },
+          { type: "xstate.done.actor.me", output: newcomer },
           {
             type: "xstate.error.actor.me",
             error: new Unauthenticated({ message: "Sign in to the back office." }),
@@ -73,6 +83,7 @@ export const model = defineModel({
     ...(snapshot.matches("submittingCode")
       ? [
           { type: "xstate.done.actor.loginTotp", output: kycOfficer },
+          { type: "xstate.done.actor.loginTotp", output: newcomer },
           {
             type: "xstate.error.actor.loginTotp",
             error: new InvalidCode({ message: "The code is wrong or was already used." }),
@@ -82,6 +93,24 @@ export const model = defineModel({
             error: new LoginExpired({ message: "Sign in with your e-mail and password first." }),
           },
           { type: "xstate.error.actor.loginTotp", error: transportError() },
+        ]
+      : []),
+    { type: "CHANGE_PASSWORD", currentPassword: "one-time-abc", newPassword: "a fine new pass phrase" },
+    ...(snapshot.matches("changingPassword")
+      ? [
+          { type: "xstate.done.actor.changePassword", output: kycOfficer },
+          {
+            type: "xstate.error.actor.changePassword",
+            error: new IncorrectPassword({ message: "The current password is not right." }),
+          },
+          {
+            type: "xstate.error.actor.changePassword",
+            error: new PasswordRejected({ message: "The new password must be 12 to 128 characters." }),
+          },
+          {
+            type: "xstate.error.actor.changePassword",
+            error: new Unauthenticated({ message: "Sign in to the back office." }),
+          },
         ]
       : []),
     { type: "NAVIGATE", screen: "kyc" },
@@ -101,6 +130,7 @@ export const model = defineModel({
   ],
   projectContext: (snapshot) => ({
     me: snapshot.context.me?.role ?? null,
+    mustChange: snapshot.context.me?.operator.mustChangePassword ?? null,
     step: snapshot.context.step?.step ?? null,
     screen: snapshot.context.screen,
     error: snapshot.context.error !== null,

@@ -25,7 +25,13 @@ import {
 import type { SignedInOperator } from "../../services/backoffice/middleware.ts"
 import type { AuditEntry, LoginStep, Operator } from "../../services/backoffice/operators.ts"
 import { isRole, type Role } from "../../services/backoffice/permissions.ts"
-import { EmailTaken, InvalidCredentials, type RateLimited } from "../../services/errors.ts"
+import {
+  EmailTaken,
+  IncorrectPassword,
+  InvalidCredentials,
+  PasswordRejected,
+  type RateLimited,
+} from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
@@ -84,6 +90,7 @@ const viewOf = (row: OperatorRow): OperatorView => ({
   role: isRole(row.role) ? row.role : "support",
   enrolled: row.totp_enrolled,
   disabled: row.disabled,
+  mustChangePassword: row.must_change_password,
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
 })
@@ -125,6 +132,20 @@ export interface BackofficeShape {
     id: string,
     changes: OperatorChanges,
   ) => Effect.Effect<OperatorView, BadInput | OperatorNotFound | LastAdmin>
+  /** The operator's own new password (at least MIN_OPERATOR_PASSWORD, not the current one); other sessions end. */
+  readonly changePassword: (
+    current: SignedInOperator,
+    input: { readonly currentPassword: string; readonly newPassword: string },
+  ) => Effect.Effect<OperatorView, IncorrectPassword | PasswordRejected | RateLimited>
+  /** An admin's reset of someone's password (a new one-time password) or second factor; their sessions end. */
+  readonly resetOperator: (
+    actor: Actor,
+    id: string,
+    what: "password" | "totp",
+  ) => Effect.Effect<
+    { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
+    OperatorNotFound
+  >
   /** Audit entries, newest first, with ids below `before` when given. */
   readonly audit: (limit: number, before: string | undefined) => Effect.Effect<ReadonlyArray<AuditEntryView>>
 }
@@ -282,7 +303,13 @@ const make = Effect.gen(function* () {
       .withTransaction(
         Effect.gen(function* () {
           if (yield* repo.emailTaken(normalizeOperatorEmail(email))) return yield* emailTaken()
-          const row = yield* repo.insertOperator({ email, name, passwordHash, role: input.role })
+          const row = yield* repo.insertOperator({
+            email,
+            name,
+            passwordHash,
+            role: input.role,
+            mustChangePassword: initialPassword !== undefined,
+          })
           if (row === undefined)
             return yield* Effect.die(new Error("INSERT backoffice_operators returned no row"))
           const view = viewOf(row)
@@ -332,6 +359,68 @@ const make = Effect.gen(function* () {
       .pipe(Effect.catchTag("SqlError", Effect.die))
   })
 
+  const changePassword = Effect.fn("Backoffice.changePassword")(function* (
+    current: SignedInOperator,
+    input: { readonly currentPassword: string; readonly newPassword: string },
+  ) {
+    yield* limiter.consume(`bo-password:operator:${current.operator.id}`, limits.signinPerEmail)
+    const row = yield* repo.findSecretById(current.operator.id).pipe(Effect.orDie)
+    if (row === undefined || !(yield* passwords.verify(row.password_hash, input.currentPassword)))
+      return yield* new IncorrectPassword({ message: "The current password is not right." })
+    if (input.newPassword.length < MIN_OPERATOR_PASSWORD || input.newPassword.length > 128)
+      return yield* new PasswordRejected({
+        message: `The new password must be ${MIN_OPERATOR_PASSWORD} to 128 characters.`,
+      })
+    if (input.newPassword === input.currentPassword)
+      return yield* new PasswordRejected({ message: "The new password must differ from the current one." })
+    const hash = yield* passwords.hash(input.newPassword)
+    return yield* repo
+      .withTransaction(
+        Effect.gen(function* () {
+          const updated = yield* repo.setPassword(current.operator.id, hash, false)
+          if (updated === undefined) return yield* Effect.die(new Error("the signed-in operator vanished"))
+          yield* repo.revokeOtherSessions(current.operator.id, current.sessionId, iso(nowMs()))
+          const view = viewOf(updated)
+          yield* audit(
+            actorOf(current),
+            "operator.password",
+            current.operator.id,
+            { mustChangePassword: current.operator.mustChangePassword },
+            { mustChangePassword: false },
+          )
+          return view
+        }),
+      )
+      .pipe(Effect.orDie)
+  })
+
+  const resetOperator = Effect.fn("Backoffice.resetOperator")(function* (
+    actor: Actor,
+    id: string,
+    what: "password" | "totp",
+  ) {
+    const notFound = new OperatorNotFound({ message: "No operator has this id." })
+    if (!uuidPattern.test(id)) return yield* notFound
+    const initialPassword = what === "password" ? randomBytes(18).toString("base64url") : undefined
+    const hash = initialPassword === undefined ? undefined : yield* passwords.hash(initialPassword)
+    const operator = yield* repo
+      .withTransaction(
+        Effect.gen(function* () {
+          const found = (yield* repo.lockForUpdate(id)).operator
+          if (found === undefined) return yield* notFound
+          const before = viewOf(found)
+          const row = hash === undefined ? yield* repo.resetTotp(id) : yield* repo.setPassword(id, hash, true)
+          if (row === undefined) return yield* notFound
+          yield* repo.revokeSessionsOf(id, iso(nowMs()))
+          const after = viewOf(row)
+          yield* audit(actor, "operators.reset", id, { ...before, reset: what }, after)
+          return after
+        }),
+      )
+      .pipe(Effect.catchTag("SqlError", Effect.die))
+    return initialPassword === undefined ? { operator } : { operator, initialPassword }
+  })
+
   const auditPage = Effect.fn("Backoffice.audit")(function* (limit: number, before: string | undefined) {
     const rows = yield* repo.audit(limit, before).pipe(Effect.orDie)
     return rows.map(
@@ -358,6 +447,8 @@ const make = Effect.gen(function* () {
     listOperators,
     createOperator,
     updateOperator,
+    changePassword,
+    resetOperator,
     audit: auditPage,
   } satisfies BackofficeShape
 })

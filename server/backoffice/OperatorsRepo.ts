@@ -14,6 +14,7 @@ export interface OperatorRow {
   readonly role: string
   readonly totp_enrolled: boolean
   readonly disabled: boolean
+  readonly must_change_password: boolean
   readonly created_at: Date
   readonly updated_at: Date
 }
@@ -58,7 +59,8 @@ export interface NewSession {
   readonly userAgent: string | null
 }
 
-const operatorColumns = "id, email, name, role, totp_enrolled, disabled, created_at, updated_at"
+const operatorColumns =
+  "id, email, name, role, totp_enrolled, disabled, must_change_password, created_at, updated_at"
 
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 
@@ -91,7 +93,19 @@ export interface OperatorsRepoShape {
     readonly name: string
     readonly passwordHash: string
     readonly role: Role
+    readonly mustChangePassword: boolean
   }) => Sql<OperatorRow | undefined>
+  readonly findSecretById: (id: string) => Sql<SecretRow | undefined>
+  /** A new password; `mustChange` when it is a generated one the operator has not chosen. */
+  readonly setPassword: (
+    id: string,
+    passwordHash: string,
+    mustChange: boolean,
+  ) => Sql<OperatorRow | undefined>
+  /** Forgets the second factor: the next sign-in enrols a new authenticator. */
+  readonly resetTotp: (id: string) => Sql<OperatorRow | undefined>
+  /** Ends every session of the operator but `keepSessionId`. */
+  readonly revokeOtherSessions: (operatorId: string, keepSessionId: string, nowIso: string) => Sql<void>
   /** In the caller's transaction: the active admins and the operator, both locked. */
   readonly lockForUpdate: (id: string) => Sql<{
     readonly activeAdmins: number
@@ -131,8 +145,8 @@ const make = Effect.gen(function* () {
       `.pipe(Effect.asVoid),
     findPendingLogin: (tokenHash, nowIso) =>
       sql<SecretRow & { readonly session_id: string }>`
-        SELECT s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled, o.created_at,
-               o.updated_at, o.password_hash, o.totp_secret, o.totp_last_step::text AS totp_last_step
+        SELECT s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled,
+               o.must_change_password, o.created_at, o.updated_at, o.password_hash, o.totp_secret, o.totp_last_step::text AS totp_last_step
         FROM backoffice_sessions s JOIN backoffice_operators o ON o.id = s.operator_id
         WHERE s.token_hash = ${tokenHash} AND s.stage = 'password' AND s.revoked_at IS NULL
           AND s.expires_at > ${nowIso}::timestamptz AND NOT o.disabled
@@ -164,7 +178,7 @@ const make = Effect.gen(function* () {
           AND s.last_seen_at > ${idleSinceIso}::timestamptz
           AND NOT o.disabled
         RETURNING s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled,
-                  o.created_at, o.updated_at
+                  o.must_change_password, o.created_at, o.updated_at
       `.pipe(Effect.map((rows) => rows[0])),
     listOperators: () =>
       sql<OperatorRow>`
@@ -172,10 +186,34 @@ const make = Effect.gen(function* () {
       `,
     insertOperator: (input) =>
       sql<OperatorRow>`
-        INSERT INTO backoffice_operators (email, name, password_hash, role)
-        VALUES (${input.email}, ${input.name}, ${input.passwordHash}, ${input.role})
+        INSERT INTO backoffice_operators (email, name, password_hash, role, must_change_password)
+        VALUES (${input.email}, ${input.name}, ${input.passwordHash}, ${input.role}, ${input.mustChangePassword})
         RETURNING ${sql.literal(operatorColumns)}
       `.pipe(Effect.map((rows) => rows[0])),
+    findSecretById: (id) =>
+      sql<SecretRow>`
+        SELECT ${sql.literal(operatorColumns)}, password_hash, totp_secret, totp_last_step::text AS totp_last_step
+        FROM backoffice_operators WHERE id = ${id}
+      `.pipe(Effect.map((rows) => rows[0])),
+    setPassword: (id, passwordHash, mustChange) =>
+      sql<OperatorRow>`
+        UPDATE backoffice_operators
+        SET password_hash = ${passwordHash}, must_change_password = ${mustChange}, updated_at = now()
+        WHERE id = ${id}
+        RETURNING ${sql.literal(operatorColumns)}
+      `.pipe(Effect.map((rows) => rows[0])),
+    resetTotp: (id) =>
+      sql<OperatorRow>`
+        UPDATE backoffice_operators
+        SET totp_secret = NULL, totp_enrolled = false, totp_last_step = NULL, updated_at = now()
+        WHERE id = ${id}
+        RETURNING ${sql.literal(operatorColumns)}
+      `.pipe(Effect.map((rows) => rows[0])),
+    revokeOtherSessions: (operatorId, keepSessionId, nowIso) =>
+      sql`
+        UPDATE backoffice_sessions SET revoked_at = ${nowIso}::timestamptz
+        WHERE operator_id = ${operatorId} AND id <> ${keepSessionId} AND revoked_at IS NULL
+      `.pipe(Effect.asVoid),
     lockForUpdate: (id) =>
       Effect.gen(function* () {
         // The admins are locked together, so two admins demoting each other at once cannot both win.

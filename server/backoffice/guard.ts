@@ -14,7 +14,7 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import proxyaddr from "proxy-addr"
 import { accessOf } from "../../services/backoffice/access.ts"
-import { Forbidden, ForbiddenAddress } from "../../services/backoffice/errors.ts"
+import { Forbidden, ForbiddenAddress, PasswordChangeRequired } from "../../services/backoffice/errors.ts"
 import { BackofficeAddress, BackofficeGuard, CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
 import { Unauthenticated } from "../../services/errors.ts"
@@ -83,7 +83,7 @@ export const BackofficeGuardLive = Layer.effect(
   Effect.gen(function* () {
     const address = yield* checkAddress
     const backoffice = yield* Backoffice
-    return (httpEffect, { endpoint }) =>
+    return (httpEffect, { endpoint, group }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const ip = yield* address(request)
@@ -104,6 +104,9 @@ export const BackofficeGuardLive = Layer.effect(
             message: `The ${operator.role} role does not have the ${access.permission} permission.`,
             permission: access.permission,
           })
+        // A one-time password opens only the session's own calls (me, the new password, sign-out).
+        if (operator.mustChangePassword && group.identifier !== "session")
+          return yield* new PasswordChangeRequired({ message: "Choose your own password first." })
         return yield* Effect.provideService(httpEffect, CurrentOperator, { ...found.value, ip })
       })
   }),

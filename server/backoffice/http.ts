@@ -73,6 +73,11 @@ const SessionHandlers = HttpApiBuilder.group(
           return { loggedOut: true } as const
         }),
       )
+      .handle("changePassword", ({ payload }) =>
+        Effect.gen(function* () {
+          return meOf(yield* backoffice.changePassword(yield* CurrentOperator, payload))
+        }),
+      )
       .handle("me", () =>
         Effect.gen(function* () {
           return meOf((yield* CurrentOperator).operator)
@@ -96,6 +101,11 @@ const OperatorsHandlers = HttpApiBuilder.group(
       .handle("updateOperator", ({ params, payload }) =>
         Effect.gen(function* () {
           return yield* backoffice.updateOperator(actorOf(yield* CurrentOperator), params.id, payload)
+        }),
+      )
+      .handle("resetOperator", ({ params, payload }) =>
+        Effect.gen(function* () {
+          return yield* backoffice.resetOperator(actorOf(yield* CurrentOperator), params.id, payload.what)
         }),
       )
       .handle("audit", ({ query }) =>

@@ -34,6 +34,13 @@ export class InvalidCode extends Schema.TaggedError<InvalidCode>()(
   { httpApiStatus: 401 },
 ) {}
 
+/** The operator signed in with a one-time password and must choose their own first. */
+export class PasswordChangeRequired extends Schema.TaggedError<PasswordChangeRequired>()(
+  "PasswordChangeRequired",
+  { message: Schema.String },
+  { httpApiStatus: 403 },
+) {}
+
 /** Input that passed the schema but not a rule (an e-mail shape, a name length, nothing to change). */
 export class BadInput extends Schema.TaggedError<BadInput>()(
   "BadInput",

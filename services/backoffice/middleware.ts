@@ -3,12 +3,13 @@
  * stands behind (the server implements them in server/backoffice/guard.ts):
  * - `BackofficeAddress`: the BACKOFFICE_ALLOW list only (the login steps);
  * - `BackofficeGuard`: the list, then the `bo_session` cookie, then the endpoint's `Requires`
- *   annotation against the operator's role; it provides the signed-in `CurrentOperator`.
+ *   annotation against the operator's role, then (outside the session group) a password the
+ *   operator has chosen; it provides the signed-in `CurrentOperator`.
  */
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { Unauthenticated } from "../errors.ts"
-import { Forbidden, ForbiddenAddress } from "./errors.ts"
+import { Forbidden, ForbiddenAddress, PasswordChangeRequired } from "./errors.ts"
 import type { Operator } from "./operators.ts"
 
 export interface SignedInOperator {
@@ -30,4 +31,6 @@ export class BackofficeAddress extends HttpApiMiddleware.Service<BackofficeAddre
 export class BackofficeGuard extends HttpApiMiddleware.Service<
   BackofficeGuard,
   { provides: CurrentOperator }
->()("casino/backoffice/Guard", { error: [ForbiddenAddress, Unauthenticated, Forbidden] }) {}
+>()("casino/backoffice/Guard", {
+  error: [ForbiddenAddress, Unauthenticated, Forbidden, PasswordChangeRequired],
+}) {}

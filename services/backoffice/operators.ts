@@ -19,6 +19,8 @@ export const Operator = Schema.Struct({
   /** The second factor is confirmed (a code was accepted once). */
   enrolled: Schema.Boolean,
   disabled: Schema.Boolean,
+  /** Signed in with a generated one-time password: must choose a password before anything else. */
+  mustChangePassword: Schema.Boolean,
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
@@ -53,6 +55,16 @@ export const Me = Schema.Struct({
 export type Me = typeof Me.Type
 
 export const LoggedOut = Schema.Struct({ loggedOut: Schema.Literal(true) })
+
+export const ChangePasswordPayload = Schema.Struct({
+  currentPassword: Schema.String.check(Schema.isMaxLength(128)),
+  newPassword: Schema.String.check(Schema.isMaxLength(128)),
+})
+
+export const ResetOperatorPayload = Schema.Struct({
+  /** `password`: a new one-time password (shown once); `totp`: the next sign-in enrols anew. */
+  what: Schema.Literals(["password", "totp"]),
+})
 
 export const Operators = Schema.Struct({ operators: Schema.Array(Operator) })
 

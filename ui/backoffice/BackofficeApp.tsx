@@ -5,7 +5,7 @@ import { AuditScreen } from "./AuditScreen.tsx"
 import { useSession } from "./actors.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
-import { SignIn, Unreachable } from "./SignIn.tsx"
+import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
 const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
@@ -37,7 +37,9 @@ export const BackofficeApp = () => {
           ? "blocked"
           : s.matches("signedIn")
             ? "signedIn"
-            : "signedOut",
+            : s.matches("passwordRequired") || s.matches("changingPassword")
+              ? "password"
+              : "signedOut",
   )
   const screen = useSession((s) => s.context.screen)
   if (state === "checking")
@@ -48,6 +50,7 @@ export const BackofficeApp = () => {
     )
   if (state === "unavailable" || state === "blocked") return <Unreachable blocked={state === "blocked"} />
   if (state === "signedOut") return <SignIn />
+  if (state === "password") return <ChoosePassword />
   const View = screenViews[screen]
   return <Layout available={availableScreens}>{View ? <View key={screen} /> : <Welcome />}</Layout>
 }

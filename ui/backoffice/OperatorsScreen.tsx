@@ -84,6 +84,9 @@ const OperatorRow = ({
   readonly onChanged: () => void
 }) => {
   const action = useAction(onChanged)
+  const reset = useAction(onChanged)
+  const resetTo =
+    reset.state === "done" ? (reset.result as { initialPassword?: string }).initialPassword : undefined
   const change = (payload: { role?: Role; disabled?: boolean }) =>
     action.submit(() => operatorsClient.updateOperator({ params: { id: operator.id }, payload }))
   return (
@@ -124,9 +127,38 @@ const OperatorRow = ({
         >
           {operator.disabled ? "Enable" : "Disable"}
         </button>
-        {action.error && (
+        <button
+          type="button"
+          className="bo-button"
+          disabled={reset.state === "submitting"}
+          onClick={() =>
+            reset.submit(() =>
+              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "password" } }),
+            )
+          }
+        >
+          Reset password
+        </button>
+        <button
+          type="button"
+          className="bo-button"
+          disabled={reset.state === "submitting" || !operator.enrolled}
+          onClick={() =>
+            reset.submit(() =>
+              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "totp" } }),
+            )
+          }
+        >
+          Reset two-step
+        </button>
+        {resetTo && (
+          <p className="bo-success" role="status">
+            New one-time password, shown only now: <code className="bo-code">{resetTo}</code>
+          </p>
+        )}
+        {(action.error ?? reset.error) && (
           <p className="bo-error" role="alert">
-            {action.error}
+            {action.error ?? reset.error}
           </p>
         )}
       </td>

@@ -146,3 +146,57 @@ export const Unreachable = ({ blocked }: { blocked: boolean }) => {
     </main>
   )
 }
+
+/** After a one-time password: the operator chooses their own before anything else opens. */
+export const ChoosePassword = () => {
+  const session = useSessionActor()
+  const error = useSession((s) => s.context.error)
+  const busy = useSession((s) => s.matches("changingPassword"))
+  const errorId = useId()
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    session.send({
+      type: "CHANGE_PASSWORD",
+      currentPassword: field(event.currentTarget, "current"),
+      newPassword: field(event.currentTarget, "next"),
+    })
+  }
+  return (
+    <main className="bo-signin">
+      <div className="bo-signin__card">
+        <form onSubmit={submit} aria-describedby={error ? errorId : undefined}>
+          <h1>Choose your password</h1>
+          <p>You signed in with a one-time password. Choose your own (12 characters or more) to continue.</p>
+          <label>
+            One-time password
+            <input name="current" type="password" autoComplete="current-password" required maxLength={128} />
+          </label>
+          <label>
+            New password
+            <input
+              name="next"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={12}
+              maxLength={128}
+            />
+          </label>
+          {error && (
+            <p id={errorId} className="bo-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="bo-row">
+            <button type="submit" className="bo-button bo-button--primary" disabled={busy}>
+              {busy ? "Saving…" : "Save and continue"}
+            </button>
+            <button type="button" className="bo-button" onClick={() => session.send({ type: "LOGOUT" })}>
+              Sign out
+            </button>
+          </div>
+        </form>
+      </div>
+    </main>
+  )
+}

@@ -7,11 +7,13 @@ import { BackofficeGuard } from "../middleware.ts"
 import {
   AuditPage,
   AuditQuery,
+  CreatedOperator,
   CreateOperatorPayload,
   Operator,
   OperatorCreated,
   OperatorParams,
   Operators,
+  ResetOperatorPayload,
   UpdateOperatorPayload,
 } from "../operators.ts"
 
@@ -36,6 +38,14 @@ export class OperatorsApi extends HttpApiGroup.make("operators")
     })
       .annotate(Requires, needs("operators.manage"))
       .annotate(Audits, ["operators.update"]),
+    HttpApiEndpoint.post("resetOperator", "/operators/:id/reset", {
+      params: OperatorParams,
+      payload: ResetOperatorPayload,
+      success: CreatedOperator,
+      error: [OperatorNotFound],
+    })
+      .annotate(Requires, needs("operators.manage"))
+      .annotate(Audits, ["operators.reset"]),
     HttpApiEndpoint.get("audit", "/audit", { query: AuditQuery, success: AuditPage }).annotate(
       Requires,
       needs("audit.read"),

@@ -3,11 +3,11 @@
  * signed-in operator, logout. The session is the `bo_session` cookie (Path=/api/backoffice).
  */
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-import { InvalidCredentials, RateLimited } from "../../errors.ts"
+import { IncorrectPassword, InvalidCredentials, PasswordRejected, RateLimited } from "../../errors.ts"
 import { Audits, publicAccess, Requires, signedIn } from "../access.ts"
 import { InvalidCode, LoginExpired } from "../errors.ts"
 import { BackofficeAddress, BackofficeGuard } from "../middleware.ts"
-import { LoggedOut, LoginPayload, LoginStep, Me, TotpPayload } from "../operators.ts"
+import { ChangePasswordPayload, LoggedOut, LoginPayload, LoginStep, Me, TotpPayload } from "../operators.ts"
 
 export class LoginApi extends HttpApiGroup.make("login")
   .add(
@@ -33,6 +33,13 @@ export class SessionApi extends HttpApiGroup.make("session")
       .annotate(Requires, signedIn)
       .annotate(Audits, ["operator.logout"]),
     HttpApiEndpoint.get("me", "/me", { success: Me }).annotate(Requires, signedIn),
+    HttpApiEndpoint.post("changePassword", "/password", {
+      payload: ChangePasswordPayload,
+      success: Me,
+      error: [IncorrectPassword, PasswordRejected, RateLimited],
+    })
+      .annotate(Requires, signedIn)
+      .annotate(Audits, ["operator.password"]),
   )
   .middleware(BackofficeGuard)
   .prefix("/api/backoffice/v1") {}

@@ -5,15 +5,24 @@
 import { type ClientTable, makeClient } from "../../client.ts"
 import { EmailTaken, Unauthenticated } from "../../errors.ts"
 import type { OperatorsApi } from "../api/operators.ts"
-import { BadInput, Forbidden, ForbiddenAddress, LastAdmin, OperatorNotFound } from "../errors.ts"
+import {
+  BadInput,
+  Forbidden,
+  ForbiddenAddress,
+  LastAdmin,
+  OperatorNotFound,
+  PasswordChangeRequired,
+} from "../errors.ts"
 import {
   AuditPage,
   AuditQuery,
   CreateOperatorPayload,
+  CreatedOperator,
   Operator,
   OperatorCreated,
   OperatorParams,
   Operators,
+  ResetOperatorPayload,
   UpdateOperatorPayload,
 } from "../operators.ts"
 
@@ -22,7 +31,7 @@ export const operatorsTable: ClientTable<typeof OperatorsApi> = {
     method: "GET",
     path: "/api/backoffice/v1/operators",
     success: { 200: [Operators] },
-    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden] },
+    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden, PasswordChangeRequired] },
   },
   createOperator: {
     method: "POST",
@@ -32,7 +41,7 @@ export const operatorsTable: ClientTable<typeof OperatorsApi> = {
     errors: {
       400: [BadInput],
       401: [Unauthenticated],
-      403: [ForbiddenAddress, Forbidden],
+      403: [ForbiddenAddress, Forbidden, PasswordChangeRequired],
       409: [EmailTaken],
     },
   },
@@ -45,9 +54,21 @@ export const operatorsTable: ClientTable<typeof OperatorsApi> = {
     errors: {
       400: [BadInput],
       401: [Unauthenticated],
-      403: [ForbiddenAddress, Forbidden],
+      403: [ForbiddenAddress, Forbidden, PasswordChangeRequired],
       404: [OperatorNotFound],
       409: [LastAdmin],
+    },
+  },
+  resetOperator: {
+    method: "POST",
+    path: "/api/backoffice/v1/operators/:id/reset",
+    params: OperatorParams,
+    payload: ResetOperatorPayload,
+    success: { 200: [CreatedOperator] },
+    errors: {
+      401: [Unauthenticated],
+      403: [ForbiddenAddress, Forbidden, PasswordChangeRequired],
+      404: [OperatorNotFound],
     },
   },
   audit: {
@@ -55,7 +76,7 @@ export const operatorsTable: ClientTable<typeof OperatorsApi> = {
     path: "/api/backoffice/v1/audit",
     query: AuditQuery,
     success: { 200: [AuditPage] },
-    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden] },
+    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden, PasswordChangeRequired] },
   },
 }
 

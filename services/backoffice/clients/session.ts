@@ -3,23 +3,35 @@
  * do not edit. The browser's typed calls of that group, with the schemas the server uses.
  */
 import { type ClientTable, makeClient } from "../../client.ts"
-import { Unauthenticated } from "../../errors.ts"
+import { IncorrectPassword, PasswordRejected, RateLimited, Unauthenticated } from "../../errors.ts"
 import type { SessionApi } from "../api/session.ts"
-import { Forbidden, ForbiddenAddress } from "../errors.ts"
-import { LoggedOut, Me } from "../operators.ts"
+import { Forbidden, ForbiddenAddress, PasswordChangeRequired } from "../errors.ts"
+import { ChangePasswordPayload, LoggedOut, Me } from "../operators.ts"
 
 export const sessionTable: ClientTable<typeof SessionApi> = {
   logout: {
     method: "POST",
     path: "/api/backoffice/v1/logout",
     success: { 200: [LoggedOut] },
-    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden] },
+    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden, PasswordChangeRequired] },
   },
   me: {
     method: "GET",
     path: "/api/backoffice/v1/me",
     success: { 200: [Me] },
-    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden] },
+    errors: { 401: [Unauthenticated], 403: [ForbiddenAddress, Forbidden, PasswordChangeRequired] },
+  },
+  changePassword: {
+    method: "POST",
+    path: "/api/backoffice/v1/password",
+    payload: ChangePasswordPayload,
+    success: { 200: [Me] },
+    errors: {
+      400: [PasswordRejected],
+      401: [Unauthenticated],
+      403: [IncorrectPassword, ForbiddenAddress, Forbidden, PasswordChangeRequired],
+      429: [RateLimited],
+    },
   },
 }
 
