@@ -65,6 +65,7 @@ import { Geo } from "../server/geo/Geo.ts"
 import { Kyc, type KycReviewRefused } from "../server/kyc/Kyc.ts"
 import { Ledger } from "../server/ledger/Ledger.ts"
 import { Loyalty } from "../server/loyalty/Loyalty.ts"
+import { Mailer } from "../server/mail/Mailer.ts"
 import { OperatorAudit } from "../server/operator/Audit.ts"
 import { readOperatorEndpoint } from "../server/operator/endpointFile.ts"
 import { OPERATOR_PREFIX } from "../server/operator/http.ts"
@@ -555,7 +556,7 @@ const runDirect = async (options: Options): Promise<unknown> => {
   )
   const services = WithdrawalServices.pipe(
     Layer.provideMerge(Layer.mergeAll(Kyc.layer, Rates.layer, Promotions.layer, Backoffice.layer)),
-    Layer.provideMerge(Passwords.layer),
+    Layer.provideMerge(Layer.mergeAll(Passwords.layer, Mailer.layer)),
     Layer.provideMerge(Layer.mergeAll(OperatorAudit.layer, RateLimiter.layer, Geo.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
     Layer.provideMerge(makeDbLayer(config)),

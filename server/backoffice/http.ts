@@ -19,6 +19,7 @@ import {
   clearBackofficeCookie,
   setBackofficeCookie,
 } from "./guard.ts"
+import { queuesHandlers } from "./queuesHttp.ts"
 
 const meOf = (operator: OperatorView) => ({
   operator,
@@ -122,6 +123,6 @@ const OperatorsHandlers = HttpApiBuilder.group(
 export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
 }).pipe(
-  Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers]),
+  Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers, ...queuesHandlers]),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

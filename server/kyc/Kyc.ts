@@ -7,13 +7,14 @@
  * rejection the player uploads again. Approval makes `idVerification.verified` /
  * `billVerification.verified` true in the profile.
  *
- * Back-office side (the operator command today, the back office later — the same calls): list the
- * pending documents, approve or reject one with a reason. Each decision is one transaction with its
- * `operator_audit` row.
+ * Back-office side (the operator command and the back office's KYC queue — the same calls): list
+ * the pending documents, read one's file, approve or reject one with a reason. Each decision is one
+ * transaction with its `operator_audit` row; then the player is told by e-mail (either way, with
+ * the reason of a rejection; a failed delivery is logged, the decision stands).
  *
  * Storage: the bytes live in the database (bytea) beside their metadata and SHA-256, so they share
  * its durability, backups and transactions, and every server process sees them (no shared disk
- * needed). No route returns them to a player.
+ * needed). No route returns them to a player; the back office's preview reads them (`file`).
  */
 import { createHash } from "node:crypto"
 import { Context, Data, Effect, Layer } from "effect"
@@ -29,10 +30,12 @@ import {
   type VerificationDocument,
 } from "../../services/profile-service.ts"
 import { AppConfig } from "../config.ts"
-import { OperatorAudit } from "../operator/Audit.ts"
+import { Mailer } from "../mail/Mailer.ts"
+import { documentReviewedMail } from "../mail/templates.ts"
+import { type AuditActor, actorFields, actorLabel, OperatorAudit } from "../operator/Audit.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
-import { type DocumentKind, type DocumentRow, KycRepo } from "./KycRepo.ts"
-import { cleanFileName, sniffDocument } from "./sniff.ts"
+import { type DocumentKind, type DocumentRow, KycRepo, type PendingRow } from "./KycRepo.ts"
+import { cleanFileName, type DocumentContentType, sniffDocument } from "./sniff.ts"
 
 export type { DocumentKind } from "./KycRepo.ts"
 
@@ -57,10 +60,13 @@ export interface UploadedFile {
 
 export interface PendingDocument {
   readonly id: string
+  readonly userId: string
   readonly email: string
+  /** The player's full name. */
+  readonly name: string
   readonly kind: DocumentKind
   readonly fileName: string
-  readonly contentType: string
+  readonly contentType: DocumentContentType
   readonly size: number
   readonly sha256: string
   readonly uploadedAt: string
@@ -69,8 +75,17 @@ export interface PendingDocument {
 export interface Review {
   readonly email: string
   readonly kind: DocumentKind
-  /** Who decides, as recorded in the audit (e.g. "cli:ana@host"). */
-  readonly actor: string
+  /** Who decides, as recorded in the audit (e.g. "cli:ana@host", or a back-office operator). */
+  readonly actor: AuditActor
+  /** The document the decision is about (the back office decides one it showed): refused when it is not the pending one. */
+  readonly documentId?: string
+}
+
+/** A document's stored file, for the back office's preview. */
+export interface DocumentFile {
+  readonly contentType: DocumentContentType
+  readonly fileName: string
+  readonly bytes: Uint8Array
 }
 
 export interface ReviewedDocument {
@@ -95,6 +110,12 @@ export interface KycShape {
   readonly verified: (userId: string) => Effect.Effect<{ readonly id: boolean; readonly bill: boolean }>
   // ── back office ──
   readonly pending: () => Effect.Effect<ReadonlyArray<PendingDocument>>
+  /** One document with whose it is, whatever its status; undefined for an unknown (or malformed) id. */
+  readonly byId: (
+    documentId: string,
+  ) => Effect.Effect<(PendingDocument & { readonly status: string }) | undefined>
+  /** A document's bytes as stored; undefined for an unknown (or malformed) id. */
+  readonly file: (documentId: string) => Effect.Effect<DocumentFile | undefined>
   readonly documentsOf: (
     email: string,
   ) => Effect.Effect<
@@ -136,6 +157,8 @@ export const toVerificationDocument = (
   }
 }
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** Longest rejection reason kept (the player reads it). */
 export const REASON_MAX_LENGTH = 500
 
@@ -144,6 +167,8 @@ const make = Effect.gen(function* () {
   const audit = yield* OperatorAudit
   const limiter = yield* RateLimiter
   const config = yield* AppConfig
+  const mailer = yield* Mailer
+  const mailContext = { productName: config.productName, supportEmail: config.supportEmail }
 
   const document = Effect.fn("Kyc.document")(function* (userId: string, kind: DocumentKind) {
     const rows = yield* repo.history(userId, kind).pipe(Effect.orDie)
@@ -191,20 +216,37 @@ const make = Effect.gen(function* () {
     return { id: kinds.includes("ID"), bill: kinds.includes("BILL") }
   })
 
+  const pendingOf = (r: PendingRow): PendingDocument => ({
+    id: r.id,
+    userId: r.userId,
+    email: r.email,
+    name: r.name,
+    kind: r.kind,
+    fileName: r.fileName,
+    contentType: r.contentType,
+    size: r.size,
+    sha256: r.sha256,
+    uploadedAt: r.uploadedAt.toISOString(),
+  })
+
+  const byId = Effect.fn("Kyc.byId")(function* (documentId: string) {
+    if (!uuidPattern.test(documentId)) return undefined
+    const row = yield* repo.findDocument(documentId).pipe(Effect.orDie)
+    return row === undefined ? undefined : { ...pendingOf(row), status: row.status }
+  })
+
+  const file = Effect.fn("Kyc.file")(function* (documentId: string) {
+    if (!uuidPattern.test(documentId)) return undefined
+    const row = yield* repo.findDocument(documentId).pipe(Effect.orDie)
+    if (row === undefined) return undefined
+    const bytes = yield* repo.file(documentId).pipe(Effect.orDie)
+    if (bytes === undefined) return undefined
+    return { contentType: row.contentType, fileName: row.fileName, bytes } satisfies DocumentFile
+  })
+
   const pending = Effect.fn("Kyc.pending")(function* () {
     const rows = yield* repo.pending().pipe(Effect.orDie)
-    return rows.map(
-      (r): PendingDocument => ({
-        id: r.id,
-        email: r.email,
-        kind: r.kind,
-        fileName: r.fileName,
-        contentType: r.contentType,
-        size: r.size,
-        sha256: r.sha256,
-        uploadedAt: r.uploadedAt.toISOString(),
-      }),
-    )
+    return rows.map(pendingOf)
   })
 
   const findPlayer = (email: string) =>
@@ -239,24 +281,42 @@ const make = Effect.gen(function* () {
           Effect.gen(function* () {
             yield* repo.lockPlayer(player.id)
             const doc = yield* repo.pendingOf(player.id, review.kind)
-            if (doc === undefined) {
+            if (doc === undefined || (review.documentId !== undefined && doc.id !== review.documentId)) {
               return yield* new KycReviewRefused({
                 reason: "NothingPending",
                 message: `${player.email} has no ${review.kind === "ID" ? "identity" : "proof-of-address"} document waiting for review.`,
               })
             }
-            const reviewed = yield* repo.review(doc.id, { status, reason, by: review.actor })
+            const reviewed = yield* repo.review(doc.id, { status, reason, by: actorLabel(review.actor) })
             yield* audit.record({
-              actor: review.actor,
+              ...actorFields(review.actor),
               action: status === "APPROVED" ? "kyc.approve" : "kyc.reject",
               userId: player.id,
               subject: doc.id,
               details: { kind: review.kind, email: player.email, sha256: doc.sha256, reason },
+              before: { status: doc.status, reason: doc.reason },
+              after: { status: reviewed.status, reason: reviewed.reason },
             })
             return reviewed
           }),
         )
         .pipe(Effect.catchTag("SqlError", Effect.die))
+      // After the commit: the player hears of the decision either way. A failed delivery does
+      // not undo it (the Verification tab shows it too); it is logged.
+      yield* mailer
+        .send(
+          documentReviewedMail(
+            mailContext,
+            player.email,
+            { kind: row.kind, status, reason: row.reason },
+            `${config.publicUrl}/profile/verification`,
+          ),
+        )
+        .pipe(
+          Effect.catchCause((cause) =>
+            Effect.logError(`kyc: the ${status} e-mail to ${player.email} failed`, cause),
+          ),
+        )
       return {
         id: row.id,
         email: player.email,
@@ -282,10 +342,10 @@ const make = Effect.gen(function* () {
     return yield* decide(review, "REJECTED", reason)
   })
 
-  return { document, upload, verified, pending, documentsOf, approve, reject } satisfies KycShape
+  return { document, upload, verified, pending, byId, file, documentsOf, approve, reject } satisfies KycShape
 })
 
 export class Kyc extends Context.Service<Kyc, KycShape>()("casino/server/Kyc") {
-  /** Needs SqlClient, AppConfig, RateLimiter and OperatorAudit. */
+  /** Needs SqlClient, AppConfig, RateLimiter, OperatorAudit and Mailer. */
   static readonly layer = Layer.effect(Kyc, make).pipe(Layer.provide(KycRepo.layer))
 }

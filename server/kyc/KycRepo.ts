@@ -27,6 +27,8 @@ export interface DocumentRow {
 
 export interface PendingRow extends DocumentRow {
   readonly email: string
+  /** The player's full name. */
+  readonly name: string
 }
 
 export interface NewDocument {
@@ -51,6 +53,10 @@ export interface KycRepoShape {
   readonly insert: (doc: NewDocument) => Sql<DocumentRow>
   readonly approvedKinds: (userId: string) => Sql<ReadonlyArray<DocumentKind>>
   readonly pending: () => Sql<ReadonlyArray<PendingRow>>
+  /** One document (any status) with whose it is. */
+  readonly findDocument: (documentId: string) => Sql<PendingRow | undefined>
+  /** The stored bytes of a document. */
+  readonly file: (documentId: string) => Sql<Uint8Array | undefined>
   readonly findPlayer: (email: string) => Sql<{ readonly id: string; readonly email: string } | undefined>
   /** The pending document of the kind, locked. */
   readonly pendingOf: (userId: string, kind: DocumentKind) => Sql<DocumentRow | undefined>
@@ -109,9 +115,20 @@ const make = Effect.gen(function* () {
 
   const pending = () =>
     sql<PendingRow>`
-      SELECT ${columns}, u.email FROM verification_documents d JOIN users u ON u.id = d.user_id
+      SELECT ${columns}, u.email, u.full_name AS name FROM verification_documents d JOIN users u ON u.id = d.user_id
       WHERE d.status = 'PENDING' ORDER BY d.uploaded_at, d.id
     `
+
+  const findDocument = (documentId: string) =>
+    sql<PendingRow>`
+      SELECT ${columns}, u.email, u.full_name AS name FROM verification_documents d JOIN users u ON u.id = d.user_id
+      WHERE d.id = ${documentId}
+    `.pipe(Effect.map((rows) => rows[0]))
+
+  const file = (documentId: string) =>
+    sql<{ readonly content: Uint8Array }>`
+      SELECT content FROM verification_document_files WHERE document_id = ${documentId}
+    `.pipe(Effect.map((rows) => rows[0]?.content))
 
   const findPlayer = (email: string) =>
     sql<{ readonly id: string; readonly email: string }>`
@@ -159,6 +176,8 @@ const make = Effect.gen(function* () {
     insert,
     approvedKinds,
     pending,
+    findDocument,
+    file,
     findPlayer,
     pendingOf,
     review,

@@ -123,3 +123,30 @@ export const welcomeOfferMail = (
     { label: "Go to the lobby", link: lobby },
     unsubscribe,
   )
+
+/** A verification document decided by an officer (the back office or the operator command). */
+export const documentReviewedMail = (
+  ctx: MailContext,
+  to: string,
+  review: {
+    readonly kind: "ID" | "BILL"
+    readonly status: "APPROVED" | "REJECTED"
+    readonly reason: string | null
+  },
+  link: string,
+): MailMessage => {
+  const what = review.kind === "ID" ? "identity document" : "proof of address"
+  const approved = review.status === "APPROVED"
+  const intro = approved
+    ? `Your ${what} has been approved.`
+    : `Your ${what} could not be approved. The reason: ${review.reason ?? "-"}`
+  const outro = approved
+    ? "Thank you: there is nothing more to do for this document."
+    : "Please upload a new document that addresses this reason."
+  return {
+    to,
+    subject: approved ? `Your ${what} is approved` : `Your ${what} was not approved`,
+    text: `${intro}\n\n${link}\n\n${outro}\n\n${ctx.productName} - ${ctx.supportEmail}\n`,
+    html: html(ctx, intro, "Open my verification", link, outro),
+  }
+}

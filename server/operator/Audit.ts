@@ -24,6 +24,30 @@ export interface AuditEntry {
   readonly after?: unknown
 }
 
+/**
+ * Who acts, as a service takes it: a name (the CLI's "cli:ana@host", an operator route's
+ * "ana via server"), or a back-office operator with its account and the request's address.
+ */
+export type AuditActor =
+  | string
+  | {
+      readonly label: string
+      readonly operatorId: string | null
+      readonly email: string | null
+      readonly ip: string | null
+    }
+
+/** The name recorded as `actor` (and as `reviewed_by`, a timeline step's author…). */
+export const actorLabel = (actor: AuditActor): string => (typeof actor === "string" ? actor : actor.label)
+
+/** The audit row's who-fields of an actor. */
+export const actorFields = (
+  actor: AuditActor,
+): Pick<AuditEntry, "actor" | "operatorId" | "operatorEmail" | "ip"> =>
+  typeof actor === "string"
+    ? { actor }
+    : { actor: actor.label, operatorId: actor.operatorId, operatorEmail: actor.email, ip: actor.ip }
+
 export interface AuditRow extends AuditEntry {
   readonly id: string
   readonly at: Date

@@ -233,7 +233,8 @@ export const edgeMiddleware = (
             const ms = Math.round((performance.now() - started) * 10) / 10
             yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${ms}ms`)
             let res = HttpServerResponse.setHeaders(response, {
-              "content-security-policy": csp,
+              // A response with a policy of its own keeps it (a user-uploaded file's `sandbox`).
+              "content-security-policy": response.headers["content-security-policy"] ?? csp,
               "x-content-type-options": "nosniff",
               "referrer-policy": "strict-origin-when-cross-origin",
               "x-frame-options": "SAMEORIGIN",

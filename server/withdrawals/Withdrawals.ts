@@ -40,9 +40,10 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { forkEvery } from "../../lib/background.ts"
 import type { Withdrawable, Withdrawal, WithdrawalStatus } from "../../services/cashout-service.ts"
 import type { CryptoTransfer } from "../../services/crypto-service.ts"
-import type { CurrencyNotSupported } from "../../services/errors.ts"
+import type { CurrencyNotSupported, WithdrawalNotFound } from "../../services/errors.ts"
 import type { FiatPayment } from "../../services/wallet-service.ts"
 import { AppConfig } from "../config.ts"
+import type { AuditActor } from "../operator/Audit.ts"
 import { makeCallbacks } from "./callbacks.ts"
 import { makeHistory } from "./history.ts"
 import type { OperatorError, OperatorWithdrawal, WebhookAnswer } from "./model.ts"
@@ -98,19 +99,19 @@ export interface WithdrawalsShape {
     status: WithdrawalStatus | undefined,
     limit: number,
   ) => Effect.Effect<ReadonlyArray<OperatorWithdrawal>>
-  readonly approve: (id: string, actor: string) => Effect.Effect<OperatorWithdrawal, OperatorError>
+  readonly approve: (id: string, actor: AuditActor) => Effect.Effect<OperatorWithdrawal, OperatorError>
   readonly reject: (
     id: string,
-    actor: string,
+    actor: AuditActor,
     reason: string,
   ) => Effect.Effect<OperatorWithdrawal, OperatorError>
   /** A manual payout made by the operator (UTXO chains): its transaction hash. */
   readonly markSent: (
     id: string,
-    actor: string,
+    actor: AuditActor,
     txHash: string,
   ) => Effect.Effect<OperatorWithdrawal, OperatorError>
-  readonly markPaid: (id: string, actor: string) => Effect.Effect<OperatorWithdrawal, OperatorError>
+  readonly markPaid: (id: string, actor: AuditActor) => Effect.Effect<OperatorWithdrawal, OperatorError>
   /** A payout provider's signed callback. Never fails: an answer. */
   readonly callback: (
     provider: string,
@@ -124,6 +125,8 @@ export interface WithdrawalsShape {
   readonly queue: (limit: number) => Effect.Effect<ReadonlyArray<OperatorWithdrawal>>
   /** How many withdrawals wait for an operator's decision. */
   readonly pendingCount: () => Effect.Effect<number>
+  /** One withdrawal as an operator sees it, whatever its status. */
+  readonly one: (id: string) => Effect.Effect<OperatorWithdrawal, WithdrawalNotFound>
   /** What an officer reads beside a player's withdrawal; undefined for an unknown player. */
   readonly riskContext: (userId: string) => Effect.Effect<RiskContext | undefined>
 }
@@ -133,7 +136,7 @@ const make = Effect.gen(function* () {
   const moves = yield* makeStatusMoves
   const { withdrawable, request } = yield* makeRequestChecks(moves)
   const { dispatch, runPayouts } = yield* makePayoutDispatch(moves)
-  const { list, queue, pendingCount, approve, reject, markSent, markPaid } = yield* makeOperatorActions(
+  const { list, queue, pendingCount, one, approve, reject, markSent, markPaid } = yield* makeOperatorActions(
     moves,
     dispatch,
   )
@@ -164,6 +167,7 @@ const make = Effect.gen(function* () {
     runPayouts,
     queue,
     pendingCount,
+    one,
     riskContext,
   } satisfies WithdrawalsShape
 })

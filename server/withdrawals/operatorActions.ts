@@ -6,12 +6,16 @@
  */
 import { Effect } from "effect"
 import type { WithdrawalStatus } from "../../services/cashout-service.ts"
+import { WithdrawalNotFound } from "../../services/errors.ts"
+import type { AuditActor } from "../operator/Audit.ts"
 import {
   AWAITING_DECISION,
+  isUuid,
   type OperatorWithdrawal,
   toWithdrawal,
   WithdrawalInputRefused,
   WithdrawalMoveRefused,
+  WithdrawMessages,
 } from "./model.ts"
 import type { StatusMoves } from "./statusMoves.ts"
 import { type WithdrawalRow, WithdrawalsRepo } from "./WithdrawalsRepo.ts"
@@ -39,14 +43,14 @@ export const makeOperatorActions = (
         )
       })
 
-    const approve = (id: string, actor: string) =>
+    const approve = (id: string, actor: AuditActor) =>
       Effect.gen(function* () {
         const row = yield* transition(id, { to: "approved", actor, note: null, audit: "withdrawal.approve" })
         yield* dispatch(row)
         return yield* latestView(id)
       })
 
-    const reject = (id: string, actor: string, reason: string) =>
+    const reject = (id: string, actor: AuditActor, reason: string) =>
       Effect.gen(function* () {
         const why = reason.trim()
         if (why === "" || why.length > 500)
@@ -65,7 +69,7 @@ export const makeOperatorActions = (
         return yield* latestView(id)
       })
 
-    const markSent = (id: string, actor: string, txHash: string) =>
+    const markSent = (id: string, actor: AuditActor, txHash: string) =>
       Effect.gen(function* () {
         const hash = txHash.trim()
         if (!/^(0x)?[0-9a-fA-F]{64}$/.test(hash))
@@ -81,7 +85,7 @@ export const makeOperatorActions = (
         return yield* latestView(id)
       })
 
-    const markPaid = (id: string, actor: string) =>
+    const markPaid = (id: string, actor: AuditActor) =>
       Effect.gen(function* () {
         const row = yield* findRow(id)
         if (row !== undefined && row.method !== "crypto")
@@ -107,5 +111,11 @@ export const makeOperatorActions = (
 
     const pendingCount = () => repo.countByStatus(AWAITING_DECISION).pipe(Effect.orDie)
 
-    return { list, queue, pendingCount, approve, reject, markSent, markPaid }
+    /** One withdrawal as an operator sees it, whatever its status (an id that is not one: not found). */
+    const one = (id: string) =>
+      isUuid(id)
+        ? latestView(id)
+        : Effect.fail(new WithdrawalNotFound({ message: WithdrawMessages.notFound, id }))
+
+    return { list, queue, pendingCount, one, approve, reject, markSent, markPaid }
   })

@@ -10,7 +10,7 @@ import { WithdrawalNotFound } from "../../services/errors.ts"
 import type { PlayerEvent } from "../../services/wallet-service.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
-import { OperatorAudit } from "../operator/Audit.ts"
+import { type AuditActor, actorFields, actorLabel, OperatorAudit } from "../operator/Audit.ts"
 import {
   canMove,
   isUuid,
@@ -24,7 +24,8 @@ import { type WithdrawalRow, WithdrawalsRepo } from "./WithdrawalsRepo.ts"
 
 export interface Move {
   readonly to: WithdrawalStatus
-  readonly actor: string
+  /** Who moves it: a name ("system", "cli:…"), or a back-office operator (audited with its account). */
+  readonly actor: AuditActor
   readonly note: string | null
   readonly reason?: string
   readonly txHash?: string
@@ -113,10 +114,10 @@ export const makeStatusMoves = Effect.gen(function* () {
         ...(move.txHash === undefined ? {} : { txHash: move.txHash }),
         ...(move.providerReference === undefined ? {} : { providerReference: move.providerReference }),
       })
-      yield* repo.addStep(row.id, move.to, move.note, move.actor)
+      yield* repo.addStep(row.id, move.to, move.note, actorLabel(move.actor))
       if (move.audit !== undefined)
         yield* audit.record({
-          actor: move.actor,
+          ...actorFields(move.actor),
           action: move.audit,
           userId: row.userId,
           subject: row.id,
@@ -127,6 +128,8 @@ export const makeStatusMoves = Effect.gen(function* () {
             currency: row.currency,
             note: move.note,
           },
+          before: { status: row.status },
+          after: { status: updated.status, reason: updated.reason, txHash: updated.txHash },
         })
       return { row: updated, push: [withdrawalEvent(updated), ...push] } satisfies Moved
     })
@@ -143,7 +146,7 @@ export const makeStatusMoves = Effect.gen(function* () {
           }),
         )
         .pipe(Effect.catchTag("SqlError", Effect.die))
-      yield* Effect.logInfo(`withdrawal ${id}: → ${move.to} by ${move.actor}`)
+      yield* Effect.logInfo(`withdrawal ${id}: → ${move.to} by ${actorLabel(move.actor)}`)
       yield* publish(moved.row.userId, moved.push)
       return moved.row
     })

@@ -7,12 +7,16 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorsApi } from "./api/operators.ts"
+import { KycApi, QueuesApi, WithdrawalsApi } from "./api/queues.ts"
 import { LoginApi, SessionApi } from "./api/session.ts"
 
 export class BackofficeApi extends HttpApi.make("backoffice")
   .add(LoginApi)
   .add(SessionApi)
   .add(OperatorsApi)
+  .add(KycApi)
+  .add(WithdrawalsApi)
+  .add(QueuesApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",

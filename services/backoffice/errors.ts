@@ -60,3 +60,17 @@ export class LastAdmin extends Schema.TaggedError<LastAdmin>()(
   { message: Schema.String },
   { httpApiStatus: 409 },
 ) {}
+
+/** No verification document has this id. */
+export class DocumentNotFound extends Schema.TaggedError<DocumentNotFound>()(
+  "DocumentNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** The item is no longer waiting for this decision (decided already, or its status does not allow it). */
+export class DecisionRefused extends Schema.TaggedError<DecisionRefused>()(
+  "DecisionRefused",
+  { message: Schema.String },
+  { httpApiStatus: 409 },
+) {}

@@ -13,6 +13,7 @@ import { OperatorAudit } from "../../server/operator/Audit.ts"
 import { type Access, accessOf, auditsOf } from "../../services/backoffice/access.ts"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
 import { can, type Role, roles } from "../../services/backoffice/permissions.ts"
+import { btcWithdrawals, moveOn, playerWithDocuments } from "./backoffice-queues-support.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser, type Reply } from "./users-support.ts"
@@ -53,7 +54,9 @@ const snapshot = async (server: TestServer) =>
              (SELECT string_agg(id::text || ':' || role || ':' || disabled::text || ':' || updated_at::text, ',' ORDER BY id)
                 FROM backoffice_operators) AS state,
              (SELECT count(*)::int FROM operator_audit) AS audit,
-             (SELECT count(*)::int FROM backoffice_sessions WHERE revoked_at IS NULL) AS live
+             (SELECT count(*)::int FROM backoffice_sessions WHERE revoked_at IS NULL) AS live,
+             (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM verification_documents) AS documents,
+             (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM withdrawals) AS withdrawals
     `)
   )[0]
 
@@ -63,6 +66,14 @@ describeBackends("back-office permissions", ({ start }) => {
   const sessions = new Map<Role, Browser>()
   let targetId = ""
   let created = 0
+  /** Items for the decisions: each successful call takes the next one (a refused call changes nothing). */
+  const pools: Record<string, Array<string>> = {}
+  const next = async (pool: string, call: (id: string) => Promise<Reply>): Promise<Reply> => {
+    const id = pools[pool]?.[0] ?? "00000000-0000-4000-8000-000000000000"
+    const reply = await call(id)
+    if (reply.status < 300) pools[pool]?.shift()
+    return reply
+  }
 
   beforeAll(async () => {
     server = await start({
@@ -77,7 +88,22 @@ describeBackends("back-office permissions", ({ start }) => {
     targetId = (
       await createOperator(server, { email: "target@perm.example", role: "support", password: PASSWORD })
     ).operator.id
-  })
+    // Three successful calls per decision (kyc or payments, admin, the audit test); one spare.
+    const uploads = await Promise.all([1, 2, 3, 4].map((i) => playerWithDocuments(server, `perm-kyc-${i}`)))
+    pools.kycApprove = uploads.slice(0, 2).flatMap((u) => [u.id, u.bill])
+    pools.kycReject = uploads.slice(2).flatMap((u) => [u.id, u.bill])
+    const a = await btcWithdrawals(server, "perm-wd-a", 4)
+    const b = await btcWithdrawals(server, "perm-wd-b", 4)
+    const c = await btcWithdrawals(server, "perm-wd-c", 4)
+    const d = await btcWithdrawals(server, "perm-wd-d", 4)
+    pools.withdrawalApprove = [...a.ids]
+    pools.withdrawalReject = [...b.ids]
+    for (const id of c.ids) await moveOn(server, id, "approved")
+    for (const id of d.ids) await moveOn(server, id, "sent")
+    pools.withdrawalMarkSent = [...c.ids]
+    pools.withdrawalMarkPaid = [...d.ids]
+    pools.file = [uploads[0]?.id ?? ""]
+  }, 120_000)
   afterAll(() => server?.close())
 
   /** One call of each endpoint as `browser`; a new endpoint fails the first test until it is added here. */
@@ -101,6 +127,28 @@ describeBackends("back-office permissions", ({ start }) => {
     "session.changePassword": (b) =>
       b.post(`${BO}/password`, { currentPassword: PASSWORD, newPassword: "another long pass phrase" }),
     "operators.resetOperator": (b) => b.post(`${BO}/operators/${targetId}/reset`, { what: "totp" }),
+    "kyc.kycQueue": (b) => b.get(`${BO}/kyc/documents`),
+    "kyc.kycFile": (b) => b.get(`${BO}/kyc/documents/${pools.file?.[0]}/file`),
+    "kyc.kycApprove": (b) => next("kycApprove", (id) => b.post(`${BO}/kyc/documents/${id}/approve`)),
+    "kyc.kycReject": (b) =>
+      next("kycReject", (id) =>
+        b.post(`${BO}/kyc/documents/${id}/reject`, { reason: "The photo is blurred." }),
+      ),
+    "withdrawals.withdrawalQueue": (b) => b.get(`${BO}/withdrawals?limit=50`),
+    "withdrawals.withdrawal": (b) => b.get(`${BO}/withdrawals/${pools.withdrawalReject?.at(-1)}`),
+    "withdrawals.withdrawalApprove": (b) =>
+      next("withdrawalApprove", (id) => b.post(`${BO}/withdrawals/${id}/approve`)),
+    "withdrawals.withdrawalReject": (b) =>
+      next("withdrawalReject", (id) =>
+        b.post(`${BO}/withdrawals/${id}/reject`, { reason: "Unusual activity." }),
+      ),
+    "withdrawals.withdrawalMarkSent": (b) =>
+      next("withdrawalMarkSent", (id) =>
+        b.post(`${BO}/withdrawals/${id}/mark-sent`, { txHash: "cd".repeat(32) }),
+      ),
+    "withdrawals.withdrawalMarkPaid": (b) =>
+      next("withdrawalMarkPaid", (id) => b.post(`${BO}/withdrawals/${id}/mark-paid`)),
+    "queues.queueCounts": (b) => b.get(`${BO}/queues`),
   }
 
   let ownPasswords = 0
