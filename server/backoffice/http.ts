@@ -19,6 +19,7 @@ import {
   clearBackofficeCookie,
   setBackofficeCookie,
 } from "./guard.ts"
+import { PlayersHandlers } from "./playersHttp.ts"
 
 const meOf = (operator: OperatorView) => ({
   operator,
@@ -113,5 +114,6 @@ export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
 }).pipe(
   Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers]),
+  Layer.provide(PlayersHandlers),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

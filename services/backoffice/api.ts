@@ -7,12 +7,14 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorsApi } from "./api/operators.ts"
+import { PlayersApi } from "./api/players.ts"
 import { LoginApi, SessionApi } from "./api/session.ts"
 
 export class BackofficeApi extends HttpApi.make("backoffice")
   .add(LoginApi)
   .add(SessionApi)
   .add(OperatorsApi)
+  .add(PlayersApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",
