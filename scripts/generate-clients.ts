@@ -68,12 +68,14 @@ const backofficeSchemaModules: ReadonlyArray<Module> = [
   { file: "backoffice/errors.ts", load: () => import("../services/backoffice/errors.ts") },
   { file: "backoffice/operators.ts", load: () => import("../services/backoffice/operators.ts") },
   { file: "backoffice/queues.ts", load: () => import("../services/backoffice/queues.ts") },
+  { file: "backoffice/players.ts", load: () => import("../services/backoffice/players.ts") },
 ]
 
 const backofficeGroupModules: ReadonlyArray<Module> = [
   { file: "backoffice/api/session.ts", load: () => import("../services/backoffice/api/session.ts") },
   { file: "backoffice/api/operators.ts", load: () => import("../services/backoffice/api/operators.ts") },
   { file: "backoffice/api/queues.ts", load: () => import("../services/backoffice/api/queues.ts") },
+  { file: "backoffice/api/players.ts", load: () => import("../services/backoffice/api/players.ts") },
 ]
 
 /** A contract and where its client tables go (a folder of services/). */

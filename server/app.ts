@@ -19,6 +19,7 @@ import { AnalyticsHandlers } from "./analytics/http.ts"
 import type { Backoffice } from "./backoffice/Backoffice.ts"
 import { backofficeApiRoutes } from "./backoffice/http.ts"
 import { backofficeOperatorEndpoints, backofficeOperatorRoutes } from "./backoffice/operatorHttp.ts"
+import { Players } from "./backoffice/Players.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
@@ -215,7 +216,11 @@ export const makeAppLayer = (config: AppConfigShape) => {
       }),
     ),
   )
-  return Server.pipe(Layer.provideMerge(WithdrawalsLayer), Layer.provideMerge(Logging))
+  return Server.pipe(
+    Layer.provideMerge(Players.layer),
+    Layer.provideMerge(WithdrawalsLayer),
+    Layer.provideMerge(Logging),
+  )
 }
 
 export interface RunningServer {

@@ -115,6 +115,11 @@ export interface AppConfigShape {
   readonly backofficeTotpKey: string
   /** The back office's clock, milliseconds since the epoch (sessions, TOTP): `Date.now`; tests move it. */
   readonly backofficeClock: () => number
+  /**
+   * A balance adjustment of more than this (absolute, in the currency's minor units) waits for a
+   * second operator's approval (BACKOFFICE_ADJUST_APPROVAL_MINOR, 10000; docs/backoffice.md).
+   */
+  readonly backofficeAdjustApprovalMinor: number
   readonly smtpUrl: string | undefined
   readonly mailFrom: string
   readonly mailOutboxDir: string
@@ -649,6 +654,13 @@ export const loadConfig = (env: Env): AppConfigShape => {
       backofficeTotpKeyRaw ??
       (nodeEnv === "production" ? "" : persistentSecret(dataDir, "backoffice-totp-key")),
     backofficeClock: Date.now,
+    backofficeAdjustApprovalMinor: int(
+      env,
+      "BACKOFFICE_ADJUST_APPROVAL_MINOR",
+      10_000,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
     smtpUrl: str(env, "SMTP_URL"),
     mailFrom: str(env, "MAIL_FROM") ?? "Casino <no-reply@casino.example>",
     mailOutboxDir: str(env, "MAIL_OUTBOX_DIR") ?? join(dataDir, "outbox"),

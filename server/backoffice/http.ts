@@ -19,6 +19,7 @@ import {
   clearBackofficeCookie,
   setBackofficeCookie,
 } from "./guard.ts"
+import { PlayersHandlers } from "./playersHttp.ts"
 import { queuesHandlers } from "./queuesHttp.ts"
 
 const meOf = (operator: OperatorView) => ({
@@ -124,5 +125,6 @@ export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
 }).pipe(
   Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers, ...queuesHandlers]),
+  Layer.provide(PlayersHandlers),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

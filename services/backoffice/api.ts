@@ -7,6 +7,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorsApi } from "./api/operators.ts"
+import { PlayersApi } from "./api/players.ts"
 import { KycApi, QueuesApi, WithdrawalsApi } from "./api/queues.ts"
 import { LoginApi, SessionApi } from "./api/session.ts"
 
@@ -17,6 +18,7 @@ export class BackofficeApi extends HttpApi.make("backoffice")
   .add(KycApi)
   .add(WithdrawalsApi)
   .add(QueuesApi)
+  .add(PlayersApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",

@@ -74,3 +74,30 @@ export class DecisionRefused extends Schema.TaggedError<DecisionRefused>()(
   { message: Schema.String },
   { httpApiStatus: 409 },
 ) {}
+
+/** No player with this id. */
+export class PlayerNotFound extends Schema.TaggedError<PlayerNotFound>()(
+  "PlayerNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+export class AdjustmentNotFound extends Schema.TaggedError<AdjustmentNotFound>()(
+  "AdjustmentNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/**
+ * A balance adjustment the rules refuse; nothing was posted: the requester deciding their own
+ * (`own-request`), one already decided (`decided`), a debit larger than the balance
+ * (`insufficient-funds`), an idempotency key used before for another adjustment (`key-reused`).
+ */
+export class AdjustmentRefused extends Schema.TaggedError<AdjustmentRefused>()(
+  "AdjustmentRefused",
+  {
+    message: Schema.String,
+    reason: Schema.Literals(["own-request", "decided", "insufficient-funds", "key-reused"]),
+  },
+  { httpApiStatus: 409 },
+) {}

@@ -13,9 +13,11 @@ import { OperatorAudit } from "../../server/operator/Audit.ts"
 import { type Access, accessOf, auditsOf } from "../../services/backoffice/access.ts"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
 import { can, type Role, roles } from "../../services/backoffice/permissions.ts"
+import { newPlayer } from "./account-support.ts"
 import { btcWithdrawals, moveOn, playerWithDocuments } from "./backoffice-queues-support.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
+import { userIdOf } from "./money-support.ts"
 import { Browser, type Reply } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
@@ -56,7 +58,13 @@ const snapshot = async (server: TestServer) =>
              (SELECT count(*)::int FROM operator_audit) AS audit,
              (SELECT count(*)::int FROM backoffice_sessions WHERE revoked_at IS NULL) AS live,
              (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM verification_documents) AS documents,
-             (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM withdrawals) AS withdrawals
+             (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM withdrawals) AS withdrawals,
+             (SELECT string_agg(id::text || ':' || coalesce(locked_at::text, '-') || ':' || coalesce(locked_reason, '-'), ',' ORDER BY id)
+                FROM users) AS players,
+             (SELECT count(*)::int FROM sessions WHERE revoked_at IS NULL) AS "playerSessions",
+             (SELECT count(*)::int FROM player_notes) AS notes,
+             (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM balance_adjustments) AS adjustments,
+             (SELECT count(*)::int FROM ledger_entries) AS "ledgerEntries"
     `)
   )[0]
 
@@ -74,6 +82,10 @@ describeBackends("back-office permissions", ({ start }) => {
     if (reply.status < 300) pools[pool]?.shift()
     return reply
   }
+  let playerId = ""
+  /** Pending adjustments (requested by an operator outside the walk), one spent per allowed decision. */
+  const pending: Array<string> = []
+  let keys = 0
 
   beforeAll(async () => {
     server = await start({
@@ -103,6 +115,21 @@ describeBackends("back-office permissions", ({ start }) => {
     pools.withdrawalMarkSent = [...c.ids]
     pools.withdrawalMarkPaid = [...d.ids]
     pools.file = [uploads[0]?.id ?? ""]
+    const player = await newPlayer(server, "bo-perm")
+    playerId = await userIdOf(server, player.email)
+    await createOperator(server, { email: "requester@perm.example", role: "payments", password: PASSWORD })
+    const requester = await signIn(server, clock, "requester@perm.example", PASSWORD)
+    for (let i = 0; i < 12; i++) {
+      const reply = await requester.post(`${BO}/players/${playerId}/adjustments`, {
+        currency: "EUR",
+        amount: "1000000",
+        reason: "goodwill",
+        idempotencyKey: `perm-pending-${i}`,
+      })
+      if (reply.status !== 200)
+        throw new Error(`pending adjustment: ${reply.status} ${JSON.stringify(reply.body)}`)
+      pending.push((reply.body as { id: string }).id)
+    }
   }, 120_000)
   afterAll(() => server?.close())
 
@@ -149,6 +176,34 @@ describeBackends("back-office permissions", ({ start }) => {
     "withdrawals.withdrawalMarkPaid": (b) =>
       next("withdrawalMarkPaid", (id) => b.post(`${BO}/withdrawals/${id}/mark-paid`)),
     "queues.queueCounts": (b) => b.get(`${BO}/queues`),
+    "players.searchPlayers": (b) => b.get(`${BO}/players?q=bo-perm`),
+    "players.getPlayer": (b) => b.get(`${BO}/players/${playerId}`),
+    "players.lockPlayer": (b) => b.post(`${BO}/players/${playerId}/lock`, { reason: "fraud check" }),
+    "players.unlockPlayer": (b) => b.post(`${BO}/players/${playerId}/unlock`, { reason: "cleared" }),
+    "players.signOutPlayer": (b) => b.post(`${BO}/players/${playerId}/sign-out`),
+    "players.addNote": (b) => b.post(`${BO}/players/${playerId}/notes`, { body: "called the player" }),
+    "players.adjustBalance": (b) => {
+      keys += 1
+      return b.post(`${BO}/players/${playerId}/adjustments`, {
+        currency: "EUR",
+        amount: "100",
+        reason: "goodwill",
+        idempotencyKey: `perm-key-${keys}`,
+      })
+    },
+    "players.listAdjustments": (b) => b.get(`${BO}/adjustments?status=pending`),
+    // The next pending one; a refused or unauthenticated call leaves it pending, so it is kept.
+    "players.approveAdjustment": (b) => decideNext(b, (id) => b.post(`${BO}/adjustments/${id}/approve`)),
+    "players.rejectAdjustment": (b) =>
+      decideNext(b, (id) => b.post(`${BO}/adjustments/${id}/reject`, { reason: "not agreed" })),
+  }
+
+  const decideNext = async (_b: Browser, send: (id: string) => Promise<Reply>): Promise<Reply> => {
+    const id = pending[0]
+    if (id === undefined) throw new Error("no pending adjustment left")
+    const reply = await send(id)
+    if (reply.status < 300) pending.shift()
+    return reply
   }
 
   let ownPasswords = 0
