@@ -67,11 +67,15 @@ const backofficeSchemaModules: ReadonlyArray<Module> = [
   { file: "errors.ts", load: () => import("../services/errors.ts") },
   { file: "backoffice/errors.ts", load: () => import("../services/backoffice/errors.ts") },
   { file: "backoffice/operators.ts", load: () => import("../services/backoffice/operators.ts") },
+  { file: "backoffice/reports.ts", load: () => import("../services/backoffice/reports.ts") },
+  { file: "backoffice/settings.ts", load: () => import("../services/backoffice/settings.ts") },
 ]
 
 const backofficeGroupModules: ReadonlyArray<Module> = [
   { file: "backoffice/api/session.ts", load: () => import("../services/backoffice/api/session.ts") },
   { file: "backoffice/api/operators.ts", load: () => import("../services/backoffice/api/operators.ts") },
+  { file: "backoffice/api/reports.ts", load: () => import("../services/backoffice/api/reports.ts") },
+  { file: "backoffice/api/settings.ts", load: () => import("../services/backoffice/api/settings.ts") },
 ]
 
 /** A contract and where its client tables go (a folder of services/). */

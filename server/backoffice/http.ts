@@ -19,6 +19,8 @@ import {
   clearBackofficeCookie,
   setBackofficeCookie,
 } from "./guard.ts"
+import { ReportsHandlers } from "./reportsHttp.ts"
+import { SettingsHandlers } from "./settingsHttp.ts"
 
 const meOf = (operator: OperatorView) => ({
   operator,
@@ -112,6 +114,6 @@ const OperatorsHandlers = HttpApiBuilder.group(
 export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
 }).pipe(
-  Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers]),
+  Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers, ReportsHandlers, SettingsHandlers]),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

@@ -24,6 +24,27 @@ export interface AuditEntry {
   readonly after?: unknown
 }
 
+/**
+ * Who acts, as a service taking an actor receives it: the command line's label, or a back-office
+ * operator (server/backoffice/Backoffice.ts `Actor`) whose account and address the row carries.
+ */
+export type AuditActor =
+  | string
+  | {
+      readonly label: string
+      readonly operatorId: string | null
+      readonly email: string | null
+      readonly ip: string | null
+    }
+
+/** The entry's fields naming who acted. */
+export const actorFields = (
+  by: AuditActor,
+): Pick<AuditEntry, "actor" | "operatorId" | "operatorEmail" | "ip"> =>
+  typeof by === "string"
+    ? { actor: by }
+    : { actor: by.label, operatorId: by.operatorId, operatorEmail: by.email, ip: by.ip }
+
 export interface AuditRow extends AuditEntry {
   readonly id: string
   readonly at: Date

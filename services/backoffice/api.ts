@@ -7,12 +7,16 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorsApi } from "./api/operators.ts"
+import { ReportsApi } from "./api/reports.ts"
 import { LoginApi, SessionApi } from "./api/session.ts"
+import { SettingsApi } from "./api/settings.ts"
 
 export class BackofficeApi extends HttpApi.make("backoffice")
   .add(LoginApi)
   .add(SessionApi)
   .add(OperatorsApi)
+  .add(ReportsApi)
+  .add(SettingsApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",
