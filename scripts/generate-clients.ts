@@ -69,6 +69,8 @@ const backofficeSchemaModules: ReadonlyArray<Module> = [
   { file: "backoffice/operators.ts", load: () => import("../services/backoffice/operators.ts") },
   { file: "backoffice/queues.ts", load: () => import("../services/backoffice/queues.ts") },
   { file: "backoffice/players.ts", load: () => import("../services/backoffice/players.ts") },
+  { file: "backoffice/reports.ts", load: () => import("../services/backoffice/reports.ts") },
+  { file: "backoffice/settings.ts", load: () => import("../services/backoffice/settings.ts") },
 ]
 
 const backofficeGroupModules: ReadonlyArray<Module> = [
@@ -76,6 +78,8 @@ const backofficeGroupModules: ReadonlyArray<Module> = [
   { file: "backoffice/api/operators.ts", load: () => import("../services/backoffice/api/operators.ts") },
   { file: "backoffice/api/queues.ts", load: () => import("../services/backoffice/api/queues.ts") },
   { file: "backoffice/api/players.ts", load: () => import("../services/backoffice/api/players.ts") },
+  { file: "backoffice/api/reports.ts", load: () => import("../services/backoffice/api/reports.ts") },
+  { file: "backoffice/api/settings.ts", load: () => import("../services/backoffice/api/settings.ts") },
 ]
 
 /** A contract and where its client tables go (a folder of services/). */

@@ -20,6 +20,7 @@ import type { Backoffice } from "./backoffice/Backoffice.ts"
 import { backofficeApiRoutes } from "./backoffice/http.ts"
 import { backofficeOperatorEndpoints, backofficeOperatorRoutes } from "./backoffice/operatorHttp.ts"
 import { Players } from "./backoffice/Players.ts"
+import { Settings } from "./backoffice/Settings.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
@@ -63,6 +64,7 @@ import { PaymentsHandlers, paymentEndpoints, paymentRoutes } from "./payments/ht
 import { FiatPayouts } from "./payments/payouts.ts"
 import { ProfileHandlers, unsubscribeRedirectRoute } from "./profile/http.ts"
 import type { Profile } from "./profile/Profile.ts"
+import { Reports } from "./reports/Reports.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
@@ -133,7 +135,9 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer, FreeRoundsSenderLive).pipe(
     Layer.provideMerge(GamesBase),
   )
-  const Services = Deposits.layer.pipe(Layer.provideMerge(GamesLayer))
+  const Services = Layer.mergeAll(Deposits.layer, Reports.layer, Settings.layer).pipe(
+    Layer.provideMerge(GamesLayer),
+  )
   // Crypto: the EVM node (EVM_RPC_URL) and its hot wallet, addresses, transfers, and the chain
   // watcher over every configured chain.
   const EvmLayer = evmLayer.pipe(Layer.provideMerge(Services))

@@ -21,6 +21,8 @@ import {
 } from "./guard.ts"
 import { PlayersHandlers } from "./playersHttp.ts"
 import { queuesHandlers } from "./queuesHttp.ts"
+import { ReportsHandlers } from "./reportsHttp.ts"
+import { SettingsHandlers } from "./settingsHttp.ts"
 
 const meOf = (operator: OperatorView) => ({
   operator,
@@ -124,7 +126,14 @@ const OperatorsHandlers = HttpApiBuilder.group(
 export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
 }).pipe(
-  Layer.provide([LoginHandlers, SessionHandlers, OperatorsHandlers, ...queuesHandlers]),
+  Layer.provide([
+    LoginHandlers,
+    SessionHandlers,
+    OperatorsHandlers,
+    ReportsHandlers,
+    SettingsHandlers,
+    ...queuesHandlers,
+  ]),
   Layer.provide(PlayersHandlers),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

@@ -17,7 +17,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
-import { OperatorAudit } from "../operator/Audit.ts"
+import { type AuditActor, actorFields, OperatorAudit } from "../operator/Audit.ts"
 import {
   type PromotionBandSpec,
   type PromotionKind,
@@ -400,18 +400,18 @@ export interface PromotionsShape {
   readonly show: (id: string) => Effect.Effect<PromotionView, PromotionChangeRefused>
   readonly create: (
     input: NewPromotion,
-    actor: string,
+    actor: AuditActor,
   ) => Effect.Effect<PromotionView, PromotionChangeRefused>
   readonly update: (
     id: string,
     changes: PromotionChanges,
-    actor: string,
+    actor: AuditActor,
   ) => Effect.Effect<PromotionView, PromotionChangeRefused>
   /** Switches it on or off (off: no offer, no grant, its code answered as unknown). */
   readonly setActive: (
     id: string,
     active: boolean,
-    actor: string,
+    actor: AuditActor,
   ) => Effect.Effect<PromotionView, PromotionChangeRefused>
 }
 
@@ -484,7 +484,7 @@ const make = Effect.gen(function* () {
       Effect.flatMap((p) => (p === undefined ? Effect.fail(unknown(id)) : Effect.succeed(promotionView(p)))),
     )
 
-  const create = (input: NewPromotion, actor: string) =>
+  const create = (input: NewPromotion, actor: AuditActor) =>
     Effect.gen(function* () {
       const spec = yield* checked(() => {
         const id = input.id.trim()
@@ -540,11 +540,12 @@ const make = Effect.gen(function* () {
             yield* repo.insert(spec)
             const created = yield* reread(spec.id)
             yield* audit.record({
-              actor,
+              ...actorFields(actor),
               action: "promotions.create",
               userId: null,
               subject: spec.id,
               details: beforeAfter(undefined, { ...flat(created), active: created.active }),
+              after: promotionView(created),
             })
             return promotionView(created)
           }),
@@ -552,7 +553,7 @@ const make = Effect.gen(function* () {
         .pipe(Effect.catchTag("SqlError", uniqueRace(spec)))
     })
 
-  const update = (id: string, changes: PromotionChanges, actor: string) =>
+  const update = (id: string, changes: PromotionChanges, actor: AuditActor) =>
     repo
       .transaction(
         Effect.gen(function* () {
@@ -568,8 +569,17 @@ const make = Effect.gen(function* () {
           yield* checkReferences(spec)
           yield* repo.update(spec)
           if (changes.bands !== undefined) yield* repo.replaceBands(id, spec.bands)
-          yield* audit.record({ actor, action: "promotions.update", userId: null, subject: id, details })
-          return promotionView(yield* reread(id))
+          const after = promotionView(yield* reread(id))
+          yield* audit.record({
+            ...actorFields(actor),
+            action: "promotions.update",
+            userId: null,
+            subject: id,
+            details,
+            before: promotionView(before),
+            after,
+          })
+          return after
         }),
       )
       .pipe(
@@ -585,7 +595,7 @@ const make = Effect.gen(function* () {
         ),
       )
 
-  const setActive = (id: string, active: boolean, actor: string) =>
+  const setActive = (id: string, active: boolean, actor: AuditActor) =>
     repo
       .transaction(
         Effect.gen(function* () {
@@ -597,14 +607,17 @@ const make = Effect.gen(function* () {
               message: `${id} is already ${active ? "active" : "inactive"}`,
             })
           yield* repo.setActive(id, active)
+          const after = promotionView(yield* reread(id))
           yield* audit.record({
-            actor,
+            ...actorFields(actor),
             action: active ? "promotions.activate" : "promotions.deactivate",
             userId: null,
             subject: id,
             details: { "before.active": before.active, "after.active": active },
+            before: promotionView(before),
+            after,
           })
-          return promotionView(yield* reread(id))
+          return after
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))

@@ -12,8 +12,13 @@
  * A refused change: 404 unknown promotion, 409 a duplicate id or code or nothing to change, 422 an
  * invalid value — each `{ error, message }` with the message the command line prints.
  */
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
+import {
+  CreatePromotionPayload as CreatePayload,
+  SetActiveBody as SetActivePayload,
+  UpdatePromotionBody as UpdatePayload,
+} from "../../services/backoffice/settings.ts"
 import { AppConfig } from "../config.ts"
 import {
   operatorBody as body,
@@ -30,32 +35,6 @@ export const promotionsOperatorEndpoints = [
   { method: "POST", path: `${OPERATOR_PREFIX}/promotions/update` },
   { method: "POST", path: `${OPERATOR_PREFIX}/promotions/set-active` },
 ] as const
-
-const Text = Schema.String.check(Schema.isMaxLength(2_000))
-const Clearable = Schema.optional(Schema.NullOr(Text))
-const changeFields = {
-  name: Schema.optional(Text),
-  description: Schema.optional(Text),
-  code: Clearable,
-  depositNumber: Clearable,
-  bands: Schema.optional(Schema.Array(Text).check(Schema.isMaxLength(50))),
-  maxBonusEur: Schema.optional(Text),
-  wagering: Schema.optional(Text),
-  maxBetEur: Schema.optional(Text),
-  validDays: Schema.optional(Text),
-  freeSpinGame: Clearable,
-  freeSpinBetEur: Clearable,
-  unlockDepositEur: Clearable,
-  extraBonusPercent: Schema.optional(Text),
-  currencies: Clearable,
-  startsAt: Clearable,
-  endsAt: Clearable,
-  maxUses: Clearable,
-  maxUsesPerPlayer: Schema.optional(Text),
-}
-const CreatePayload = Schema.Struct({ id: Text, kind: Text, ...changeFields })
-const UpdatePayload = Schema.Struct({ id: Text, changes: Schema.Struct(changeFields) })
-const SetActivePayload = Schema.Struct({ id: Text, active: Schema.Boolean })
 
 const refusedStatus: Readonly<Record<PromotionChangeRefused["reason"], number>> = {
   UnknownPromotion: 404,

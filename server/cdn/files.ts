@@ -49,14 +49,14 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   )
 
-const writeAtomic = async (path: string, content: string): Promise<void> => {
+export const writeAtomic = async (path: string, content: string): Promise<void> => {
   await mkdir(dirname(path), { recursive: true })
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`
   await writeFile(tmp, content, "utf8")
   await rename(tmp, path)
 }
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+export const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 interface CurrencyRow {
   readonly code: string

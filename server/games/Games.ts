@@ -94,6 +94,8 @@ type Unauth = { readonly _tag: "need-session" }
 export interface GamesShape {
   readonly catalogue: () => Effect.Effect<ReadonlyArray<GameRow>>
   readonly byId: (id: string) => Effect.Effect<GameRow | undefined>
+  /** Reads the lobby from the tables again (after an operator changed a game's settings). */
+  readonly reload: () => Effect.Effect<void>
   /** Fetches every integration's games list now (the periodic refresh, on demand). */
   readonly refresh: () => Effect.Effect<ReadonlyArray<CatalogueSync>>
   readonly gamesAndCategories: (currency: string) => Effect.Effect<GamesAndCategories>
@@ -350,6 +352,12 @@ const make = Effect.gen(function* () {
       Effect.map(attempt(integration, index), ({ starting: _, ...sync }): CatalogueSync => sync),
     )
 
+  const reload = () =>
+    Effect.gen(function* () {
+      lobby = yield* loadLobby
+      top = undefined
+    }).pipe(Effect.orDie)
+
   const topGames = () =>
     Effect.gen(function* () {
       const { byId, all } = yield* current
@@ -536,6 +544,7 @@ const make = Effect.gen(function* () {
   return {
     catalogue: () => Effect.map(current, ({ rows }) => rows),
     byId: (id) => Effect.map(current, ({ byId }) => byId.get(id)),
+    reload,
     refresh,
     gamesAndCategories,
     topGames,

@@ -95,6 +95,7 @@ export interface GamesRepoShape {
   ) => Sql<void>
   /** The integrations with active games stored (a restart serves them before its first fetch). */
   readonly storedIntegrations: () => Sql<ReadonlyArray<string>>
+  /** The lobby: active games an operator has not disabled, in the operator's order else the studio's. */
   readonly games: () => Sql<ReadonlyArray<GameRow>>
   readonly categories: () => Sql<ReadonlyArray<CategoryRow>>
   /** Game ids by real rounds (not rolled back) since `since`, most first. */
@@ -128,7 +129,7 @@ export interface GamesRepoShape {
 }
 
 const gameColumns = `g.id, g.launch_id AS "launchId", g.name, g.brand, g.integration, g.category, g.kind,
-  g.volatility, g.rtp, g.image, g.is_new AS "isNew", g.featured, g.demo, g.jackpot_id AS "jackpotId",
+  g.volatility, g.rtp, g.image, g.is_new AS "isNew", coalesce(g.featured_override, g.featured) AS featured, g.demo, g.jackpot_id AS "jackpotId",
   g.tags, g.min_bet_eur::text AS "minBetEur", g.max_bet_eur::text AS "maxBetEur"`
 
 /** A winner's display name: nickname, else first name, else the first word of the full name. */
@@ -188,7 +189,8 @@ const make = Effect.gen(function* () {
     )
 
   const games = () =>
-    sql<GameRow>`SELECT ${gameCols} FROM games g WHERE g.active ORDER BY g.sort`.pipe(
+    sql<GameRow>`SELECT ${gameCols} FROM games g
+        WHERE g.active AND g.enabled ORDER BY coalesce(g.sort_override, g.sort), g.sort, g.id`.pipe(
       Effect.map((rows) =>
         rows.map((r) => ({
           ...r,

@@ -11,8 +11,9 @@
  * postings (grants and cashback out, forfeits and expiries back): what the house's bonus accounts
  * lost. It sits on rows without a game; NGR = GGR − bonus cost.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { SqlError } from "effect/sql"
+import { ReportRangeRefused } from "../../services/backoffice/errors.ts"
 import { ggrCsv as toCsv } from "./csv.ts"
 import { type DayAmountRow, type DayCountRow, ReportsRepo, type Window } from "./ReportsRepo.ts"
 
@@ -89,12 +90,8 @@ export interface Dashboard {
   readonly daily: ReadonlyArray<DailyPoint>
 }
 
-/** A report window that is empty, reversed or longer than a year. */
-export class ReportRangeRefused extends Schema.TaggedError<ReportRangeRefused>()(
-  "ReportRangeRefused",
-  { message: Schema.String },
-  { httpApiStatus: 400 },
-) {}
+/** A window that is empty, reversed or longer than a year: the back office's wire error (400). */
+export { ReportRangeRefused }
 
 export interface ReportsShape {
   readonly ggr: (

@@ -7,7 +7,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { formatDecimal, parseDecimal } from "../../services/money-rules.ts"
-import { OperatorAudit } from "../operator/Audit.ts"
+import { type AuditActor, actorFields, OperatorAudit } from "../operator/Audit.ts"
 
 export interface CurrencyRate {
   readonly currency: string
@@ -29,7 +29,7 @@ export interface RateChange {
   readonly minDeposit?: bigint | undefined
   readonly minPromotion?: bigint | undefined
   readonly minWithdraw?: bigint | undefined
-  readonly actor: string
+  readonly actor: AuditActor
 }
 
 /** Why an operator's rate change was refused. */
@@ -137,13 +137,19 @@ const make = Effect.gen(function* () {
               min_deposit = coalesce(${num(change.minDeposit)}::numeric, min_deposit),
               min_promotion = coalesce(${num(change.minPromotion)}::numeric, min_promotion),
               min_withdraw = coalesce(${num(change.minWithdraw)}::numeric, min_withdraw),
-              updated_at = now(), updated_by = ${change.actor}
+              updated_at = now(), updated_by = ${actorFields(change.actor).actor}
             WHERE currency = ${change.currency}
           `
           const after = yield* get(change.currency)
           if (after === undefined) return yield* Effect.die(new Error("rate row vanished"))
+          const view = (r: CurrencyRate) => ({
+            eurRate: formatDecimal(r.eurRate),
+            minDeposit: r.minDeposit.toString(),
+            minPromotion: r.minPromotion.toString(),
+            minWithdraw: r.minWithdraw.toString(),
+          })
           yield* audit.record({
-            actor: change.actor,
+            ...actorFields(change.actor),
             action: "rates.set",
             userId: null,
             subject: change.currency,
@@ -154,6 +160,8 @@ const make = Effect.gen(function* () {
               minPromotion: after.minPromotion.toString(),
               minWithdraw: after.minWithdraw.toString(),
             },
+            before: view(before),
+            after: view(after),
           })
           return after
         }),

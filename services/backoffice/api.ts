@@ -9,7 +9,9 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { OperatorsApi } from "./api/operators.ts"
 import { PlayersApi } from "./api/players.ts"
 import { KycApi, QueuesApi, WithdrawalsApi } from "./api/queues.ts"
+import { ReportsApi } from "./api/reports.ts"
 import { LoginApi, SessionApi } from "./api/session.ts"
+import { SettingsApi } from "./api/settings.ts"
 
 export class BackofficeApi extends HttpApi.make("backoffice")
   .add(LoginApi)
@@ -19,6 +21,8 @@ export class BackofficeApi extends HttpApi.make("backoffice")
   .add(WithdrawalsApi)
   .add(QueuesApi)
   .add(PlayersApi)
+  .add(ReportsApi)
+  .add(SettingsApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",

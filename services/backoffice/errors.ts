@@ -101,3 +101,24 @@ export class AdjustmentRefused extends Schema.TaggedError<AdjustmentRefused>()(
   },
   { httpApiStatus: 409 },
 ) {}
+
+/** A report window that is not a real date, empty, reversed or longer than 366 days. */
+export class ReportRangeRefused extends Schema.TaggedError<ReportRangeRefused>()(
+  "ReportRangeRefused",
+  { message: Schema.String },
+  { httpApiStatus: 400 },
+) {}
+
+/** The setting names something that does not exist (a currency, a game, a promotion, a country). */
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** The change is refused by the state it meets: a duplicate, or nothing to change. */
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  { message: Schema.String, reason: Schema.String },
+  { httpApiStatus: 409 },
+) {}

@@ -5,6 +5,8 @@
  * call of an endpoint writes exactly its one audit row (reads and the password step none), the
  * last admin cannot be demoted, and `operator_audit` refuses UPDATE and DELETE.
  */
+import { readFile } from "node:fs/promises"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -48,9 +50,12 @@ const endpointList: ReadonlyArray<Endpoint> = (() => {
   return found
 })()
 
-/** What the database looks like to an operator: operators, their state, the audit, live sessions. */
-const snapshot = async (server: TestServer) =>
-  (
+/**
+ * What the database looks like to an operator: operators, their state, the audit, live sessions;
+ * the settings (rates, games, promotions) and the CDN's settings files.
+ */
+const snapshot = async (server: TestServer) => ({
+  ...(
     await server.query<Record<string, unknown>>(`
       SELECT (SELECT count(*)::int FROM backoffice_operators) AS operators,
              (SELECT string_agg(id::text || ':' || role || ':' || disabled::text || ':' || updated_at::text, ',' ORDER BY id)
@@ -64,9 +69,20 @@ const snapshot = async (server: TestServer) =>
              (SELECT count(*)::int FROM sessions WHERE revoked_at IS NULL) AS "playerSessions",
              (SELECT count(*)::int FROM player_notes) AS notes,
              (SELECT string_agg(id::text || ':' || status, ',' ORDER BY id) FROM balance_adjustments) AS adjustments,
-             (SELECT count(*)::int FROM ledger_entries) AS "ledgerEntries"
+             (SELECT count(*)::int FROM ledger_entries) AS "ledgerEntries",
+             (SELECT md5(string_agg(currency || eur_rate::text || min_deposit::text || min_promotion::text
+                || min_withdraw::text || updated_at::text, ',' ORDER BY currency)) FROM currency_rates) AS rates,
+             (SELECT md5(string_agg(id || enabled::text || coalesce(featured_override::text, '-')
+                || coalesce(sort_override::text, '-'), ',' ORDER BY id)) FROM games) AS games,
+             (SELECT md5(string_agg(to_jsonb(p)::text, ',' ORDER BY id)) FROM promotions p) AS promotions
     `)
-  )[0]
+  )[0],
+  files: await Promise.all(
+    ["restricted-countries.json", "recommended-games.json"].map((f) =>
+      readFile(join(server.config.cdnDir, f), "utf8").catch(() => "missing"),
+    ),
+  ),
+})
 
 describeBackends("back-office permissions", ({ start }) => {
   const clock = new TestClock()
@@ -130,7 +146,34 @@ describeBackends("back-office permissions", ({ start }) => {
         throw new Error(`pending adjustment: ${reply.status} ${JSON.stringify(reply.body)}`)
       pending.push((reply.body as { id: string }).id)
     }
+    // A game to set (the catalogue is empty without a game provider) and a promotion to change.
+    await server.query(
+      "INSERT INTO game_categories (slug, name, sort) VALUES ('perm', 'Perm', 999) ON CONFLICT DO NOTHING",
+    )
+    await server.query(`
+      INSERT INTO games (id, launch_id, name, brand, integration, category, kind, volatility, rtp, image,
+                         min_bet_eur, max_bet_eur, sort)
+      VALUES ('perm-game', 'perm-game', 'Perm Game', 'Perm', 'perm', 'perm', 'dice', 'low', '99.00', '/x.svg',
+              10, 1000, 999999) ON CONFLICT DO NOTHING`)
+    await createPromotion(admin(), "perm-promo")
   }, 120_000)
+
+  const admin = () => sessions.get("admin") as Browser
+  const createPromotion = (b: Browser, id: string) =>
+    b.post(`${BO}/settings/promotions`, {
+      id,
+      kind: "deposit_bonus",
+      name: `Promotion ${id}`,
+      bands: ["above:100"],
+      maxBonusEur: "100",
+      wagering: "30",
+      maxBetEur: "5",
+      validDays: "30",
+    })
+  /** Countries added by the calls, removed by the next removal (so each call is a change). */
+  const added: Array<string> = []
+  const spare = ["DE", "FR", "IT", "ES", "NL", "BE", "AT", "PT", "IE", "FI", "SE", "DK", "PL", "CZ"]
+  let calls = 0
   afterAll(() => server?.close())
 
   /** One call of each endpoint as `browser`; a new endpoint fails the first test until it is added here. */
@@ -196,6 +239,45 @@ describeBackends("back-office permissions", ({ start }) => {
     "players.approveAdjustment": (b) => decideNext(b, (id) => b.post(`${BO}/adjustments/${id}/approve`)),
     "players.rejectAdjustment": (b) =>
       decideNext(b, (id) => b.post(`${BO}/adjustments/${id}/reject`, { reason: "not agreed" })),
+    "reports.dashboard": (b) => b.get(`${BO}/dashboard`),
+    "reports.ggr": (b) => b.get(`${BO}/reports/ggr?from=2026-11-01&to=2026-11-30`),
+    "reports.ggrCsv": (b) => b.get(`${BO}/reports/ggr.csv?from=2026-11-01&to=2026-11-30&currency=EUR`),
+    "settings.listCountries": (b) => b.get(`${BO}/settings/countries`),
+    "settings.addCountry": async (b) => {
+      const code = spare.find((c) => !added.includes(c)) ?? "NO"
+      const reply = await b.post(`${BO}/settings/countries`, { code })
+      if (reply.status === 200) added.push(code)
+      return reply
+    },
+    "settings.removeCountry": (b) =>
+      b.call("DELETE", `${BO}/settings/countries/${added.at(-1) ?? "US"}`).then((r) => {
+        if (r.status === 200) added.pop()
+        return r
+      }),
+    "settings.listRates": (b) => b.get(`${BO}/settings/rates`),
+    "settings.setRate": (b) => {
+      calls += 1
+      return b.call("PUT", `${BO}/settings/rates/EUR`, { minPromotion: String(1000 + calls) })
+    },
+    "settings.listGames": (b) => b.get(`${BO}/settings/games`),
+    "settings.updateGame": (b) => {
+      calls += 1
+      return b.call("PATCH", `${BO}/settings/games/perm-game`, { order: 500_000 + calls })
+    },
+    "settings.listPromotions": (b) => b.get(`${BO}/settings/promotions`),
+    "settings.showPromotion": (b) => b.get(`${BO}/settings/promotions/perm-promo`),
+    "settings.createPromotion": (b) => {
+      calls += 1
+      return createPromotion(b, `perm-promo-${calls}`)
+    },
+    "settings.updatePromotion": (b) => {
+      calls += 1
+      return b.call("PATCH", `${BO}/settings/promotions/perm-promo`, { name: `Renamed ${calls}` })
+    },
+    "settings.setPromotionActive": async (b) => {
+      const shown = (await admin().get(`${BO}/settings/promotions/perm-promo`)).body as { active: boolean }
+      return b.post(`${BO}/settings/promotions/perm-promo/active`, { active: !shown.active })
+    },
   }
 
   const decideNext = async (_b: Browser, send: (id: string) => Promise<Reply>): Promise<Reply> => {
