@@ -5,11 +5,12 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 import { permissions, roles } from "./permissions.ts"
+import { StoredText } from "./text.ts"
 
 export const Role = Schema.Literals(roles)
 export const Permission = Schema.Literals(permissions)
 
-const Email = Schema.String.check(Schema.isMaxLength(254))
+const Email = StoredText(254)
 
 export const Operator = Schema.Struct({
   id: Schema.String,
@@ -28,7 +29,7 @@ export type Operator = typeof Operator.Type
 
 export const LoginPayload = Schema.Struct({
   email: Email,
-  password: Schema.String.check(Schema.isMaxLength(128)),
+  password: StoredText(128),
 })
 
 /** After the password: the code of an enrolled operator, or the enrolment of a new one. */
@@ -44,7 +45,7 @@ export const LoginStep = Schema.Union([
 ])
 export type LoginStep = typeof LoginStep.Type
 
-export const TotpPayload = Schema.Struct({ code: Schema.String.check(Schema.isMaxLength(16)) })
+export const TotpPayload = Schema.Struct({ code: StoredText(16) })
 
 /** Who is signed in, with what they may do (the browser hides the rest; the server refuses it). */
 export const Me = Schema.Struct({
@@ -57,8 +58,8 @@ export type Me = typeof Me.Type
 export const LoggedOut = Schema.Struct({ loggedOut: Schema.Literal(true) })
 
 export const ChangePasswordPayload = Schema.Struct({
-  currentPassword: Schema.String.check(Schema.isMaxLength(128)),
-  newPassword: Schema.String.check(Schema.isMaxLength(128)),
+  currentPassword: StoredText(128),
+  newPassword: StoredText(128),
 })
 
 export const ResetOperatorPayload = Schema.Struct({
@@ -70,10 +71,10 @@ export const Operators = Schema.Struct({ operators: Schema.Array(Operator) })
 
 export const CreateOperatorPayload = Schema.Struct({
   email: Email,
-  name: Schema.String.check(Schema.isMaxLength(100)),
+  name: StoredText(100),
   role: Role,
   /** Absent: a one-time password is generated and returned once. */
-  password: Schema.optional(Schema.String.check(Schema.isMaxLength(128))),
+  password: Schema.optional(StoredText(128)),
 })
 
 export const CreatedOperator = Schema.Struct({
@@ -85,7 +86,7 @@ export const CreatedOperator = Schema.Struct({
 /** Answered 201 Created. */
 export const OperatorCreated = CreatedOperator.pipe(HttpApiSchema.status(201))
 
-export const OperatorParams = Schema.Struct({ id: Schema.String.check(Schema.isMaxLength(64)) })
+export const OperatorParams = Schema.Struct({ id: StoredText(64) })
 
 export const UpdateOperatorPayload = Schema.Struct({
   role: Schema.optional(Role),

@@ -13,13 +13,14 @@ import { BetRecord } from "../game-service.ts"
 import { LoyaltyLevel } from "../loyalty-service.ts"
 import { ResponsibleGaming, VerificationDocument } from "../profile-service.ts"
 import { FiatPayment } from "../wallet-service.ts"
+import { StoredText } from "./text.ts"
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const Uuid = Schema.String.check(Schema.isPattern(uuidPattern, { message: "a uuid" }))
 
 /** Text an operator types: trimmed by the server, 1 to `max` characters. */
-const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
+const Text = (max: number) => StoredText(max, 1)
 
 export const PlayerSearchQuery = Schema.Struct({
   /** An e-mail prefix, part of a name, a player id (exact) or part of a phone number. */

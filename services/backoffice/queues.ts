@@ -5,11 +5,12 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 import { Withdrawal } from "../cashout-service.ts"
+import { StoredText } from "./text.ts"
 
-const Uuid = Schema.String.check(Schema.isMaxLength(64))
+const Uuid = StoredText(64)
 
 /** A rejection's reason, read by the player (KYC) or kept on the withdrawal: 1–500 characters. */
-export const Reason = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(500))
+export const Reason = StoredText(500, 1)
 
 // ── KYC ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -101,7 +102,7 @@ export const WithdrawalParams = Schema.Struct({ id: Uuid })
 export const WithdrawalRejectPayload = Schema.Struct({ reason: Reason })
 
 /** A manual crypto payout's transaction (BTC/LTC/DOGE, no hot wallet). */
-export const MarkSentPayload = Schema.Struct({ txHash: Schema.String.check(Schema.isMaxLength(200)) })
+export const MarkSentPayload = Schema.Struct({ txHash: StoredText(200) })
 
 /** What an officer reads beside a withdrawal (amounts: minor units as decimal strings). */
 export const RiskContext = Schema.Struct({

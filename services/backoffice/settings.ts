@@ -9,6 +9,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
+import { StoredText } from "./text.ts"
 
 // ── restricted countries ────────────────────────────────────────────────────────────────────────
 
@@ -47,7 +48,7 @@ const MinorUnits = Schema.String.check(Schema.isPattern(/^\d{1,38}$/))
 
 /** What changes (at least one): the EUR rate (a positive exact decimal) and the minimums. */
 export const RatePayload = Schema.Struct({
-  eurRate: Schema.optional(Schema.String.check(Schema.isMaxLength(40))),
+  eurRate: Schema.optional(StoredText(40)),
   minDeposit: Schema.optional(MinorUnits),
   minPromotion: Schema.optional(MinorUnits),
   minWithdraw: Schema.optional(MinorUnits),
@@ -84,7 +85,7 @@ export const GamePatch = Schema.Struct({
 
 // ── promotions and coupons ──────────────────────────────────────────────────────────────────────
 
-const Text = Schema.String.check(Schema.isMaxLength(2_000))
+const Text = StoredText(2_000)
 const Clearable = Schema.optional(Schema.NullOr(Text))
 
 /** Absent: unchanged; null: cleared (no code, any deposit, every currency, no dates, no limit). */
