@@ -25,6 +25,8 @@ import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
 import { promotionsOperatorEndpoints, promotionsOperatorRoutes } from "./bonuses/operatorHttp.ts"
 import { Promotions } from "./bonuses/Promotions.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
+import { Chat } from "./chat/Chat.ts"
+import { ChatHandlers, chatEventEndpoints, chatEventRoutes } from "./chat/http.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import type { Addresses } from "./crypto/Addresses.ts"
@@ -142,6 +144,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provideMerge(FiatPayouts.layer),
     Layer.provideMerge(CryptoLayer),
   )
+  // Live support chat (docs/chat.md).
+  const ChatLayer = Chat.layer.pipe(Layer.provideMerge(WithdrawalsLayer))
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([
       UserHandlers,
@@ -157,6 +161,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
       CashoutHandlers,
       BonusHandlers,
       CouponHandlers,
+      ChatHandlers,
     ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
@@ -178,6 +183,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...eventEndpoints,
     ...gameEndpoints,
     ...onrampCallbackEndpoints,
+    ...chatEventEndpoints,
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -196,6 +202,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     eventRoutes,
     gameWalletRoutes,
     onrampCallbackRoutes,
+    chatEventRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
@@ -215,7 +222,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
       }),
     ),
   )
-  return Server.pipe(Layer.provideMerge(WithdrawalsLayer), Layer.provideMerge(Logging))
+  return Server.pipe(Layer.provideMerge(ChatLayer), Layer.provideMerge(Logging))
 }
 
 export interface RunningServer {
@@ -259,6 +266,7 @@ export type ServerServices =
   | Addresses
   | CryptoDepositsRepo
   | Watcher
+  | Chat
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {
