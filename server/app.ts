@@ -25,9 +25,10 @@ import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
 import { promotionsOperatorEndpoints, promotionsOperatorRoutes } from "./bonuses/operatorHttp.ts"
 import { Promotions } from "./bonuses/Promotions.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
+import { cdnRoutes } from "./cdn/http.ts"
 import { Chat } from "./chat/Chat.ts"
 import { ChatHandlers, chatEventEndpoints, chatEventRoutes } from "./chat/http.ts"
-import { cdnRoutes } from "./cdn/http.ts"
+import { chatOperatorEndpoints, chatOperatorRoutes } from "./chat/operatorHttp.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import type { Addresses } from "./crypto/Addresses.ts"
 import type { CryptoDepositsRepo } from "./crypto/DepositsRepo.ts"
@@ -184,6 +185,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...gameEndpoints,
     ...onrampCallbackEndpoints,
     ...chatEventEndpoints,
+    ...chatOperatorEndpoints,
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -203,6 +205,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     gameWalletRoutes,
     onrampCallbackRoutes,
     chatEventRoutes,
+    chatOperatorRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),

@@ -88,7 +88,10 @@ export interface ChatShape {
   readonly conversation: (owner: ChatOwner) => Effect.Effect<ChatConversation>
   /** A signed-in player carrying a visitor cookie: the visitor's conversation becomes theirs. */
   readonly attachVisitor: (tokenHash: string, userId: string) => Effect.Effect<boolean>
-  readonly send: (owner: ChatOwner, body: string) => Effect.Effect<ChatMessage, ValidationFailed | RateLimited>
+  readonly send: (
+    owner: ChatOwner,
+    body: string,
+  ) => Effect.Effect<ChatMessage, ValidationFailed | RateLimited>
   /** Staff messages up to `lastReadId` are read; answers what is still unread. */
   readonly markRead: (owner: ChatOwner, lastReadId: string) => Effect.Effect<number>
   /** The name and user id the widget reported, stored on the player's conversation for staff. */
@@ -103,9 +106,15 @@ export interface ChatShape {
     operatorId: string,
     body: string,
   ) => Effect.Effect<ChatMessage, ValidationFailed | ChatConversationNotFound>
-  readonly assign: (conversationId: string, operatorId: string | null) => Effect.Effect<void, ChatConversationNotFound>
+  readonly assign: (
+    conversationId: string,
+    operatorId: string | null,
+  ) => Effect.Effect<void, ChatConversationNotFound>
   readonly close: (conversationId: string) => Effect.Effect<void, ChatConversationNotFound>
-  readonly markStaffRead: (conversationId: string, lastReadId: string) => Effect.Effect<void, ChatConversationNotFound>
+  readonly markStaffRead: (
+    conversationId: string,
+    lastReadId: string,
+  ) => Effect.Effect<void, ChatConversationNotFound>
   /** Every conversation's events (the inbox's live view). */
   readonly allEvents: () => Stream.Stream<ChatEvent>
 }
@@ -139,7 +148,12 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         if (row === undefined) return emptyConversation
         const messages = yield* db(repo.messages(row.id))
         const unread = yield* db(repo.unreadForPlayer(row.id))
-        return { id: row.id, status: row.status, messages: messages.map(toMessage), unread } satisfies ChatConversation
+        return {
+          id: row.id,
+          status: row.status,
+          messages: messages.map(toMessage),
+          unread,
+        } satisfies ChatConversation
       })
 
       const send = Effect.fn("Chat.send")(function* (owner: ChatOwner, raw: string) {
@@ -165,7 +179,10 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         return yield* db(repo.unreadForPlayer(row.id))
       })
 
-      const setAttributes = Effect.fn("Chat.setAttributes")(function* (userId: string, attributes: ChatAttributes) {
+      const setAttributes = Effect.fn("Chat.setAttributes")(function* (
+        userId: string,
+        attributes: ChatAttributes,
+      ) {
         const row = yield* db(repo.ensureForUser(userId))
         const stored = { userId: attributes.userId, name: attributes.name.trim().slice(0, 200) }
         yield* db(repo.setAttributes(row.id, stored))
@@ -208,7 +225,11 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         } satisfies StaffConversation
       })
 
-      const reply = Effect.fn("Chat.reply")(function* (conversationId: string, operatorId: string, raw: string) {
+      const reply = Effect.fn("Chat.reply")(function* (
+        conversationId: string,
+        operatorId: string,
+        raw: string,
+      ) {
         const body = yield* validBody(raw)
         const row = yield* existing(conversationId)
         const message = yield* db(repo.insertMessage(row.id, "operator", operatorId, body))
@@ -228,7 +249,10 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         if (yield* db(repo.close(row.id))) yield* publish(row, { type: "closed", conversationId: row.id })
       })
 
-      const markStaffRead = Effect.fn("Chat.markStaffRead")(function* (conversationId: string, lastReadId: string) {
+      const markStaffRead = Effect.fn("Chat.markStaffRead")(function* (
+        conversationId: string,
+        lastReadId: string,
+      ) {
         const row = yield* existing(conversationId)
         if (/^\d{1,18}$/.test(lastReadId)) yield* db(repo.markStaffRead(row.id, lastReadId))
       })

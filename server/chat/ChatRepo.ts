@@ -66,6 +66,9 @@ export interface ChatRepoShape {
   readonly inbox: () => Sql<ReadonlyArray<InboxRow>>
   readonly assign: (conversationId: string, operatorId: string | null) => Sql<boolean>
   readonly close: (conversationId: string) => Sql<boolean>
+  /** The open conversation of the player with this e-mail (the operator endpoint's look-up). */
+  readonly openForEmail: (email: string) => Sql<ConversationRow | undefined>
+  readonly operatorIdByEmail: (email: string) => Sql<string | undefined>
 }
 
 const make = Effect.gen(function* () {
@@ -83,8 +86,10 @@ const make = Effect.gen(function* () {
   `)
 
   const first = <A>(rows: ReadonlyArray<A>): A | undefined => rows[0]
-  const one = <A>(what: string) => (rows: ReadonlyArray<A>) =>
-    rows[0] === undefined ? Effect.die(new Error(`chat: ${what} returned no row`)) : Effect.succeed(rows[0])
+  const one =
+    <A>(what: string) =>
+    (rows: ReadonlyArray<A>) =>
+      rows[0] === undefined ? Effect.die(new Error(`chat: ${what} returned no row`)) : Effect.succeed(rows[0])
 
   const openForUser = (userId: string) =>
     sql<ConversationRow>`
@@ -136,7 +141,12 @@ const make = Effect.gen(function* () {
       SELECT ${messageCols} FROM chat_messages WHERE conversation_id = ${conversationId} ORDER BY id
     `
 
-  const insertMessage = (conversationId: string, author: ChatAuthor, operatorId: string | null, body: string) =>
+  const insertMessage = (
+    conversationId: string,
+    author: ChatAuthor,
+    operatorId: string | null,
+    body: string,
+  ) =>
     sql.withTransaction(
       Effect.gen(function* () {
         const rows = yield* sql<MessageRow>`
@@ -205,7 +215,20 @@ const make = Effect.gen(function* () {
       WHERE id = ${conversationId} AND status = 'open' RETURNING id::text AS id
     `.pipe(Effect.map((rows) => rows.length > 0))
 
+  const openForEmail = (email: string) =>
+    sql<ConversationRow>`
+      SELECT ${conversationCols} FROM chat_conversations
+      WHERE status = 'open' AND user_id = (SELECT id FROM users WHERE lower(email) = lower(${email}))
+    `.pipe(Effect.map(first))
+
+  const operatorIdByEmail = (email: string) =>
+    sql<{ readonly id: string }>`
+      SELECT id::text AS id FROM backoffice_operators WHERE lower(email) = lower(${email}) AND NOT disabled
+    `.pipe(Effect.map((rows) => rows[0]?.id))
+
   return ChatRepo.of({
+    openForEmail,
+    operatorIdByEmail,
     openForUser,
     openForVisitor,
     ensureForUser,

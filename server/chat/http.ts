@@ -116,7 +116,10 @@ export const ChatHandlers = HttpApiBuilder.group(
           const session = yield* requireSession(sessions, request)
           // The id is the session's: a page cannot label someone else's conversation.
           if (payload.userId !== session.user.id)
-            return yield* new ValidationFailed({ message: "These attributes are not yours.", field: "userId" })
+            return yield* new ValidationFailed({
+              message: "These attributes are not yours.",
+              field: "userId",
+            })
           return yield* chat.setAttributes(session.user.id, payload)
         }),
       )
@@ -131,10 +134,13 @@ export const chatEventRoutes = Layer.unwrap(
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* owner(request, false)
       if (Option.isNone(who))
-        return HttpServerResponse.jsonUnsafe({ _tag: "Unauthenticated", message: UnauthenticatedMessage }, {
-          status: 401,
-          headers: { "cache-control": "no-store" },
-        })
+        return HttpServerResponse.jsonUnsafe(
+          { _tag: "Unauthenticated", message: UnauthenticatedMessage },
+          {
+            status: 401,
+            headers: { "cache-control": "no-store" },
+          },
+        )
       const pushes = chat
         .events(who.value)
         .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))

@@ -39,12 +39,12 @@ import {
   Multipart,
 } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import { chatOrigins } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
 import { compressDynamic } from "./compression.ts"
 import { casinoFrameAncestors, makeFrameHosts, type RequestFrames, rewriteOrigins } from "./frameHosts.ts"
-import { chatOrigins } from "../chat/config.ts"
 import {
   drainUnreadBody,
   headersTooLarge,

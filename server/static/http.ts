@@ -96,7 +96,12 @@ export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointInd
       const stamp = `${s.mtimeMs}:${s.size}`
       if (indexCache?.stamp !== stamp) {
         const html = new TextDecoder().decode(await readBytes(indexPath))
-        indexCache = { stamp, body: new TextEncoder().encode(injectChatProvider(injectCdnBase(html, config.cdnBasePath), config.chat)) }
+        indexCache = {
+          stamp,
+          body: new TextEncoder().encode(
+            injectChatProvider(injectCdnBase(html, config.cdnBasePath), config.chat),
+          ),
+        }
       }
       return HttpServerResponse.uint8Array(indexCache.body, {
         contentType: "text/html; charset=utf-8",

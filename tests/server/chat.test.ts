@@ -140,9 +140,7 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     await browser.post(`${CHAT}/messages`, { body: "My deposit is missing" })
     const { id } = await conversationOf(browser)
     const stream = await chatStream(browser)
-    await server.run(
-      Effect.flatMap(Chat, (chat) => chat.reply(id ?? "", operatorId, "Looking into it now")),
-    )
+    await server.run(Effect.flatMap(Chat, (chat) => chat.reply(id ?? "", operatorId, "Looking into it now")))
     const pushed = await stream.until("Looking into it now")
     expect(pushed).toContain("event: message")
     expect(pushed).toContain('"author":"operator"')
@@ -213,7 +211,9 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
 
   it("stores the widget's attributes for staff, only for the session's own player", async () => {
     const { browser, email } = await newPlayer(server, "chat-attrs", "Grace Hopper")
-    const users = await server.query<{ id: string }>(`SELECT id::text AS id FROM users WHERE email = $1`, [email])
+    const users = await server.query<{ id: string }>(`SELECT id::text AS id FROM users WHERE email = $1`, [
+      email,
+    ])
     const userId = users[0]?.id ?? "missing"
     const ok = await browser.post(`${CHAT}/attributes`, { userId, name: "Grace Hopper" })
     expect(ok.status).toBe(200)
@@ -236,7 +236,12 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     const res = await fetch(`${server.url}${CHAT}/events`)
     expect(res.status).toBe(401)
     const { browser } = await newPlayer(server, "chat-origin")
-    const foreign = await browser.call("POST", `${CHAT}/messages`, { body: "hi" }, { origin: "https://evil.example" })
+    const foreign = await browser.call(
+      "POST",
+      `${CHAT}/messages`,
+      { body: "hi" },
+      { origin: "https://evil.example" },
+    )
     expect(foreign.status).toBe(403)
   })
 })
