@@ -24,12 +24,16 @@ export interface ChatProvider {
 }
 
 /** The page's chat configuration; builtin when the meta tag is missing or incomplete. */
-export const readChatProviderConfig = (doc: Pick<Document, "querySelector"> | undefined): ChatProviderConfig => {
+export const readChatProviderConfig = (
+  doc: Pick<Document, "querySelector"> | undefined,
+): ChatProviderConfig => {
   const meta = doc?.querySelector<HTMLMetaElement>('meta[name="chat-provider"]')
   if (meta?.content !== "chatwoot") return { provider: "builtin" }
   const baseUrl = meta.dataset.baseUrl ?? ""
   const websiteToken = meta.dataset.websiteToken ?? ""
-  return baseUrl === "" || websiteToken === "" ? { provider: "builtin" } : { provider: "chatwoot", baseUrl, websiteToken }
+  return baseUrl === "" || websiteToken === ""
+    ? { provider: "builtin" }
+    : { provider: "chatwoot", baseUrl, websiteToken }
 }
 
 /** The built-in chat: the attributes are stored on the player's conversation for staff. */

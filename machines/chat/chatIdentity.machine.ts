@@ -9,8 +9,8 @@
  *      └──(3 s, visitor)──▶ anonymous          USER_CHANGED (any state) ─▶ waiting
  */
 import { assign, fromPromise, setup } from "xstate"
-import type { ChatAttributes } from "../../services/chat-service.ts"
 import { builtinChatProvider, type ChatUser } from "../../services/chat-provider.ts"
+import type { ChatAttributes } from "../../services/chat-service.ts"
 
 export interface ChatIdentityContext {
   readonly user: ChatUser | null
@@ -26,7 +26,9 @@ export const chatIdentityMachine = setup({
   },
   actors: {
     // The Chatwoot page provides its adapter's (ui/chat/chatwoot.ts).
-    setAttributes: fromPromise<ChatAttributes, ChatUser>(({ input }) => builtinChatProvider.setAttributes(input)),
+    setAttributes: fromPromise<ChatAttributes, ChatUser>(({ input }) =>
+      builtinChatProvider.setAttributes(input),
+    ),
   },
   guards: {
     hasUser: ({ context }) => context.user !== null,

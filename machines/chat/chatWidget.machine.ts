@@ -13,11 +13,11 @@
  *   closed ─OPEN─▶ loading ─▶ active { live ∥ panel: open{idle ⇄ sending → sendFailed} ⇄ minimized }
  *                     └─error─▶ failed ─RETRY─▶ loading
  */
-import { and, assign, fromCallback, sendTo, setup, stateIn } from "xstate"
+import { assign, fromCallback, sendTo, setup } from "xstate"
 import { fromEffect, runForActor } from "../../services/bridge.ts"
+import type { ChatProviderConfig, ChatUser } from "../../services/chat-provider.ts"
 import type { ChatConversation, ChatEvent, ChatMessage } from "../../services/chat-service.ts"
 import { chatBodyProblem } from "../../services/chat-service.ts"
-import type { ChatProviderConfig, ChatUser } from "../../services/chat-provider.ts"
 import { subscribeChatEvents } from "../../services/chat-stream.ts"
 import { chatClient } from "../../services/clients/chat.ts"
 import { RateLimited, ValidationFailed } from "../../services/errors.ts"
@@ -49,6 +49,10 @@ export interface ChatWidgetContext {
   readonly wantsOpen: boolean
   /** The background read for a signed-in player was tried already for this user. */
   readonly prefetched: boolean
+  /** The panel is open (kept by its entry and exit): a staff message arriving is read at once. */
+  readonly panelOpen: boolean
+  /** Which part of the machine is live, for the root's USER_CHANGED (kept by entry and exit). */
+  readonly phase: "closed" | "active" | "other"
 }
 
 export type ChatWidgetEvent =
@@ -66,8 +70,18 @@ const lastId = (messages: ReadonlyArray<ChatMessage>): string => messages.at(-1)
 
 const isStaff = (m: ChatMessage): boolean => m.author === "operator" || m.author === "system"
 
+/** A staff message the widget has not shown yet. */
+const isNewStaff = (context: ChatWidgetContext, event: ChatEvent): boolean => {
+  if (event.type !== "message") return false
+  const { message } = event
+  return isStaff(message) && !context.messages.some((m) => m.id === message.id)
+}
+
 /** The messages with `message` added in id order, once (the stream also echoes the player's own). */
-export const withMessage = (messages: ReadonlyArray<ChatMessage>, message: ChatMessage): ReadonlyArray<ChatMessage> =>
+export const withMessage = (
+  messages: ReadonlyArray<ChatMessage>,
+  message: ChatMessage,
+): ReadonlyArray<ChatMessage> =>
   messages.some((m) => m.id === message.id)
     ? messages
     : [...messages, message].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
@@ -97,11 +111,13 @@ export const chatWidgetMachine = setup({
     canSend: ({ context }) => chatBodyProblem(context.draft) === null,
     isExplained: (_, params: { error: unknown }) =>
       params.error instanceof ValidationFailed || params.error instanceof RateLimited,
-    isNewStaffMessage: ({ context }, params: { event: ChatEvent }) =>
-      params.event.type === "message" &&
-      isStaff(params.event.message) &&
-      !context.messages.some((m) => m.id === params.event.message.id),
+    isNewStaffMessage: ({ context }, params: { event: ChatEvent }) => isNewStaff(context, params.event),
     isClosed: (_, params: { event: ChatEvent }) => params.event.type === "closed",
+    isPanelOpen: ({ context }) => context.panelOpen,
+    isSeenStaffMessage: ({ context }, params: { event: ChatEvent }) =>
+      context.panelOpen && isNewStaff(context, params.event),
+    isActive: ({ context }) => context.phase === "active",
+    isClosedLauncher: ({ context }) => context.phase === "closed",
   },
   actions: {
     setUser: assign((_, params: { user: ChatUser | null }) => ({ user: params.user, prefetched: false })),
@@ -131,7 +147,9 @@ export const chatWidgetMachine = setup({
     })),
     sendFailed: assign({ error: ChatWidgetMessages.sendFailed }),
     addSeen: assign(({ context }, params: { event: ChatEvent }) =>
-      params.event.type === "message" ? { messages: withMessage(context.messages, params.event.message) } : {},
+      params.event.type === "message"
+        ? { messages: withMessage(context.messages, params.event.message) }
+        : {},
     ),
     addUnseen: assign(({ context }, params: { event: ChatEvent }) =>
       params.event.type === "message"
@@ -140,12 +158,16 @@ export const chatWidgetMachine = setup({
     ),
     conversationClosed: assign({ closedNotice: true, unread: 0 }),
     clearUnread: assign({ unread: 0 }),
+    panelOpened: assign({ panelOpen: true }),
+    panelClosed: assign({ panelOpen: false }),
+    enterPhase: assign((_, params: { phase: ChatWidgetContext["phase"] }) => ({ phase: params.phase })),
     /** Moves the server's read marker to the newest message; a lost call only leaves a badge. */
     reportRead: (_, params: { lastReadId: string }) => {
       if (params.lastReadId === "0") return
-      runForActor(chatClient.markRead({ payload: { lastReadId: params.lastReadId } }), new AbortController().signal).catch(
-        () => undefined,
-      )
+      runForActor(
+        chatClient.markRead({ payload: { lastReadId: params.lastReadId } }),
+        new AbortController().signal,
+      ).catch(() => undefined)
     },
   },
 }).createMachine({
@@ -160,6 +182,8 @@ export const chatWidgetMachine = setup({
     closedNotice: false,
     wantsOpen: false,
     prefetched: false,
+    panelOpen: false,
+    phase: "other",
   }),
   invoke: {
     id: "identity",
@@ -172,7 +196,7 @@ export const chatWidgetMachine = setup({
     USER_CHANGED: [
       {
         // Another owner (signed in or out): their conversation, on a new stream.
-        guard: stateIn("#chatWidget.active"),
+        guard: "isActive",
         target: ".loading",
         actions: [
           { type: "setUser", params: ({ event }) => ({ user: event.user }) },
@@ -181,7 +205,7 @@ export const chatWidgetMachine = setup({
       },
       {
         // The background read waits its 3 s for the new player.
-        guard: stateIn("#chatWidget.closed"),
+        guard: "isClosedLauncher",
         target: ".closed",
         actions: [
           { type: "setUser", params: ({ event }) => ({ user: event.user }) },
@@ -205,6 +229,8 @@ export const chatWidgetMachine = setup({
     external: {},
     /** The launcher alone; nothing read yet. */
     closed: {
+      entry: { type: "enterPhase", params: { phase: "closed" } },
+      exit: { type: "enterPhase", params: { phase: "other" } },
       on: { OPEN: { target: "loading", actions: "wantOpen" } },
       // A signed-in player's conversation is read in the background, for the badge.
       after: { 3000: { guard: "shouldPrefetch", target: "loading", actions: "markPrefetched" } },
@@ -227,6 +253,8 @@ export const chatWidgetMachine = setup({
     },
     active: {
       type: "parallel",
+      entry: { type: "enterPhase", params: { phase: "active" } },
+      exit: { type: "enterPhase", params: { phase: "other" } },
       states: {
         live: {
           initial: "connecting",
@@ -244,10 +272,7 @@ export const chatWidgetMachine = setup({
               },
               {
                 // Seen in the open panel: read at once.
-                guard: and([
-                  { type: "isNewStaffMessage", params: ({ event }) => ({ event: event.event }) },
-                  stateIn("#panelOpen"),
-                ]),
+                guard: { type: "isSeenStaffMessage", params: ({ event }) => ({ event: event.event }) },
                 actions: [
                   { type: "addSeen", params: ({ event }) => ({ event: event.event }) },
                   {
@@ -275,7 +300,7 @@ export const chatWidgetMachine = setup({
                 src: "load",
                 onDone: [
                   {
-                    guard: stateIn("#panelOpen"),
+                    guard: "isPanelOpen",
                     target: "connected",
                     actions: [
                       { type: "useConversation", params: ({ event }) => ({ conversation: event.output }) },
@@ -288,7 +313,10 @@ export const chatWidgetMachine = setup({
                   },
                   {
                     target: "connected",
-                    actions: { type: "useConversation", params: ({ event }) => ({ conversation: event.output }) },
+                    actions: {
+                      type: "useConversation",
+                      params: ({ event }) => ({ conversation: event.output }),
+                    },
                   },
                 ],
                 onError: "connected",
@@ -307,9 +335,10 @@ export const chatWidgetMachine = setup({
             },
             minimized: { on: { OPEN: "open" } },
             open: {
-              id: "panelOpen",
               initial: "idle",
+              exit: "panelClosed",
               entry: [
+                "panelOpened",
                 "clearUnread",
                 { type: "reportRead", params: ({ context }) => ({ lastReadId: lastId(context.messages) }) },
               ],

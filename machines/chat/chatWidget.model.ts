@@ -64,7 +64,10 @@ export const model = defineModel({
             { type: "STREAM_EVENT", event: { type: "message", conversationId: "c-1", message: mine } },
             { type: "STREAM_EVENT", event: { type: "closed", conversationId: "c-1" } },
             ...(s.matches({ active: { panel: "open" } })
-              ? [{ type: "EDIT", value: s.context.draft === "" ? "Where is my deposit?" : "" }, { type: "SEND" }]
+              ? [
+                  { type: "EDIT", value: s.context.draft === "" ? "Where is my deposit?" : "" },
+                  { type: "SEND" },
+                ]
               : []),
           ]
         : []),
@@ -83,7 +86,10 @@ export const model = defineModel({
             },
             {
               type: "xstate.error.actor.send",
-              error: new RateLimited({ message: "Too many attempts, please try again later.", retryAfterSeconds: 30 }),
+              error: new RateLimited({
+                message: "Too many attempts, please try again later.",
+                retryAfterSeconds: 30,
+              }),
             },
             { type: "xstate.error.actor.send", error: transportError() },
           ]
