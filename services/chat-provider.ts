@@ -23,11 +23,16 @@ export interface ChatProvider {
   readonly setAttributes: (user: ChatUser) => Promise<ChatAttributes>
 }
 
+/** What is read of `<meta name="chat-provider">` (an HTMLMetaElement in the page). */
+export interface ChatProviderMeta {
+  readonly content: string
+  readonly dataset: { readonly baseUrl?: string | undefined; readonly websiteToken?: string | undefined }
+}
+
+export const CHAT_PROVIDER_META = 'meta[name="chat-provider"]'
+
 /** The page's chat configuration; builtin when the meta tag is missing or incomplete. */
-export const readChatProviderConfig = (
-  doc: Pick<Document, "querySelector"> | undefined,
-): ChatProviderConfig => {
-  const meta = doc?.querySelector<HTMLMetaElement>('meta[name="chat-provider"]')
+export const readChatProviderConfig = (meta: ChatProviderMeta | null | undefined): ChatProviderConfig => {
   if (meta?.content !== "chatwoot") return { provider: "builtin" }
   const baseUrl = meta.dataset.baseUrl ?? ""
   const websiteToken = meta.dataset.websiteToken ?? ""

@@ -10,7 +10,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef } from "
 import { type ActorRefFrom, fromPromise } from "xstate"
 import { chatIdentityMachine } from "../../machines/chat/chatIdentity.machine.ts"
 import { ChatWidgetMessages, chatWidgetMachine } from "../../machines/chat/chatWidget.machine.ts"
-import { type ChatUser, readChatProviderConfig } from "../../services/chat-provider.ts"
+import { CHAT_PROVIDER_META, type ChatUser, readChatProviderConfig } from "../../services/chat-provider.ts"
 import type { ChatAttributes, ChatMessage } from "../../services/chat-service.ts"
 import type { SessionUser } from "../../services/user-service.ts"
 import type { AuthActor } from "../app/actors.tsx"
@@ -228,7 +228,10 @@ const BuiltinChat = ({ actor }: { actor: ChatActor }) => {
 /** The chat of the shell, following the session's player (null for a visitor). */
 export const ChatWidget = ({ auth }: { readonly auth: AuthActor }) => {
   const user = useSelector(auth, (s) => s.context.user)
-  const config = useMemo(() => readChatProviderConfig(document), [])
+  const config = useMemo(
+    () => readChatProviderConfig(document.querySelector<HTMLMetaElement>(CHAT_PROVIDER_META)),
+    [],
+  )
   const chatwoot = useMemo(
     () => (config.provider === "chatwoot" ? makeChatwootProvider(config, window) : null),
     [config],
