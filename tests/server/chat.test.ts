@@ -13,6 +13,7 @@ import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser, register, signIn, uniqueIp } from "./users-support.ts"
 
 const CHAT = "/chat-service/api/v1/chat"
+const OPERATOR_SECRET = "chat-operator-secret-".padEnd(40, "x")
 
 interface Conversation {
   readonly id: string | null
@@ -52,7 +53,10 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
   let server: TestServer
   let operatorId: string
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false }, { env: { TRUST_PROXY: "1" } })
+    server = await start(
+      { captchaEnabled: false },
+      { env: { TRUST_PROXY: "1", OPERATOR_SECRET: OPERATOR_SECRET } },
+    )
     const rows = await server.query<{ id: string }>(
       `INSERT INTO backoffice_operators (email, name, password_hash, role)
        VALUES ('support@example.com', 'Sam Support', 'x', 'support') RETURNING id::text AS id`,
@@ -243,5 +247,34 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
       { origin: "https://evil.example" },
     )
     expect(foreign.status).toBe(403)
+  })
+
+  it("lets support reply through the operator endpoint, refusing a wrong secret or unknown parties", async () => {
+    const { browser, email } = await newPlayer(server, "chat-operator")
+    await browser.post(`${CHAT}/messages`, { body: "Anyone?" })
+    const reply = (body: unknown, secret = OPERATOR_SECRET) =>
+      fetch(`${server.url}/api/operator/v1/chat/reply`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    const ok = await reply({ playerEmail: email, operatorEmail: "SUPPORT@example.com", body: "Yes, hello!" })
+    expect(ok.status).toBe(200)
+    expect((await conversationOf(browser)).messages.map((m) => [m.author, m.body])).toEqual([
+      ["player", "Anyone?"],
+      ["operator", "Yes, hello!"],
+    ])
+    const wrong = await reply({ playerEmail: email, operatorEmail: "support@example.com", body: "x" }, "nope")
+    expect(wrong.status).toBe(401)
+    const noOperator = await reply({ playerEmail: email, operatorEmail: "nobody@example.com", body: "x" })
+    expect(noOperator.status).toBe(404)
+    const noConversation = await reply({
+      playerEmail: "nobody@example.com",
+      operatorEmail: "support@example.com",
+      body: "x",
+    })
+    expect(noConversation.status).toBe(404)
+    const blank = await reply({ playerEmail: email, operatorEmail: "support@example.com", body: "  " })
+    expect(blank.status).toBe(400)
   })
 })
