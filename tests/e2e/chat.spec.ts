@@ -60,9 +60,11 @@ test("a player writes to support and sees the reply arrive live", async ({ page,
   await expect(log).toContainText("Hi Ada, I can see it: it is on its way.")
 
   await expectAccessible(page, testInfo, "chat open (desktop)")
+  await world.screenshot(page, "chat-open-desktop")
   await page.setViewportSize({ width: 390, height: 844 })
   await expect(panel).toBeVisible()
   await expectAccessible(page, testInfo, "chat open (phone)")
+  await world.screenshot(page, "chat-open-phone")
 
   // Minimized, the launcher takes the focus back; Escape closes too.
   await panel.getByRole("button", { name: "Minimize the chat" }).click()
