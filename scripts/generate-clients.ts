@@ -48,6 +48,7 @@ const schemaModules: ReadonlyArray<Module> = [
   { file: "cashout-service.ts", load: () => import("../services/cashout-service.ts") },
   { file: "bonus-service.ts", load: () => import("../services/bonus-service.ts") },
   { file: "loyalty-service.ts", load: () => import("../services/loyalty-service.ts") },
+  { file: "chat-service.ts", load: () => import("../services/chat-service.ts") },
 ]
 
 /** Where each group is defined (for the generated file's type import). */
@@ -61,6 +62,7 @@ const groupModules: ReadonlyArray<Module> = [
   { file: "api/crypto-service.ts", load: () => import("../services/api/crypto-service.ts") },
   { file: "api/cashout-service.ts", load: () => import("../services/api/cashout-service.ts") },
   { file: "api/bonus-service.ts", load: () => import("../services/api/bonus-service.ts") },
+  { file: "api/chat-service.ts", load: () => import("../services/api/chat-service.ts") },
 ]
 
 const backofficeSchemaModules: ReadonlyArray<Module> = [

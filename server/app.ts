@@ -28,6 +28,9 @@ import { promotionsOperatorEndpoints, promotionsOperatorRoutes } from "./bonuses
 import { Promotions } from "./bonuses/Promotions.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
+import { Chat } from "./chat/Chat.ts"
+import { ChatHandlers, chatEventEndpoints, chatEventRoutes } from "./chat/http.ts"
+import { chatOperatorEndpoints, chatOperatorRoutes } from "./chat/operatorHttp.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import type { Addresses } from "./crypto/Addresses.ts"
 import type { CryptoDepositsRepo } from "./crypto/DepositsRepo.ts"
@@ -147,6 +150,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     Layer.provideMerge(FiatPayouts.layer),
     Layer.provideMerge(CryptoLayer),
   )
+  // Live support chat (docs/chat.md).
+  const ChatLayer = Chat.layer.pipe(Layer.provideMerge(WithdrawalsLayer))
   const ApiRoutes = HttpApiBuilder.layer(CasinoApi, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide([
       UserHandlers,
@@ -162,6 +167,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
       CashoutHandlers,
       BonusHandlers,
       CouponHandlers,
+      ChatHandlers,
     ]),
   )
   const DocsRoute = HttpApiScalar.layer(CasinoApi, {
@@ -183,6 +189,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...eventEndpoints,
     ...gameEndpoints,
     ...onrampCallbackEndpoints,
+    ...chatEventEndpoints,
+    ...chatOperatorEndpoints,
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -201,6 +209,8 @@ export const makeAppLayer = (config: AppConfigShape) => {
     eventRoutes,
     gameWalletRoutes,
     onrampCallbackRoutes,
+    chatEventRoutes,
+    chatOperatorRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
@@ -222,7 +232,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   )
   return Server.pipe(
     Layer.provideMerge(Players.layer),
-    Layer.provideMerge(WithdrawalsLayer),
+    Layer.provideMerge(ChatLayer),
     Layer.provideMerge(Logging),
   )
 }
@@ -268,6 +278,7 @@ export type ServerServices =
   | Addresses
   | CryptoDepositsRepo
   | Watcher
+  | Chat
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {

@@ -10,6 +10,7 @@ import proxyaddr from "proxy-addr"
 import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret, text } from "../lib/env.ts"
 import { defaultFreeRoundsUrl } from "../protocols/game-wallet/free-rounds.ts"
 import { cardGateways } from "../services/wallet-service.ts"
+import { type ChatConfig, loadChatConfig } from "./chat/config.ts"
 import { type CryptoConfig, loadCryptoConfig } from "./crypto/config.ts"
 import { type PlayRulesTable, parsePlayRules } from "./games/playRules.ts"
 import { productionProblems } from "./security/production.ts"
@@ -192,6 +193,10 @@ export interface AppConfigShape {
   readonly cryptoHotWalletKeyEth: string | undefined
   /** Crypto deposits: xpubs, confirmations, explorers, watcher (server/crypto/config.ts). */
   readonly crypto: CryptoConfig
+  /** Live-support chat: the built-in one or Chatwoot (CHAT_PROVIDER, server/chat/config.ts). */
+  readonly chat: ChatConfig
+  /** Chat messages a player or visitor may send (20 per minute, × RATE_LIMIT_SCALE). */
+  readonly chatSendLimit: RateLimit
 }
 
 export interface OperatorSecret {
@@ -694,6 +699,8 @@ export const loadConfig = (env: Env): AppConfigShape => {
     evmUsdtContract: crypto.usdtContract,
     cryptoHotWalletKeyEth: hotWalletKey,
     crypto,
+    chat: loadChatConfig(env),
+    chatSendLimit: scaleLimit({ max: 20, windowSeconds: 60 }, rateLimitScale),
   }
   const problems = productionProblems(config)
   if (problems.length > 0)

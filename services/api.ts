@@ -6,6 +6,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { BonusServiceApi, CouponServiceApi } from "./api/bonus-service.ts"
 import { CashoutServiceApi } from "./api/cashout-service.ts"
+import { ChatServiceApi } from "./api/chat-service.ts"
 import { CryptoServiceApi } from "./api/crypto-service.ts"
 import { ErrorLoggerApi } from "./api/error-logger.ts"
 import { GameServiceApi, PlayerGamesApi } from "./api/game-service.ts"
@@ -28,6 +29,7 @@ export class CasinoApi extends HttpApi.make("casino")
   .add(CashoutServiceApi)
   .add(BonusServiceApi)
   .add(CouponServiceApi)
+  .add(ChatServiceApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino API",

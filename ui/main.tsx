@@ -14,6 +14,7 @@ import { isGamesPath } from "../services/rules.ts"
 import { liveModeRequested } from "../statecharts/live-flag.ts"
 import { App } from "./App.tsx"
 import { ShellProvider } from "./app/actors.tsx"
+import { afterFirstScreen } from "./app/firstScreen.ts"
 import { ErrorBoundary } from "./shell/ErrorBoundary.tsx"
 import "./styles.css"
 
@@ -78,6 +79,8 @@ const startPlayerApp = (root: HTMLElement, inspect: ((event: InspectionEvent) =>
   // The page's view code is fetched beside the boot calls (the shell prefetches its machine).
   if (isGamesPath(window.location.pathname)) void import("./games/GamesPage.tsx").catch(() => undefined)
   shell.start()
+  // The support chat is its own chunk and React root, fetched once the first screen is up.
+  afterFirstScreen(() => void import("./chat/mount.tsx").then((m) => m.mountChat(shell)))
 
   createRoot(root).render(
     <StrictMode>

@@ -39,6 +39,7 @@ import {
   Multipart,
 } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import { chatOrigins } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
@@ -108,15 +109,17 @@ export const isOriginAllowed = (
 export const appCsp = (
   frameOrigins: ReadonlyArray<string> = [],
   frameAncestors: ReadonlyArray<string> = ["'self'"],
+  // CHAT_PROVIDER=chatwoot: its SDK script and its API/websocket (server/chat/config.ts).
+  chatOrigins: ReadonlyArray<string> = [],
 ): string =>
   [
     "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
+    ["script-src 'self' 'wasm-unsafe-eval'", ...chatOrigins.filter((o) => o.startsWith("http"))].join(" "),
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     ["img-src 'self' data: blob: https:", ...frameOrigins].join(" "),
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...chatOrigins].join(" "),
     "media-src 'self'",
     ["frame-src 'self' https:", ...frameOrigins].join(" "),
     ["frame-ancestors", ...frameAncestors].join(" "),
@@ -212,7 +215,7 @@ export const edgeMiddleware = (
   const playerCsp = (origins: ReadonlyArray<string>): string => {
     let csp = cspOf.get(origins)
     if (csp === undefined) {
-      csp = appCsp(origins, ancestors)
+      csp = appCsp(origins, ancestors, chatOrigins(config.chat))
       if (cspOf.size >= 64) cspOf.clear()
       cspOf.set(origins, csp)
     }

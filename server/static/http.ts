@@ -23,6 +23,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { forbiddenPathJson, notFoundJson } from "../cdn/http.ts"
+import type { ChatConfig } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { acceptableCodings, isCompressible } from "../security/compression.ts"
 import { pathOf } from "../security/middleware.ts"
@@ -36,6 +37,7 @@ export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): Readon
   "/profile-service/",
   "/game-aggregator-service/",
   "/ip-service/",
+  "/chat-service/",
   // The sandbox on-ramp (Buy crypto widgets) and the sandbox chains' Esplora API.
   "/sandbox-onramp/",
   "/sandbox-chain/",
@@ -69,6 +71,18 @@ export const injectCdnBase = (html: string, cdnBasePath: string): string =>
       (_, head: string) => `${head}${escapeAttribute(cdnBasePath)}/`,
     )
 
+/**
+ * Which chat the page runs (`<meta name="chat-provider">`, read by ui/chat/): `builtin`, or
+ * `chatwoot` with the installation's base URL and website token as data attributes.
+ */
+export const injectChatProvider = (html: string, chat: ChatConfig): string => {
+  const meta =
+    chat.provider === "chatwoot"
+      ? `<meta name="chat-provider" content="chatwoot" data-base-url="${escapeAttribute(chat.baseUrl)}" data-website-token="${escapeAttribute(chat.websiteToken)}" />`
+      : `<meta name="chat-provider" content="builtin" />`
+  return html.replace(/<meta\s+name=["']chat-provider["'][^>]*>/i, meta)
+}
+
 const siblingExtension = { br: ".br", gzip: ".gz" } as const
 
 export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointIndex) => {
@@ -82,7 +96,12 @@ export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointInd
       const stamp = `${s.mtimeMs}:${s.size}`
       if (indexCache?.stamp !== stamp) {
         const html = new TextDecoder().decode(await readBytes(indexPath))
-        indexCache = { stamp, body: new TextEncoder().encode(injectCdnBase(html, config.cdnBasePath)) }
+        indexCache = {
+          stamp,
+          body: new TextEncoder().encode(
+            injectChatProvider(injectCdnBase(html, config.cdnBasePath), config.chat),
+          ),
+        }
       }
       return HttpServerResponse.uint8Array(indexCache.body, {
         contentType: "text/html; charset=utf-8",

@@ -1,0 +1,277 @@
+/**
+ * The support chat (docs/chat.md). A conversation belongs to an owner: a signed-in player (one open
+ * conversation, the same on every device) or an anonymous visitor (the SHA-256 of the httpOnly
+ * cookie token `casino_chat_visitor`). When a visitor signs in, their open conversation becomes the
+ * player's, unless the player has one already. Bodies are trimmed and 1–2,000 characters; each
+ * owner may send `chatSendLimit` messages per window (the shared database rate limiter).
+ *
+ * Live updates go through an in-process PubSub: the player's SSE stream and (later) the back
+ * office's inbox subscribe to it. One process only, as documented: a second server process would
+ * not see the events of the first (the widget re-reads the conversation whenever its stream opens).
+ */
+import { Context, Effect, Layer, PubSub, Schema, Stream } from "effect"
+import type { SqlError } from "effect/sql"
+import {
+  type ChatAttributes,
+  type ChatConversation,
+  type ChatEvent,
+  type ChatMessage,
+  chatBodyProblem,
+} from "../../services/chat-service.ts"
+import { type RateLimited, ValidationFailed } from "../../services/errors.ts"
+import { AppConfig } from "../config.ts"
+import { RateLimiter } from "../security/RateLimiter.ts"
+import { ChatRepo, type ConversationRow, type InboxRow, type MessageRow } from "./ChatRepo.ts"
+
+/** A staff call named a conversation that does not exist. */
+export class ChatConversationNotFound extends Schema.TaggedError<ChatConversationNotFound>()(
+  "ChatConversationNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}
+
+/** Who is writing on the player's side. */
+export type ChatOwner =
+  | { readonly kind: "player"; readonly userId: string }
+  | { readonly kind: "visitor"; readonly tokenHash: string }
+
+/** The key events are routed by: each stream sees its owner's conversation only. */
+export const ownerKey = (owner: ChatOwner): string =>
+  owner.kind === "player" ? `user:${owner.userId}` : `visitor:${owner.tokenHash}`
+
+const rowOwnerKey = (row: ConversationRow): string =>
+  row.userId !== null ? `user:${row.userId}` : `visitor:${row.visitorTokenHash ?? ""}`
+
+interface Envelope {
+  readonly owner: string
+  readonly event: ChatEvent
+}
+
+/** What the back office's inbox lists. */
+export interface InboxEntry {
+  readonly id: string
+  readonly userId: string | null
+  readonly assignedOperatorId: string | null
+  readonly attributes: Record<string, unknown>
+  readonly updatedAt: string
+  readonly unread: number
+  readonly lastBody: string | null
+}
+
+/** A conversation as staff read it. */
+export interface StaffConversation {
+  readonly id: string
+  readonly userId: string | null
+  readonly status: "open" | "closed"
+  readonly assignedOperatorId: string | null
+  readonly attributes: Record<string, unknown>
+  readonly messages: ReadonlyArray<ChatMessage>
+  /** Player or visitor messages after the staff's read marker. */
+  readonly unread: number
+}
+
+const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString()
+
+const toMessage = (row: MessageRow): ChatMessage => ({
+  id: row.id,
+  author: row.author,
+  body: row.body,
+  createdAt: iso(row.createdAt),
+})
+
+const toInbox = (row: InboxRow): InboxEntry => ({ ...row, updatedAt: iso(row.updatedAt) })
+
+const emptyConversation: ChatConversation = { id: null, status: "open", messages: [], unread: 0 }
+
+export interface ChatShape {
+  /** The owner's open conversation with its messages (an empty one, not stored, before the first message). */
+  readonly conversation: (owner: ChatOwner) => Effect.Effect<ChatConversation>
+  /** A signed-in player carrying a visitor cookie: the visitor's conversation becomes theirs. */
+  readonly attachVisitor: (tokenHash: string, userId: string) => Effect.Effect<boolean>
+  readonly send: (
+    owner: ChatOwner,
+    body: string,
+  ) => Effect.Effect<ChatMessage, ValidationFailed | RateLimited>
+  /** Staff messages up to `lastReadId` are read; answers what is still unread. */
+  readonly markRead: (owner: ChatOwner, lastReadId: string) => Effect.Effect<number>
+  /** The name and user id the widget reported, stored on the player's conversation for staff. */
+  readonly setAttributes: (userId: string, attributes: ChatAttributes) => Effect.Effect<ChatAttributes>
+  /** The owner's events from now on. */
+  readonly events: (owner: ChatOwner) => Stream.Stream<ChatEvent>
+  // The back office's side (its HTTP comes later).
+  readonly inbox: () => Effect.Effect<ReadonlyArray<InboxEntry>>
+  readonly read: (conversationId: string) => Effect.Effect<StaffConversation, ChatConversationNotFound>
+  readonly reply: (
+    conversationId: string,
+    operatorId: string,
+    body: string,
+  ) => Effect.Effect<ChatMessage, ValidationFailed | ChatConversationNotFound>
+  readonly assign: (
+    conversationId: string,
+    operatorId: string | null,
+  ) => Effect.Effect<void, ChatConversationNotFound>
+  readonly close: (conversationId: string) => Effect.Effect<void, ChatConversationNotFound>
+  readonly markStaffRead: (
+    conversationId: string,
+    lastReadId: string,
+  ) => Effect.Effect<void, ChatConversationNotFound>
+  /** Every conversation's events (the inbox's live view). */
+  readonly allEvents: () => Stream.Stream<ChatEvent>
+}
+
+export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat") {
+  static readonly layer = Layer.effect(
+    Chat,
+    Effect.gen(function* () {
+      const repo = yield* ChatRepo
+      const limiter = yield* RateLimiter
+      const config = yield* AppConfig
+      const hub = yield* PubSub.unbounded<Envelope>()
+      // A database failure is a defect here: the HTTP edge answers it with a logged 500.
+      const db = <A>(effect: Effect.Effect<A, SqlError.SqlError>) => Effect.orDie(effect)
+
+      const openOf = (owner: ChatOwner) =>
+        owner.kind === "player" ? repo.openForUser(owner.userId) : repo.openForVisitor(owner.tokenHash)
+
+      const publish = (row: ConversationRow, event: ChatEvent) =>
+        PubSub.publish(hub, { owner: rowOwnerKey(row), event }).pipe(Effect.asVoid)
+
+      const validBody = (raw: string) => {
+        const problem = chatBodyProblem(raw)
+        return problem === null
+          ? Effect.succeed(raw.trim())
+          : Effect.fail(new ValidationFailed({ message: problem, field: "body" }))
+      }
+
+      const conversation = Effect.fn("Chat.conversation")(function* (owner: ChatOwner) {
+        const row = yield* db(openOf(owner))
+        if (row === undefined) return emptyConversation
+        const messages = yield* db(repo.messages(row.id))
+        const unread = yield* db(repo.unreadForPlayer(row.id))
+        return {
+          id: row.id,
+          status: row.status,
+          messages: messages.map(toMessage),
+          unread,
+        } satisfies ChatConversation
+      })
+
+      const send = Effect.fn("Chat.send")(function* (owner: ChatOwner, raw: string) {
+        const body = yield* validBody(raw)
+        yield* limiter.consume(`chat:${ownerKey(owner)}`, config.chatSendLimit)
+        const row = yield* db(
+          owner.kind === "player" ? repo.ensureForUser(owner.userId) : repo.ensureForVisitor(owner.tokenHash),
+        )
+        const message = yield* db(
+          repo.insertMessage(row.id, owner.kind === "player" ? "player" : "visitor", null, body),
+        )
+        // The sender has read everything up to their own message.
+        yield* db(repo.markPlayerRead(row.id, message.id))
+        const out = toMessage(message)
+        yield* publish(row, { type: "message", conversationId: row.id, message: out })
+        return out
+      })
+
+      const markRead = Effect.fn("Chat.markRead")(function* (owner: ChatOwner, lastReadId: string) {
+        const row = yield* db(openOf(owner))
+        if (row === undefined) return 0
+        yield* db(repo.markPlayerRead(row.id, lastReadId))
+        return yield* db(repo.unreadForPlayer(row.id))
+      })
+
+      const setAttributes = Effect.fn("Chat.setAttributes")(function* (
+        userId: string,
+        attributes: ChatAttributes,
+      ) {
+        const row = yield* db(repo.ensureForUser(userId))
+        const stored = { userId: attributes.userId, name: attributes.name.trim().slice(0, 200) }
+        yield* db(repo.setAttributes(row.id, stored))
+        return stored
+      })
+
+      const events = (owner: ChatOwner) => {
+        const key = ownerKey(owner)
+        return Stream.fromPubSub(hub).pipe(
+          Stream.filter((e) => e.owner === key),
+          Stream.map((e) => e.event),
+        )
+      }
+
+      const existing = (conversationId: string) =>
+        db(
+          /^[0-9a-f-]{36}$/i.test(conversationId) ? repo.byId(conversationId) : Effect.succeed(undefined),
+        ).pipe(
+          Effect.flatMap((row) =>
+            row === undefined
+              ? Effect.fail(new ChatConversationNotFound({ message: "No such conversation." }))
+              : Effect.succeed(row),
+          ),
+        )
+
+      const read = Effect.fn("Chat.read")(function* (conversationId: string) {
+        const row = yield* existing(conversationId)
+        const messages = yield* db(repo.messages(row.id))
+        const staffRead = BigInt(row.staffReadId)
+        return {
+          id: row.id,
+          userId: row.userId,
+          status: row.status,
+          assignedOperatorId: row.assignedOperatorId,
+          attributes: row.attributes,
+          messages: messages.map(toMessage),
+          unread: messages.filter(
+            (m) => (m.author === "player" || m.author === "visitor") && BigInt(m.id) > staffRead,
+          ).length,
+        } satisfies StaffConversation
+      })
+
+      const reply = Effect.fn("Chat.reply")(function* (
+        conversationId: string,
+        operatorId: string,
+        raw: string,
+      ) {
+        const body = yield* validBody(raw)
+        const row = yield* existing(conversationId)
+        const message = yield* db(repo.insertMessage(row.id, "operator", operatorId, body))
+        yield* db(repo.markStaffRead(row.id, message.id))
+        const out = toMessage(message)
+        yield* publish(row, { type: "message", conversationId: row.id, message: out })
+        return out
+      })
+
+      const assign = Effect.fn("Chat.assign")(function* (conversationId: string, operatorId: string | null) {
+        const row = yield* existing(conversationId)
+        yield* db(repo.assign(row.id, operatorId))
+      })
+
+      const close = Effect.fn("Chat.close")(function* (conversationId: string) {
+        const row = yield* existing(conversationId)
+        if (yield* db(repo.close(row.id))) yield* publish(row, { type: "closed", conversationId: row.id })
+      })
+
+      const markStaffRead = Effect.fn("Chat.markStaffRead")(function* (
+        conversationId: string,
+        lastReadId: string,
+      ) {
+        const row = yield* existing(conversationId)
+        if (/^\d{1,18}$/.test(lastReadId)) yield* db(repo.markStaffRead(row.id, lastReadId))
+      })
+
+      return Chat.of({
+        conversation,
+        attachVisitor: (tokenHash, userId) => db(repo.attachVisitor(tokenHash, userId)),
+        send,
+        markRead,
+        setAttributes,
+        events,
+        inbox: () => db(repo.inbox()).pipe(Effect.map((rows) => rows.map(toInbox))),
+        read,
+        reply,
+        assign,
+        close,
+        markStaffRead,
+        allEvents: () => Stream.fromPubSub(hub).pipe(Stream.map((e) => e.event)),
+      })
+    }),
+  ).pipe(Layer.provideMerge(ChatRepo.layer))
+}
