@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { apiDocsPath, renderApiDocs } from "../../scripts/generate-api-docs.ts"
+import {
+  apiDocsPath,
+  backofficeApiDocsPath,
+  renderApiDocs,
+  renderBackofficeApiDocs,
+} from "../../scripts/generate-api-docs.ts"
 
 describe("docs/api/openapi.json", () => {
   it("matches the contract (regenerate with `npm run docs:api`)", () => {
@@ -22,6 +27,25 @@ describe("docs/api/openapi.json", () => {
       "/user-service/api/v1/isAuthenticated",
       "/ip-service/api/v1/user/currentIp",
       "/api/error-logger",
+    ]) {
+      expect(paths).toContain(path)
+    }
+  })
+})
+
+describe("docs/api/backoffice-openapi.json", () => {
+  it("matches the back-office contract (regenerate with `npm run docs:api`)", () => {
+    expect(readFileSync(backofficeApiDocsPath, "utf8")).toBe(renderBackofficeApiDocs())
+  })
+
+  it("documents the back office's sign-in and its operators", () => {
+    const paths = Object.keys(JSON.parse(renderBackofficeApiDocs()).paths)
+    for (const path of [
+      "/api/backoffice/v1/login",
+      "/api/backoffice/v1/login/totp",
+      "/api/backoffice/v1/me",
+      "/api/backoffice/v1/operators",
+      "/api/backoffice/v1/audit",
     ]) {
       expect(paths).toContain(path)
     }
