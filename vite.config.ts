@@ -98,7 +98,9 @@ export default defineConfig({
               name: "core",
               // Vite's preload helper too: shared by the first screen and the lazily loaded session
               // calls, it would otherwise be a chunk of its own (and without a sourcemap).
-              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]|vite[\\/]preload-helper/,
+              // Not effect's HttpApi modules: only the back office's contract uses them in the browser
+              // (response statuses and encodings), and they must stay in its lazy chunk.
+              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect(?![\\/]dist[\\/](http-api|http[\\/]HttpStatus)))[\\/]|vite[\\/]preload-helper/,
             },
             {
               // The app's own modules of the first screen, in one chunk. Without this group, a module
