@@ -203,9 +203,12 @@ describeBackends("odd requests, clean answers", ({ start }) => {
   })
 
   it("405 with Allow for every implemented endpoint asked with another method", async () => {
-    for (const endpoint of implementedEndpoints()) {
+    const endpoints = implementedEndpoints()
+    for (const endpoint of endpoints) {
       const path = concrete(endpoint.path)
-      const other = endpoint.method === "PATCH" ? "PUT" : "PATCH"
+      // A method no endpoint of this path answers (the back office has GET and PATCH on one path).
+      const taken = new Set(endpoints.filter((e) => e.path === endpoint.path).map((e) => e.method))
+      const other = ["PATCH", "PUT", "DELETE", "POST"].find((m) => !taken.has(m)) ?? "OPTIONS"
       const res = await raw(server.url, path, {
         method: other,
         headers: { "content-type": "application/json" },
