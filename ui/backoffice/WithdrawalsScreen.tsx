@@ -20,7 +20,7 @@ type Risk = typeof RiskContext.Type
 const methodLabel: Readonly<Record<QueuedWithdrawal["method"], string>> = {
   crypto: "Crypto",
   skrill: "Skrill",
-  bank: "Bank transfer",
+  bank: "Bank account",
 }
 
 const statusLabel: Readonly<Record<WithdrawalStatus, string>> = {
@@ -86,7 +86,8 @@ const RiskContextView = ({ risk }: { readonly risk: Risk }) => (
     {risk.totals.length === 0 ? (
       <p className="bo-muted">No deposits or withdrawals yet.</p>
     ) : (
-      <div className="bo-table-wrap">
+      // Three short columns: they fit a phone, so no scrolling box (which the keyboard would need to reach).
+      <div className="bo-risk-table">
         <table className="bo-table">
           <caption className="visually-hidden">Deposits against paid withdrawals per currency</caption>
           <thead>
