@@ -302,6 +302,10 @@ test("both queue screens pass axe at desktop and phone width, with an item chose
   for (const viewport of VIEWPORTS) {
     await admin.setViewportSize({ width: viewport.width, height: viewport.height })
     await expectAccessible(admin, testInfo, `backoffice kyc ${viewport.name}`)
+    // Nothing widens the page: only the tables scroll sideways.
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    )
     await world.screenshot(admin, `bo-journey-kyc-${viewport.name}`)
   }
   // The reject form (its reason field) passes too.
@@ -327,6 +331,10 @@ test("both queue screens pass axe at desktop and phone width, with an item chose
   for (const viewport of VIEWPORTS) {
     await admin.setViewportSize({ width: viewport.width, height: viewport.height })
     await expectAccessible(admin, testInfo, `backoffice withdrawals ${viewport.name}`)
+    // Nothing widens the page: only the tables scroll sideways.
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    )
     await world.screenshot(admin, `bo-journey-withdrawals-${viewport.name}`)
   }
   await admin.context().close()
