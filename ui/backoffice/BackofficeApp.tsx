@@ -3,14 +3,18 @@ import type { ReactElement } from "react"
 import type { BackofficeScreen } from "../../services/backoffice/screens.ts"
 import { AuditScreen } from "./AuditScreen.tsx"
 import { useSession } from "./actors.tsx"
+import { KycScreen } from "./KycScreen.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
+import { WithdrawalsScreen } from "./WithdrawalsScreen.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
 const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   operators: () => <OperatorsScreen />,
   audit: () => <AuditScreen />,
+  kyc: () => <KycScreen />,
+  withdrawals: () => <WithdrawalsScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
