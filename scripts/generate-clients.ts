@@ -246,7 +246,7 @@ const renderTarget = async (target: Target): Promise<Map<string, string>> => {
         ([file, names]) =>
           [
             importPath(dir, file),
-            `import { ${[...names].sort().join(", ")} } from "${importPath(dir, file)}"`,
+            `import { ${[...names].sort((a, b) => a.localeCompare(b, "en")).join(", ")} } from "${importPath(dir, file)}"`,
           ] as const,
       ),
       [

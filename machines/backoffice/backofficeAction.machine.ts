@@ -62,7 +62,11 @@ export const actionMachine = setup({
       event.type !== "SUBMIT" || event.reason === undefined || event.reason.trim() !== "",
   },
   actions: {
-    setRun: assign(({ event }) => (event.type === "SUBMIT" ? { run: event.run, error: null } : {})),
+    setRun: assign(({ event }) =>
+      event.type === "SUBMIT" ? { run: event.run, result: null, error: null } : {},
+    ),
+    /** The answer stays shown (a one-time password) until the operator dismisses it or acts again. */
+    forgetResult: assign({ result: null }),
     setResult: assign((_, params: { result: unknown }) => ({ result: params.result, error: null })),
     setError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
     askReason: assign({ error: ActionMessages.reasonRequired }),
@@ -75,6 +79,7 @@ export const actionMachine = setup({
   states: {
     idle: {
       on: {
+        DISMISS: { actions: "forgetResult" },
         OPEN: { target: "editing", actions: "clear" },
         SUBMIT: [
           { guard: "hasReasonIfAsked", target: "submitting", actions: "setRun" },
@@ -116,7 +121,15 @@ export const actionMachine = setup({
     done: {
       entry: emit(({ context }) => ({ type: "changed" as const, result: context.result })),
       after: { doneShown: "idle" },
-      on: { DISMISS: "idle", OPEN: { target: "editing", actions: "clear" } },
+      on: {
+        DISMISS: { target: "idle", actions: "forgetResult" },
+        OPEN: { target: "editing", actions: "clear" },
+        // The next change need not wait for the "done" notice to go.
+        SUBMIT: [
+          { guard: "hasReasonIfAsked", target: "submitting", actions: "setRun" },
+          { target: "editing", actions: "askReason" },
+        ],
+      },
     },
     failed: {
       on: {

@@ -1,7 +1,8 @@
 /**
  * Generated-path model of one operator change: a one-click action and one with a reason (given or
  * left empty), cancelled, done and dismissed or timed out, refused by the server with its message,
- * failed and retried, and the session ending on the call.
+ * failed and retried, a next change submitted while the last one's notice shows, the answer
+ * dismissed, and the session ending on the call.
  */
 import { Effect } from "effect"
 import { LastAdmin } from "../../services/backoffice/errors.ts"

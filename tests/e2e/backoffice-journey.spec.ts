@@ -129,7 +129,8 @@ const createOperator = async (admin: Page, world: World, name: string, role: str
   await expect(created).toContainText(`${name} (${email}) can sign in as ${role}.`)
   const password = (await created.locator("code").innerText()).trim()
   expect(password.length).toBeGreaterThanOrEqual(20)
-  // The form takes the next operator once the confirmation has gone (the action is idle again).
+  // The one-time password stays until the admin hides it (it is shown only here).
+  await created.getByRole("button", { name: "Done, hide it" }).click()
   await expect(created).toHaveCount(0)
   return { email, password, secret: null, lastStep: 0 }
 }

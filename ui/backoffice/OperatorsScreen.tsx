@@ -11,8 +11,11 @@ const isRole = (value: string): value is Role => (roles as ReadonlyArray<string>
 
 const CreateOperator = ({ action }: { readonly action: Action }) => {
   const errorId = useId()
+  // Kept until dismissed or the next creation: the one-time password is shown only here.
   const created =
-    action.state === "done" ? (action.result as { initialPassword?: string; operator: Operator }) : null
+    action.state !== "submitting" && action.result !== null
+      ? (action.result as { initialPassword?: string; operator: Operator })
+      : null
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
@@ -70,6 +73,9 @@ const CreateOperator = ({ action }: { readonly action: Action }) => {
               One-time password, shown only now: <code className="bo-code">{created.initialPassword}</code>
             </p>
           )}
+          <button type="button" className="bo-button" onClick={action.dismiss}>
+            Done, hide it
+          </button>
         </div>
       )}
     </section>
@@ -86,7 +92,9 @@ const OperatorRow = ({
   const action = useAction(onChanged)
   const reset = useAction(onChanged)
   const resetTo =
-    reset.state === "done" ? (reset.result as { initialPassword?: string }).initialPassword : undefined
+    reset.state !== "submitting" && reset.result !== null
+      ? (reset.result as { initialPassword?: string }).initialPassword
+      : undefined
   const change = (payload: { role?: Role; disabled?: boolean }) =>
     action.submit(() => operatorsClient.updateOperator({ params: { id: operator.id }, payload }))
   return (

@@ -16,8 +16,8 @@ import {
 import {
   AuditPage,
   AuditQuery,
-  CreateOperatorPayload,
   CreatedOperator,
+  CreateOperatorPayload,
   Operator,
   OperatorCreated,
   OperatorParams,
