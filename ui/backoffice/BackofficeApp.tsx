@@ -5,12 +5,14 @@ import { AuditScreen } from "./AuditScreen.tsx"
 import { useSession } from "./actors.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
+import { PlayersScreen } from "./PlayersScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
 const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   operators: () => <OperatorsScreen />,
   audit: () => <AuditScreen />,
+  players: () => <PlayersScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
