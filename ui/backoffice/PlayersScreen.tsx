@@ -216,7 +216,8 @@ export const PlayersScreen = () => {
               <Search onOpen={setOpen} />
             </TabPanel>
             <TabPanel prefix="players" id="pending" hidden={view !== "pending"}>
-              <PendingAdjustments onOpen={setOpen} />
+              {/* Mounted only while shown: each visit loads the queue afresh. */}
+              {view === "pending" && open === null && <PendingAdjustments onOpen={setOpen} />}
             </TabPanel>
           </>
         ) : (
