@@ -5,7 +5,7 @@
  * role cannot use are not shown; the server refuses them anyway.
  */
 import type { Effect } from "effect"
-import { type FormEvent, type ReactNode, useId, useState } from "react"
+import { type FormEvent, type ReactNode, useCallback, useId, useState } from "react"
 import { playersClient } from "../../services/backoffice/clients/players.ts"
 import type { Permission } from "../../services/backoffice/permissions.ts"
 import type { Adjustment, PlayerPage as Page } from "../../services/backoffice/players.ts"
@@ -241,17 +241,25 @@ const SignOutControl = ({ page, onChanged }: { readonly page: Page; readonly onC
 }
 
 const AdjustControl = ({ page, onChanged }: { readonly page: Page; readonly onChanged: () => void }) => {
-  const action = useAction(onChanged)
+  const [amount, setAmount] = useState("")
+  const [reason, setReason] = useState("")
+  // One key per distinct request: a retry of the same one posts nothing twice (the server's rule).
+  const [key, setKey] = useState<{ readonly content: string; readonly key: string } | null>(null)
+  // Once made, the next adjustment starts from an empty form (and a new key).
+  const action = useAction(
+    useCallback(() => {
+      setAmount("")
+      setReason("")
+      setKey(null)
+      onChanged()
+    }, [onChanged]),
+  )
   const currencies = page.wallets.map((w) => w.currency)
   const [currency, setCurrency] = useState(
     page.wallets.find((w) => w.isDefault)?.currency ?? currencies[0] ?? page.profile.currency,
   )
   const [sign, setSign] = useState<"+" | "-">("+")
-  const [amount, setAmount] = useState("")
-  const [reason, setReason] = useState("")
   const [invalid, setInvalid] = useState<string | null>(null)
-  // One key per distinct request: a retry of the same one posts nothing twice (the server's rule).
-  const [key, setKey] = useState<{ readonly content: string; readonly key: string } | null>(null)
   const ids = { currency: useId(), amount: useId(), reason: useId(), hint: useId() }
   const decimals = decimalsOfCurrency(currency)
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -372,8 +380,14 @@ const AdjustControl = ({ page, onChanged }: { readonly page: Page; readonly onCh
 }
 
 const NoteForm = ({ id, onChanged }: { readonly id: string; readonly onChanged: () => void }) => {
-  const action = useAction(onChanged)
   const [body, setBody] = useState("")
+  // Emptied once saved, not on submit: a refused note keeps its text.
+  const action = useAction(
+    useCallback(() => {
+      setBody("")
+      onChanged()
+    }, [onChanged]),
+  )
   const fieldId = useId()
   return (
     <form
@@ -381,7 +395,6 @@ const NoteForm = ({ id, onChanged }: { readonly id: string; readonly onChanged: 
       onSubmit={(event) => {
         event.preventDefault()
         action.submit(() => playersClient.addNote({ params: { id }, payload: { body: body.trim() } }), body)
-        setBody("")
       }}
     >
       <label htmlFor={fieldId}>New note</label>

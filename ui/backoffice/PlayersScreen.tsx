@@ -70,7 +70,7 @@ const Search = ({ onOpen }: { readonly onOpen: (id: string) => void }) => {
               {players.length === 50 ? " (the first 50: narrow the search)" : ""}.
             </p>
             <div className="bo-table-wrap">
-              <table className="bo-table">
+              <table className="bo-table bo-results">
                 <caption className="visually-hidden">Players found</caption>
                 <thead>
                   <tr>
