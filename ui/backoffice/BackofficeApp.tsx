@@ -6,6 +6,7 @@ import { useSession } from "./actors.tsx"
 import { KycScreen } from "./KycScreen.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
+import { PlayersScreen } from "./PlayersScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 import { WithdrawalsScreen } from "./WithdrawalsScreen.tsx"
 
@@ -15,6 +16,7 @@ const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   audit: () => <AuditScreen />,
   kyc: () => <KycScreen />,
   withdrawals: () => <WithdrawalsScreen />,
+  players: () => <PlayersScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(

@@ -1,0 +1,27 @@
+/**
+ * What an operator types as an amount ("12.5" EUR) as the API's string of integer minor units
+ * ("1250"), digit by digit: a float would turn 0.29 into 28.999… cents and lose the 18 decimals of
+ * ETH altogether.
+ */
+import { decimalsOf } from "./format.ts"
+
+/** The currency's minor-unit places (2 unless it is one of the known exceptions). */
+export const decimalsOfCurrency = (currency: string): number => decimalsOf[currency] ?? 2
+
+/**
+ * A positive decimal in major units → its minor units, or null when it is not a plain positive
+ * number ("1,000", "1e3", "-1", "", "0.00") or has more decimals than the currency has.
+ */
+export const toMinor = (major: string, decimals: number): string | null => {
+  const match = /^(\d*)(?:\.(\d*))?$/.exec(major.trim())
+  if (match === null) return null
+  const whole = match[1] ?? ""
+  const fraction = match[2] ?? ""
+  if (whole === "" && fraction === "") return null
+  if (fraction.length > decimals) return null
+  const digits = `${whole}${fraction.padEnd(decimals, "0")}`.replace(/^0+/, "")
+  return digits === "" ? null : digits
+}
+
+/** The signed payload amount: "-" before a debit's digits. */
+export const signedMinor = (sign: "+" | "-", minor: string): string => (sign === "-" ? `-${minor}` : minor)
