@@ -6,11 +6,13 @@ import { useSession } from "./actors.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
+import { SupportScreen } from "./SupportScreen.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
 const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   operators: () => <OperatorsScreen />,
   audit: () => <AuditScreen />,
+  support: () => <SupportScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
