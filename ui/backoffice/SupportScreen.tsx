@@ -303,7 +303,7 @@ const ConversationPane = ({
           </p>
         )}
         <ResourceState {...page} loading={false} />
-        <ol
+        <div
           className="bo-support-messages"
           role="log"
           aria-live="polite"
@@ -311,19 +311,21 @@ const ConversationPane = ({
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the log scrolls; the keyboard must reach it
           tabIndex={0}
         >
-          {data.messages.map((m) => {
-            const staff = m.author === "operator" || m.author === "system"
-            return (
-              <li key={m.id} className={staff ? "bo-support-msg bo-support-msg--staff" : "bo-support-msg"}>
-                <span className="bo-support-msg__who">
-                  {staff ? (m.operatorName ?? "Support") : conversation.label}
-                  <span className="bo-muted"> · {when(m.createdAt)}</span>
-                </span>
-                <span className="bo-support-msg__body">{m.body}</span>
-              </li>
-            )
-          })}
-        </ol>
+          <ol className="bo-support-messages__list">
+            {data.messages.map((m) => {
+              const staff = m.author === "operator" || m.author === "system"
+              return (
+                <li key={m.id} className={staff ? "bo-support-msg bo-support-msg--staff" : "bo-support-msg"}>
+                  <span className="bo-support-msg__who">
+                    {staff ? (m.operatorName ?? "Support") : conversation.label}
+                    <span className="bo-muted"> · {when(m.createdAt)}</span>
+                  </span>
+                  <span className="bo-support-msg__body">{m.body}</span>
+                </li>
+              )
+            })}
+          </ol>
+        </div>
         {open ? (
           <ReplyBox id={id} canned={canned} onSent={changed} />
         ) : (
