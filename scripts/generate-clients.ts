@@ -73,6 +73,7 @@ const backofficeSchemaModules: ReadonlyArray<Module> = [
   { file: "backoffice/players.ts", load: () => import("../services/backoffice/players.ts") },
   { file: "backoffice/reports.ts", load: () => import("../services/backoffice/reports.ts") },
   { file: "backoffice/settings.ts", load: () => import("../services/backoffice/settings.ts") },
+  { file: "backoffice/chat.ts", load: () => import("../services/backoffice/chat.ts") },
 ]
 
 const backofficeGroupModules: ReadonlyArray<Module> = [
@@ -82,6 +83,7 @@ const backofficeGroupModules: ReadonlyArray<Module> = [
   { file: "backoffice/api/players.ts", load: () => import("../services/backoffice/api/players.ts") },
   { file: "backoffice/api/reports.ts", load: () => import("../services/backoffice/api/reports.ts") },
   { file: "backoffice/api/settings.ts", load: () => import("../services/backoffice/api/settings.ts") },
+  { file: "backoffice/api/chat.ts", load: () => import("../services/backoffice/api/chat.ts") },
 ]
 
 /** A contract and where its client tables go (a folder of services/). */

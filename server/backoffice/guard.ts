@@ -50,7 +50,8 @@ export const clearBackofficeCookie = (config: AppConfigShape) =>
     Effect.orDie(HttpServerResponse.expireCookie(response, BACKOFFICE_COOKIE, cookieOptions(config))),
   )
 
-const checkAddress = Effect.gen(function* () {
+/** The BACKOFFICE_ALLOW check, also used by the plain routes beside the contract (the inbox stream). */
+export const checkAddress = Effect.gen(function* () {
   const config = yield* AppConfig
   const geo = yield* Geo
   const allowed =

@@ -12,6 +12,7 @@ import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { readCookie } from "../users/cookies.ts"
 import { actorOf, Backoffice, type OperatorView, PENDING_LOGIN_MINUTES } from "./Backoffice.ts"
+import { ChatInboxHandlers } from "./chatHttp.ts"
 import {
   BACKOFFICE_COOKIE,
   BackofficeAddressLive,
@@ -135,5 +136,6 @@ export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
     ...queuesHandlers,
   ]),
   Layer.provide(PlayersHandlers),
+  Layer.provide(ChatInboxHandlers),
   Layer.provide([BackofficeAddressLive, BackofficeGuardLive]),
 )

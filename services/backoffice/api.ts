@@ -6,6 +6,7 @@
  * (./access.ts); the guard refuses one without it.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { ChatApi } from "./api/chat.ts"
 import { OperatorsApi } from "./api/operators.ts"
 import { PlayersApi } from "./api/players.ts"
 import { KycApi, QueuesApi, WithdrawalsApi } from "./api/queues.ts"
@@ -23,6 +24,7 @@ export class BackofficeApi extends HttpApi.make("backoffice")
   .add(PlayersApi)
   .add(ReportsApi)
   .add(SettingsApi)
+  .add(ChatApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "Casino back-office API",

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { Chat } from "../../server/chat/Chat.ts"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { OperatorAudit } from "../../server/operator/Audit.ts"
 import { type Access, accessOf, auditsOf } from "../../services/backoffice/access.ts"
@@ -74,7 +75,10 @@ const snapshot = async (server: TestServer) => ({
                 || min_withdraw::text || updated_at::text, ',' ORDER BY currency)) FROM currency_rates) AS rates,
              (SELECT md5(string_agg(id || enabled::text || coalesce(featured_override::text, '-')
                 || coalesce(sort_override::text, '-'), ',' ORDER BY id)) FROM games) AS games,
-             (SELECT md5(string_agg(to_jsonb(p)::text, ',' ORDER BY id)) FROM promotions p) AS promotions
+             (SELECT md5(string_agg(to_jsonb(p)::text, ',' ORDER BY id)) FROM promotions p) AS promotions,
+             (SELECT md5(string_agg(id::text || ':' || status || ':' || coalesce(assigned_operator_id::text, '-')
+                || ':' || staff_read_id::text, ',' ORDER BY id)) FROM chat_conversations) AS chat,
+             (SELECT count(*)::int FROM chat_messages) AS "chatMessages"
     `)
   )[0],
   files: await Promise.all(
@@ -99,6 +103,7 @@ describeBackends("back-office permissions", ({ start }) => {
     return reply
   }
   let playerId = ""
+  let conversationId = ""
   /** Pending adjustments (requested by an operator outside the walk), one spent per allowed decision. */
   const pending: Array<string> = []
   let keys = 0
@@ -156,6 +161,26 @@ describeBackends("back-office permissions", ({ start }) => {
       VALUES ('perm-game', 'perm-game', 'Perm Game', 'Perm', 'perm', 'perm', 'dice', 'low', '99.00', '/x.svg',
               10, 1000, 999999) ON CONFLICT DO NOTHING`)
     await createPromotion(admin(), "perm-promo")
+    // The player's conversation (replies, assignment, read marker) and visitors' ones to close.
+    const chatSent = await player.browser.post("/chat-service/api/v1/chat/messages", { body: "Help, please" })
+    if (chatSent.status !== 200) throw new Error(`chat: ${chatSent.status} ${JSON.stringify(chatSent.body)}`)
+    conversationId = (
+      await server.query<{ id: string }>(
+        "SELECT id::text AS id FROM chat_conversations WHERE user_id = $1 AND status = 'open'",
+        [playerId],
+      )
+    )[0]?.id as string
+    pools.chatClose = []
+    for (let i = 0; i < 5; i++) {
+      await server.run(
+        Effect.flatMap(Chat, (chat) => chat.send({ kind: "visitor", tokenHash: `perm-visitor-${i}` }, "Hi")),
+      )
+      const [row] = await server.query<{ id: string }>(
+        "SELECT id::text AS id FROM chat_conversations WHERE visitor_token_hash = $1",
+        [`perm-visitor-${i}`],
+      )
+      pools.chatClose.push(row?.id as string)
+    }
   }, 120_000)
 
   const admin = () => sessions.get("admin") as Browser
@@ -278,6 +303,17 @@ describeBackends("back-office permissions", ({ start }) => {
       const shown = (await admin().get(`${BO}/settings/promotions/perm-promo`)).body as { active: boolean }
       return b.post(`${BO}/settings/promotions/perm-promo/active`, { active: !shown.active })
     },
+    "chat.listConversations": (b) => b.get(`${BO}/chat/conversations`),
+    "chat.getConversation": (b) => b.get(`${BO}/chat/conversations/${conversationId}`),
+    "chat.replyConversation": (b) =>
+      b.post(`${BO}/chat/conversations/${conversationId}/reply`, { body: "We are on it." }),
+    "chat.assignConversation": (b) =>
+      b.post(`${BO}/chat/conversations/${conversationId}/assign`, { operatorId: "me" }),
+    "chat.closeConversation": (b) =>
+      next("chatClose", (id) => b.post(`${BO}/chat/conversations/${id}/close`)),
+    "chat.markConversationRead": (b) =>
+      b.post(`${BO}/chat/conversations/${conversationId}/read`, { lastReadId: "999999" }),
+    "chat.cannedReplies": (b) => b.get(`${BO}/chat/canned-replies`),
   }
 
   const decideNext = async (_b: Browser, send: (id: string) => Promise<Reply>): Promise<Reply> => {

@@ -12,6 +12,7 @@ import { renderClients, servicesDir, targets } from "../../scripts/generate-clie
 import { CasinoApi } from "../../services/api.ts"
 import type { EndpointTable } from "../../services/client.ts"
 
+/** Tables by `<target dir>/<group>`: both contracts may name a group alike (the player's and staff's `chat`). */
 const tables = async (): Promise<Map<string, Record<string, EndpointTable>>> => {
   const byGroup = new Map<string, Record<string, EndpointTable>>()
   for (const file of (await renderClients()).keys()) {
@@ -19,7 +20,7 @@ const tables = async (): Promise<Map<string, Record<string, EndpointTable>>> => 
     const module: Record<string, unknown> = await import(join(servicesDir, file))
     const table = module[`${group}Table`]
     if (typeof table !== "object" || table === null) throw new Error(`${file} exports no ${group}Table`)
-    byGroup.set(group, table as Record<string, EndpointTable>)
+    byGroup.set(file.replace(/\.ts$/, ""), table as Record<string, EndpointTable>)
   }
   return byGroup
 }
@@ -45,7 +46,7 @@ describe("the generated client tables (services/clients, services/backoffice/cli
         onGroup: () => undefined,
         onEndpoint: ({ group, endpoint, successes, errors }) => {
           endpoints++
-          const entry = byGroup.get(group.identifier)?.[endpoint.identifier]
+          const entry = byGroup.get(`${target.dir}/${group.identifier}`)?.[endpoint.identifier]
           expect(entry, `${group.identifier}.${endpoint.identifier}`).toBeDefined()
           if (entry === undefined) return
           expect(entry.method).toBe(endpoint.method)
@@ -77,7 +78,7 @@ describe("the generated client tables (services/clients, services/backoffice/cli
       onEndpoint: ({ group, endpoint }) => {
         if (group.identifier !== "user" || endpoint.identifier !== "signin") return
         const payload = [...endpoint.payload.values()][0]?.schemas[0]
-        const table = byGroup.get("user")?.signin?.payload
+        const table = byGroup.get("clients/user")?.signin?.payload
         if (payload === undefined || table === undefined || table === "multipart")
           throw new Error("no payload")
         const viaEndpoint = Schema.encodeUnknownSync(asCodec(payload))(value)

@@ -8,6 +8,7 @@ import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
 import { PlayersScreen } from "./PlayersScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
+import { SupportScreen } from "./SupportScreen.tsx"
 import { WithdrawalsScreen } from "./WithdrawalsScreen.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
@@ -17,6 +18,7 @@ const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   kyc: () => <KycScreen />,
   withdrawals: () => <WithdrawalsScreen />,
   players: () => <PlayersScreen />,
+  support: () => <SupportScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
