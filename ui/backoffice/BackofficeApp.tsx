@@ -3,14 +3,23 @@ import type { ReactElement } from "react"
 import type { BackofficeScreen } from "../../services/backoffice/screens.ts"
 import { AuditScreen } from "./AuditScreen.tsx"
 import { useSession } from "./actors.tsx"
+import { DashboardScreen } from "./DashboardScreen.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
+import { ReportsScreen } from "./ReportsScreen.tsx"
+import { CountriesScreen, GamesScreen, PromotionsScreen, RatesScreen } from "./SettingsScreens.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
 const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   operators: () => <OperatorsScreen />,
   audit: () => <AuditScreen />,
+  dashboard: () => <DashboardScreen />,
+  reports: () => <ReportsScreen />,
+  promotions: () => <PromotionsScreen />,
+  games: () => <GamesScreen />,
+  countries: () => <CountriesScreen />,
+  rates: () => <RatesScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(

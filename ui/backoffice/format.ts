@@ -1,5 +1,5 @@
 /** How the back office writes amounts and times: minor units as the currency's decimal, UTC times. */
-const decimalsOf: Readonly<Record<string, number>> = {
+export const decimalsOf: Readonly<Record<string, number>> = {
   BTC: 8,
   LTC: 8,
   DOGE: 8,
