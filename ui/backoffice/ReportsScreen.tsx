@@ -115,7 +115,9 @@ export const ReportsScreen = () => {
         <p className="bo-notice">No play and no bonus cost in this window.</p>
       )}
       {report.data && rows.length > 0 && (
-        <div className="bo-table-wrap">
+        // Focusable so a keyboard can scroll the wide table on a phone.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+        <section className="bo-table-wrap" tabIndex={0} aria-label="GGR rows">
           <table className="bo-table">
             <caption className="visually-hidden">
               GGR from {report.data.from} to {report.data.to}
@@ -182,7 +184,7 @@ export const ReportsScreen = () => {
               ))}
             </tfoot>
           </table>
-        </div>
+        </section>
       )}
     </>
   )

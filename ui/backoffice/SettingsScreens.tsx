@@ -4,6 +4,7 @@
  * message; amounts go as the API expects them (minimums in integer minor units, the EUR rate and the
  * promotions' EUR amounts as exact decimal text — never a float).
  */
+import type { Effect } from "effect"
 import { type FormEvent, useId, useState } from "react"
 import { settingsClient } from "../../services/backoffice/clients/settings.ts"
 import type { GameSetting, Promotion, PromotionChanges, Rate } from "../../services/backoffice/settings.ts"
@@ -16,6 +17,15 @@ import "./reports.css"
 type GameSettingT = typeof GameSetting.Type
 type PromotionT = typeof Promotion.Type
 type RateT = typeof Rate.Type
+
+/**
+ * A change from a button or a form that may be made again: the action machine's `done` takes no
+ * SUBMIT (it waits for DISMISS), so a finished change is dismissed first.
+ */
+const submitAgain = (action: Action, run: () => Effect.Effect<unknown, unknown>): void => {
+  if (action.state === "done") action.dismiss()
+  action.submit(run)
+}
 
 const Failure = ({ action }: { readonly action: Action }) =>
   action.error ? (
@@ -30,7 +40,7 @@ const GameRow = ({ game, onChanged }: { readonly game: GameSettingT; readonly on
   const action = useAction(onChanged)
   const busy = action.state === "submitting"
   const patch = (payload: { enabled?: boolean; featured?: boolean; recommended?: boolean; order?: number }) =>
-    action.submit(() => settingsClient.updateGame({ params: { id: game.id }, payload }))
+    submitAgain(action, () => settingsClient.updateGame({ params: { id: game.id }, payload }))
   const saveOrder = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const order = Number(new FormData(event.currentTarget).get("order"))
@@ -38,17 +48,18 @@ const GameRow = ({ game, onChanged }: { readonly game: GameSettingT; readonly on
   }
   const toggle = (field: "enabled" | "featured" | "recommended", label: string) => (
     <td>
-      <label className="bo-toggle">
-        <input
-          type="checkbox"
-          checked={game[field]}
-          disabled={busy}
-          onChange={(event) => patch({ [field]: event.currentTarget.checked })}
-        />
+      <button
+        type="button"
+        className={game[field] ? "bo-button bo-switch bo-switch--on" : "bo-button bo-switch"}
+        aria-pressed={game[field]}
+        disabled={busy}
+        onClick={() => patch({ [field]: !game[field] })}
+      >
+        <span aria-hidden="true">{game[field] ? "On" : "Off"}</span>
         <span className="visually-hidden">
           {label} {game.name}
         </span>
-      </label>
+      </button>
     </td>
   )
   return (
@@ -192,7 +203,7 @@ export const CountriesScreen = () => {
     const code = String(new FormData(form).get("code") ?? "")
       .trim()
       .toUpperCase()
-    add.submit(() => settingsClient.addCountry({ payload: { code } }))
+    submitAgain(add, () => settingsClient.addCountry({ payload: { code } }))
     form.reset()
   }
   const list = countries.data?.countries ?? []
@@ -271,7 +282,7 @@ const minimums = [
 const RateRow = ({ rate, onChanged }: { readonly rate: RateT; readonly onChanged: () => void }) => {
   const action = useAction(onChanged)
   const [invalid, setInvalid] = useState<string | null>(null)
-  const editing = action.state === "editing" || action.state === "submitting"
+  const editing = action.state === "editing" || action.state === "submitting" || action.state === "failed"
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
@@ -516,7 +527,7 @@ const PromotionForm = ({
         id: String(data.get("id") ?? "").trim(),
         kind: String(data.get("kind") ?? ""),
       }
-      action.submit(() => settingsClient.createPromotion({ payload }))
+      submitAgain(action, () => settingsClient.createPromotion({ payload }))
     } else {
       action.submit(() => settingsClient.updatePromotion({ params: { id: promotion.id }, payload: changes }))
     }
@@ -631,7 +642,7 @@ const PromotionRow = ({
               className={promotion.active ? "bo-button bo-button--danger" : "bo-button"}
               disabled={activate.state === "submitting"}
               onClick={() =>
-                activate.submit(() =>
+                submitAgain(activate, () =>
                   settingsClient.setPromotionActive({
                     params: { id: promotion.id },
                     payload: { active: !promotion.active },
