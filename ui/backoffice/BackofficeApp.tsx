@@ -3,10 +3,13 @@ import type { ReactElement } from "react"
 import type { BackofficeScreen } from "../../services/backoffice/screens.ts"
 import { AuditScreen } from "./AuditScreen.tsx"
 import { useSession } from "./actors.tsx"
+import { DashboardScreen } from "./DashboardScreen.tsx"
 import { KycScreen } from "./KycScreen.tsx"
 import { Layout } from "./Layout.tsx"
 import { OperatorsScreen } from "./OperatorsScreen.tsx"
 import { PlayersScreen } from "./PlayersScreen.tsx"
+import { ReportsScreen } from "./ReportsScreen.tsx"
+import { CountriesScreen, GamesScreen, PromotionsScreen, RatesScreen } from "./SettingsScreens.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 import { SupportScreen } from "./SupportScreen.tsx"
 import { WithdrawalsScreen } from "./WithdrawalsScreen.tsx"
@@ -19,6 +22,12 @@ const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   withdrawals: () => <WithdrawalsScreen />,
   players: () => <PlayersScreen />,
   support: () => <SupportScreen />,
+  dashboard: () => <DashboardScreen />,
+  reports: () => <ReportsScreen />,
+  promotions: () => <PromotionsScreen />,
+  games: () => <GamesScreen />,
+  countries: () => <CountriesScreen />,
+  rates: () => <RatesScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(
