@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { decimalsOfCurrency, signedMinor, toMinor } from "../../ui/backoffice/amount.ts"
+import { decimalsOfCurrency, majorOf, minorOf, signedMinor, toMinor } from "../../ui/backoffice/amount.ts"
 
 describe("toMinor: major units typed by an operator → integer minor units, no floats", () => {
   it("converts plain amounts of a two-decimal currency", () => {
@@ -47,5 +47,24 @@ describe("toMinor: major units typed by an operator → integer minor units, no 
   it("signs a debit", () => {
     expect(signedMinor("+", "500")).toBe("500")
     expect(signedMinor("-", "500")).toBe("-500")
+  })
+})
+
+describe("minorOf / majorOf: the settings' minimums, zero allowed", () => {
+  it("reads minimums in major units, with thousands separators, zero included", () => {
+    expect(minorOf("10", "EUR")).toBe("1000")
+    expect(minorOf("1,000.5", "EUR")).toBe("100050")
+    expect(minorOf("0", "EUR")).toBe("0")
+    expect(minorOf("0.00", "EUR")).toBe("0")
+    expect(minorOf("0.0001", "BTC")).toBe("10000")
+    expect(minorOf("1.234", "EUR")).toBeNull()
+    expect(minorOf("abc", "EUR")).toBeNull()
+  })
+
+  it("writes minor units back as the plain decimal a field shows", () => {
+    expect(majorOf("1250", "EUR")).toBe("12.50")
+    expect(majorOf("5", "EUR")).toBe("0.05")
+    expect(majorOf("1500", "JPY")).toBe("1500")
+    expect(majorOf("10000", "BTC")).toBe("0.00010000")
   })
 })

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from "react"
 import uPlot from "uplot"
 import "uplot/dist/uPlot.min.css"
-import { decimalsFor } from "./amounts.ts"
+import { decimalsOfCurrency } from "./amount.ts"
 import { money } from "./format.ts"
 
 export interface DailyFigures {
@@ -16,7 +16,8 @@ export interface DailyFigures {
 }
 
 /** Minor units → a number of whole units, for the chart's scale only (never for money shown). */
-const plotted = (minor: string, currency: string): number => Number(minor) / 10 ** decimalsFor(currency)
+const plotted = (minor: string, currency: string): number =>
+  Number(minor) / 10 ** decimalsOfCurrency(currency)
 
 const cssVar = (name: string, fallback: string): string =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback

@@ -25,3 +25,21 @@ export const toMinor = (major: string, decimals: number): string | null => {
 
 /** The signed payload amount: "-" before a debit's digits. */
 export const signedMinor = (sign: "+" | "-", minor: string): string => (sign === "-" ? `-${minor}` : minor)
+
+/**
+ * A minimum or limit typed in major units (zero allowed; thousands separators ignored) → minor
+ * units as a string; null when it is not a plain amount of the currency.
+ */
+export const minorOf = (text: string, currency: string): string | null => {
+  const plain = text.trim().replace(/[,\s]/g, "")
+  if (/^0*(\.0*)?$/.test(plain) && /0/.test(plain)) return "0"
+  return toMinor(plain, decimalsOfCurrency(currency))
+}
+
+/** Minor units → the plain decimal an input field shows ("1250" EUR → "12.50"). */
+export const majorOf = (minor: string, currency: string): string => {
+  const decimals = decimalsOfCurrency(currency)
+  if (decimals === 0) return minor
+  const digits = minor.padStart(decimals + 1, "0")
+  return `${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`
+}
