@@ -15,7 +15,7 @@ test("a support agent answers a player from the inbox; the player sees it live",
   browser,
   world,
 }, testInfo) => {
-  await signedInThroughApi(page, world, newPlayer(world, "bo-support", "Ada Lovelace"))
+  await signedInThroughApi(page, world, newPlayer(world, "bo-support", "Grace Hopper"))
   await page.getByRole("button", { name: "Support chat" }).click()
   const panel = page.getByRole("region", { name: "Support" })
   await expect(panel).toBeVisible()
@@ -35,17 +35,17 @@ test("a support agent answers a player from the inbox; the player sees it live",
   await expect(staff.getByRole("heading", { name: "Support inbox", level: 1 })).toBeVisible()
 
   const inbox = staff.getByRole("navigation", { name: "Conversations" })
-  const item = inbox.getByRole("button", { name: /Ada Lovelace/ })
+  const item = inbox.getByRole("button", { name: /Grace Hopper/ })
   await expect(item).toBeVisible()
   await expect(item).toContainText("1 unread")
   await expect(item).toContainText("Hello, my withdrawal is late.")
   await item.click()
 
-  const thread = staff.getByRole("region", { name: "Ada Lovelace" })
-  const messages = thread.getByRole("log", { name: "Messages with Ada Lovelace" })
+  const thread = staff.getByRole("region", { name: "Grace Hopper" })
+  const messages = thread.getByRole("log", { name: "Messages with Grace Hopper" })
   await expect(messages).toContainText("Hello, my withdrawal is late.")
   const context = staff.getByRole("complementary", { name: "Player" })
-  await expect(context).toContainText("Ada Lovelace")
+  await expect(context).toContainText("Grace Hopper")
   await expect(context).toContainText("KYC none")
   // Opening it marked it read: the badge goes on the next poll.
   await expect(item).not.toContainText("unread")
@@ -76,6 +76,6 @@ test("a support agent answers a player from the inbox; the player sees it live",
   await thread.getByRole("button", { name: "Close", exact: true }).click()
   await thread.getByRole("button", { name: "Close conversation" }).click()
   await expect(thread.getByText("This conversation is closed.")).toBeVisible()
-  await expect(inbox.getByRole("button", { name: /Ada Lovelace/ })).toHaveCount(0)
+  await expect(inbox.getByRole("button", { name: /Grace Hopper/ })).toHaveCount(0)
   await staffContext.close()
 })
