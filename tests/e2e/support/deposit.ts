@@ -101,10 +101,17 @@ export const completeCardProfile = async (page: Page, world: World | undefined):
 export const payByCard = async (page: Page, world: World | undefined, number: string): Promise<void> => {
   const card = paymentPage(page)
   await expect(card.getByLabel("Card number")).toBeVisible()
-  await card.getByLabel("Name on the card").fill("Grace Hopper")
-  await card.getByLabel("Card number").fill(number)
-  await card.getByLabel("Expiry (MM/YY)").fill("12/39")
-  await card.getByLabel("Security code (CVC)").fill("123")
+  // On a busy machine the card page's script can start after a field was typed and reset it: the
+  // fields are typed until they all hold their values.
+  await expect(async () => {
+    await card.getByLabel("Name on the card").fill("Grace Hopper")
+    await card.getByLabel("Card number").fill(number)
+    await card.getByLabel("Expiry (MM/YY)").fill("12/39")
+    await card.getByLabel("Security code (CVC)").fill("123")
+    await expect(card.getByLabel("Name on the card")).toHaveValue("Grace Hopper", { timeout: 1000 })
+    await expect(card.getByLabel("Card number")).toHaveValue(/\d{4}/, { timeout: 1000 })
+    await expect(card.getByLabel("Expiry (MM/YY)")).toHaveValue(/\d/, { timeout: 1000 })
+  }).toPass({ timeout: 20_000 })
   if (world !== undefined) await world.screenshot(page, "deposit-04-card-page")
   await card.getByRole("button", { name: /^Pay / }).click()
 }
