@@ -1,4 +1,5 @@
 /** Pieces the players list, the pending adjustments and a player's page share. */
+import type { ReactNode } from "react"
 import { useCallback, useId, useState } from "react"
 import { playersClient } from "../../services/backoffice/clients/players.ts"
 import type { Adjustment, PlayerSummary } from "../../services/backoffice/players.ts"
@@ -120,3 +121,54 @@ export const AdjustmentDecision = ({
     </div>
   )
 }
+
+export const dash = (value: string | null | undefined): string =>
+  value === null || value === undefined || value === "" ? "—" : value
+
+/** An empty list said in words rather than an empty table. */
+export const Empty = ({ children }: { readonly children: string }) => (
+  <p className="bo-muted bo-empty">{children}</p>
+)
+
+export const Table = ({
+  caption,
+  head,
+  children,
+}: {
+  readonly caption: string
+  readonly head: ReadonlyArray<string | { readonly label: string; readonly num: true }>
+  readonly children: ReactNode
+}) => (
+  <div className="bo-table-wrap">
+    <table className="bo-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {head.map((h) =>
+            typeof h === "string" ? (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ) : (
+              <th key={h.label} scope="col" className="bo-num">
+                {h.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </div>
+)
+
+export const Facts = ({ facts }: { readonly facts: ReadonlyArray<readonly [string, ReactNode]> }) => (
+  <dl className="bo-facts">
+    {facts.map(([term, value]) => (
+      <div key={term}>
+        <dt>{term}</dt>
+        <dd>{value}</dd>
+      </div>
+    ))}
+  </dl>
+)
