@@ -1,9 +1,9 @@
 /** The restricted countries (admins): visitors from these see only the blocked page; removal asks first. */
 import { type FormEvent, useId } from "react"
 import { settingsClient } from "../../services/backoffice/clients/settings.ts"
+import { Failure } from "./ActionFailure.tsx"
 import { useAction, useResource } from "./actors.tsx"
 import { ResourceState, ScreenHeader } from "./Layout.tsx"
-import { Failure } from "./SettingsParts.tsx"
 import "./reports.css"
 
 const CountryRow = ({

@@ -3,9 +3,9 @@
 import { type FormEvent, useState } from "react"
 import { settingsClient } from "../../services/backoffice/clients/settings.ts"
 import type { GameSetting } from "../../services/backoffice/settings.ts"
+import { Failure } from "./ActionFailure.tsx"
 import { useAction, useResource } from "./actors.tsx"
 import { ResourceState, ScreenHeader } from "./Layout.tsx"
-import { Failure } from "./SettingsParts.tsx"
 import "./reports.css"
 
 type GameSettingT = typeof GameSetting.Type

@@ -1,8 +1,10 @@
 /** The actions on a player's page, each shown only to the roles that hold its permission. */
+
 import type { Effect } from "effect"
 import { type FormEvent, useCallback, useId, useState } from "react"
 import { playersClient } from "../../services/backoffice/clients/players.ts"
 import type { Adjustment, PlayerPage as Page } from "../../services/backoffice/players.ts"
+import { Failure } from "./ActionFailure.tsx"
 import { type Action, useAction } from "./actors.tsx"
 import { decimalsOfCurrency, signedMinor, toMinor } from "./amount.ts"
 import { signedMoney } from "./PlayerParts.tsx"
@@ -95,11 +97,7 @@ export const LockControl = ({ page, onChanged }: { readonly page: Page; readonly
             : "Unlocked: the player can sign in again."}
         </p>
       )}
-      {action.error && (
-        <p className="bo-error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure action={action} />
     </div>
   )
 }
@@ -150,11 +148,7 @@ export const SignOutControl = ({
           Signed out: {result.sessionsEnded === 1 ? "1 session" : `${result.sessionsEnded} sessions`} ended.
         </p>
       )}
-      {action.error && (
-        <p className="bo-error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure action={action} />
     </div>
   )
 }
@@ -295,11 +289,7 @@ export const AdjustControl = ({
             : `Requested ${signedMoney(result.amount, result.currency)}: waiting for a second approval.`}
         </p>
       )}
-      {action.error && (
-        <p className="bo-error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure action={action} />
     </div>
   )
 }
@@ -345,11 +335,7 @@ export const NoteForm = ({ id, onChanged }: { readonly id: string; readonly onCh
           </span>
         )}
       </div>
-      {action.error && (
-        <p className="bo-error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure action={action} />
     </form>
   )
 }

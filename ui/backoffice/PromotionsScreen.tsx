@@ -2,9 +2,9 @@
 import { type FormEvent, useId } from "react"
 import { settingsClient } from "../../services/backoffice/clients/settings.ts"
 import type { Promotion, PromotionChanges } from "../../services/backoffice/settings.ts"
+import { Failure } from "./ActionFailure.tsx"
 import { type Action, useAction, useResource } from "./actors.tsx"
 import { ResourceState, ScreenHeader } from "./Layout.tsx"
-import { Failure } from "./SettingsParts.tsx"
 import "./reports.css"
 
 type PromotionT = typeof Promotion.Type

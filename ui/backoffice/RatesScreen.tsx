@@ -3,11 +3,11 @@
 import { type FormEvent, useState } from "react"
 import { settingsClient } from "../../services/backoffice/clients/settings.ts"
 import type { Rate } from "../../services/backoffice/settings.ts"
+import { Failure } from "./ActionFailure.tsx"
 import { useAction, useResource } from "./actors.tsx"
 import { majorOf, minorOf } from "./amount.ts"
 import { money, when } from "./format.ts"
 import { ResourceState, ScreenHeader } from "./Layout.tsx"
-import { Failure } from "./SettingsParts.tsx"
 import "./reports.css"
 
 type RateT = typeof Rate.Type

@@ -1,4 +1,4 @@
-/** What the settings screens share: a refused change in the server's words. */
+/** A refused change in the server's words, under the control that made it. */
 import type { Action } from "./actors.tsx"
 
 export const Failure = ({ action }: { readonly action: Action }) =>
