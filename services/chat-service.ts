@@ -4,8 +4,16 @@
  * body rule (1–2,000 characters once trimmed) lives here so the widget and the server agree.
  */
 import { Schema } from "effect"
+import { isStorableText, unstorableTextMessage } from "./rules.ts"
 
 export const CHAT_BODY_MAX = 2000
+
+/** Text the database can store (no NUL, no unpaired surrogate): anything else is a 400, never a 500. */
+const Storable = (max: number) =>
+  Schema.String.check(
+    Schema.isMaxLength(max),
+    Schema.makeFilter((s: string) => isStorableText(s) || unstorableTextMessage),
+  )
 
 /** The body as it is stored, or the reason it cannot be sent. */
 export const chatBodyProblem = (raw: string): string | null => {
@@ -44,7 +52,7 @@ export type ChatConversation = typeof ChatConversation.Type
 
 /** The wire keeps some slack above the rule so an oversized body is a 400 that says why. */
 export const SendChatMessagePayload = Schema.Struct({
-  body: Schema.String.check(Schema.isMaxLength(20_000)),
+  body: Storable(20_000),
 })
 export type SendChatMessagePayload = typeof SendChatMessagePayload.Type
 
@@ -56,8 +64,8 @@ export type ChatRead = typeof ChatRead.Type
 
 /** What the widget learned about the signed-in player 3 s after load (spec: name and user id). */
 export const ChatAttributesPayload = Schema.Struct({
-  userId: Schema.String.check(Schema.isMaxLength(100)),
-  name: Schema.String.check(Schema.isMaxLength(200)),
+  userId: Storable(100),
+  name: Storable(200),
 })
 export type ChatAttributesPayload = typeof ChatAttributesPayload.Type
 
