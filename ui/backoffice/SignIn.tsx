@@ -62,11 +62,7 @@ export const SignIn = () => {
                 maxLength={128}
               />
             </label>
-            {error && (
-              <p id={errorId} className="bo-error" role="alert">
-                {error}
-              </p>
-            )}
+            <FormError id={errorId} error={error} />
             <button type="submit" className="bo-button bo-button--primary" disabled={busy}>
               {busy ? "Checking…" : "Continue"}
             </button>
@@ -106,11 +102,7 @@ export const SignIn = () => {
                 maxLength={16}
               />
             </label>
-            {error && (
-              <p id={errorId} className="bo-error" role="alert">
-                {error}
-              </p>
-            )}
+            <FormError id={errorId} error={error} />
             <div className="bo-row">
               <button type="submit" className="bo-button bo-button--primary" disabled={busy}>
                 {busy ? "Checking…" : "Sign in"}
@@ -182,11 +174,7 @@ export const ChoosePassword = () => {
               maxLength={128}
             />
           </label>
-          {error && (
-            <p id={errorId} className="bo-error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError id={errorId} error={error} />
           <div className="bo-row">
             <button type="submit" className="bo-button bo-button--primary" disabled={busy}>
               {busy ? "Saving…" : "Save and continue"}
@@ -200,3 +188,11 @@ export const ChoosePassword = () => {
     </main>
   )
 }
+
+/** Why the last step failed, read out at once; the form names it with aria-describedby. */
+const FormError = ({ id, error }: { readonly id: string; readonly error: string | null }) =>
+  error === null ? null : (
+    <p id={id} className="bo-error" role="alert">
+      {error}
+    </p>
+  )
