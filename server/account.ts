@@ -5,6 +5,7 @@
  * `DepositTotals` reads the completed deposits of server/payments (DepositTotals.ts).
  */
 import { Layer } from "effect"
+import { ApiTokens } from "./backoffice/ApiTokens.ts"
 import { Backoffice } from "./backoffice/Backoffice.ts"
 import { Captcha } from "./captcha/Captcha.ts"
 import { Kyc } from "./kyc/Kyc.ts"
@@ -33,6 +34,9 @@ const Base = Layer.mergeAll(
 
 const Middle = Layer.mergeAll(Kyc.layer, PromoMail.layer, Backoffice.layer).pipe(Layer.provideMerge(Base))
 
-export const AccountServicesLive = Layer.mergeAll(Users.layer, Profile.layer, ResponsibleGaming.layer).pipe(
-  Layer.provideMerge(Middle),
-)
+export const AccountServicesLive = Layer.mergeAll(
+  Users.layer,
+  Profile.layer,
+  ResponsibleGaming.layer,
+  ApiTokens.layer,
+).pipe(Layer.provideMerge(Middle))

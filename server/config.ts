@@ -109,6 +109,8 @@ export interface AppConfigShape {
   readonly backofficeIdleMinutes: number
   /** A back-office session ends this long after its login, used or not (BACKOFFICE_SESSION_HOURS, 12). */
   readonly backofficeSessionHours: number
+  /** An operator API token lives this long unless its creator chose fewer days (BACKOFFICE_TOKEN_DAYS, 90). */
+  readonly backofficeTokenDays: number
   /**
    * Key of the operators' TOTP secrets at rest (BACKOFFICE_TOTP_KEY, ≥ 32 characters); unset ⇒ 32
    * random bytes kept in `${dataDir}/backoffice-totp-key`. Every server of one database needs the same.
@@ -653,6 +655,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     backofficeAllow,
     backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
     backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),
+    backofficeTokenDays: int(env, "BACKOFFICE_TOKEN_DAYS", 90, 1, 365),
     // Production never invents it (refused below): the key must outlive the machine, or every
     // operator's second factor is lost with it.
     backofficeTotpKey:

@@ -36,6 +36,7 @@ import { AppConfig } from "../config.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
+import { ApiTokensRepo } from "./ApiTokensRepo.ts"
 import { type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
 import { openSecret, sealSecret } from "./secretBox.ts"
 import { base32Encode, newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts"
@@ -59,7 +60,11 @@ export interface Actor {
 export const actorOf = (current: SignedInOperator): Actor => ({
   operatorId: current.operator.id,
   email: current.operator.email,
-  label: `backoffice:${current.operator.email}`,
+  // The audit tells a script (and which of the operator's tokens) from the person in a browser.
+  label:
+    current.via.kind === "token"
+      ? `token:${current.operator.email} (${current.via.name})`
+      : `backoffice:${current.operator.email}`,
   ip: current.ip,
 })
 
@@ -83,7 +88,7 @@ const badCredentials = () => new InvalidCredentials({ message: "Wrong e-mail or 
 const wrongCode = () => new InvalidCode({ message: "The code is wrong or was already used." })
 const emailTaken = () => new EmailTaken({ message: "An operator with this e-mail address exists already." })
 
-const viewOf = (row: OperatorRow): OperatorView => ({
+export const operatorView = (row: OperatorRow): OperatorView => ({
   id: row.id,
   email: row.email,
   name: row.name,
@@ -114,9 +119,7 @@ export interface BackofficeShape {
     LoginExpired | InvalidCode | RateLimited
   >
   /** The live session of a token (sliding its idle time), else none. */
-  readonly resolve: (
-    token: string | undefined,
-  ) => Effect.Effect<Option.Option<{ readonly sessionId: string; readonly operator: OperatorView }>>
+  readonly resolve: (token: string | undefined) => Effect.Effect<Option.Option<Omit<SignedInOperator, "ip">>>
   readonly logout: (current: SignedInOperator) => Effect.Effect<void>
   readonly listOperators: () => Effect.Effect<ReadonlyArray<OperatorView>>
   /** Creates an operator; `initialPassword` is the generated one, returned this once. */
@@ -137,11 +140,14 @@ export interface BackofficeShape {
     current: SignedInOperator,
     input: { readonly currentPassword: string; readonly newPassword: string },
   ) => Effect.Effect<OperatorView, IncorrectPassword | PasswordRejected | RateLimited>
-  /** An admin's reset of someone's password (a new one-time password) or second factor; their sessions end. */
+  /**
+   * An admin's reset of someone's password (a new one-time password), second factor, or API
+   * tokens; each ends their sessions and tokens.
+   */
   readonly resetOperator: (
     actor: Actor,
     id: string,
-    what: "password" | "totp",
+    what: "password" | "totp" | "tokens",
   ) => Effect.Effect<
     { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
     OperatorNotFound
@@ -152,6 +158,7 @@ export interface BackofficeShape {
 
 const make = Effect.gen(function* () {
   const repo = yield* OperatorsRepo
+  const tokens = yield* ApiTokensRepo
   const config = yield* AppConfig
   const passwords = yield* Passwords
   const limiter = yield* RateLimiter
@@ -250,7 +257,7 @@ const make = Effect.gen(function* () {
           if (enrolling)
             yield* audit(actor, "operator.enrol", row.id, { enrolled: false }, { enrolled: true })
           else yield* audit(actor, "operator.login", row.id, null, null)
-          return viewOf(row)
+          return operatorView(row)
         }),
       )
       .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -265,14 +272,20 @@ const make = Effect.gen(function* () {
       .pipe(Effect.orDie)
     return row === undefined
       ? Option.none()
-      : Option.some({ sessionId: row.session_id, operator: viewOf(row) })
+      : Option.some({
+          sessionId: row.session_id,
+          via: { kind: "session" } as const,
+          operator: operatorView(row),
+        })
   })
 
   const logout = Effect.fn("Backoffice.logout")(function* (current: SignedInOperator) {
     yield* repo
       .withTransaction(
         Effect.gen(function* () {
-          yield* repo.revokeSession(current.sessionId, iso(nowMs()))
+          // Signing out with an API token ends that token: a script's way to give its key back.
+          if (current.via.kind === "token") yield* tokens.revoke(current.sessionId, iso(nowMs()))
+          else yield* repo.revokeSession(current.sessionId, iso(nowMs()))
           yield* audit(actorOf(current), "operator.logout", current.operator.id, null, null)
         }),
       )
@@ -280,7 +293,7 @@ const make = Effect.gen(function* () {
   })
 
   const listOperators = Effect.fn("Backoffice.listOperators")(function* () {
-    return (yield* repo.listOperators().pipe(Effect.orDie)).map(viewOf)
+    return (yield* repo.listOperators().pipe(Effect.orDie)).map(operatorView)
   })
 
   const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
@@ -312,7 +325,7 @@ const make = Effect.gen(function* () {
           })
           if (row === undefined)
             return yield* Effect.die(new Error("INSERT backoffice_operators returned no row"))
-          const view = viewOf(row)
+          const view = operatorView(row)
           yield* audit(actor, "operators.create", view.id, null, view)
           return view
         }),
@@ -339,7 +352,7 @@ const make = Effect.gen(function* () {
         Effect.gen(function* () {
           const { activeAdmins, operator: current } = yield* repo.lockForUpdate(id)
           if (current === undefined) return yield* notFound
-          const before = viewOf(current)
+          const before = operatorView(current)
           const role = changes.role ?? before.role
           const disabled = changes.disabled ?? before.disabled
           const wasActiveAdmin = before.role === "admin" && !before.disabled
@@ -350,8 +363,11 @@ const make = Effect.gen(function* () {
             })
           const row = yield* repo.updateOperator(id, role, disabled)
           if (row === undefined) return yield* notFound
-          if (disabled && !before.disabled) yield* repo.revokeSessionsOf(id, iso(nowMs()))
-          const after = viewOf(row)
+          if (disabled && !before.disabled) {
+            yield* repo.revokeSessionsOf(id, iso(nowMs()))
+            yield* tokens.revokeAllOf(id, iso(nowMs()))
+          }
+          const after = operatorView(row)
           yield* audit(actor, "operators.update", id, before, after)
           return after
         }),
@@ -380,7 +396,7 @@ const make = Effect.gen(function* () {
           const updated = yield* repo.setPassword(current.operator.id, hash, false)
           if (updated === undefined) return yield* Effect.die(new Error("the signed-in operator vanished"))
           yield* repo.revokeOtherSessions(current.operator.id, current.sessionId, iso(nowMs()))
-          const view = viewOf(updated)
+          const view = operatorView(updated)
           yield* audit(
             actorOf(current),
             "operator.password",
@@ -397,7 +413,7 @@ const make = Effect.gen(function* () {
   const resetOperator = Effect.fn("Backoffice.resetOperator")(function* (
     actor: Actor,
     id: string,
-    what: "password" | "totp",
+    what: "password" | "totp" | "tokens",
   ) {
     const notFound = new OperatorNotFound({ message: "No operator has this id." })
     if (!uuidPattern.test(id)) return yield* notFound
@@ -408,11 +424,17 @@ const make = Effect.gen(function* () {
         Effect.gen(function* () {
           const found = (yield* repo.lockForUpdate(id)).operator
           if (found === undefined) return yield* notFound
-          const before = viewOf(found)
-          const row = hash === undefined ? yield* repo.resetTotp(id) : yield* repo.setPassword(id, hash, true)
+          const before = operatorView(found)
+          const row =
+            what === "tokens"
+              ? found
+              : hash === undefined
+                ? yield* repo.resetTotp(id)
+                : yield* repo.setPassword(id, hash, true)
           if (row === undefined) return yield* notFound
           yield* repo.revokeSessionsOf(id, iso(nowMs()))
-          const after = viewOf(row)
+          yield* tokens.revokeAllOf(id, iso(nowMs()))
+          const after = operatorView(row)
           yield* audit(actor, "operators.reset", id, { ...before, reset: what }, after)
           return after
         }),
@@ -454,5 +476,7 @@ const make = Effect.gen(function* () {
 })
 
 export class Backoffice extends Context.Service<Backoffice, BackofficeShape>()("casino/server/Backoffice") {
-  static readonly layer = Layer.effect(Backoffice, make).pipe(Layer.provideMerge(OperatorsRepo.layer))
+  static readonly layer = Layer.effect(Backoffice, make).pipe(
+    Layer.provideMerge(Layer.mergeAll(OperatorsRepo.layer, ApiTokensRepo.layer)),
+  )
 }

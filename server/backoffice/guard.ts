@@ -4,7 +4,9 @@
  *
  * 1. BACKOFFICE_ALLOW: the client IP (TRUST_PROXY-resolved, as everywhere) must be in the list
  *    when one is set, else 403 `ForbiddenAddress` — before anything else is read;
- * 2. the session cookie `bo_session`, else 401 `Unauthenticated`;
+ * 2. an API token (`Authorization: Bearer bo_…`, ./ApiTokens.ts) or else the session cookie
+ *    `bo_session`, else 401 `Unauthenticated`; a token is refused (403) where the endpoint is
+ *    `SessionOnly`;
  * 3. the endpoint's `Requires` annotation against the operator's role, else 403 `Forbidden` — an
  *    endpoint without the annotation is refused to everyone (fail closed);
  * 4. then the handler, whose input the contract has decoded (400 with the reason).
@@ -13,7 +15,7 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import proxyaddr from "proxy-addr"
-import { accessOf } from "../../services/backoffice/access.ts"
+import { accessOf, isSessionOnly } from "../../services/backoffice/access.ts"
 import { Forbidden, ForbiddenAddress, PasswordChangeRequired } from "../../services/backoffice/errors.ts"
 import { BackofficeAddress, BackofficeGuard, CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
@@ -21,6 +23,7 @@ import { Unauthenticated } from "../../services/errors.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { onResponse, readCookie } from "../users/cookies.ts"
+import { ApiTokens } from "./ApiTokens.ts"
 import { Backoffice } from "./Backoffice.ts"
 
 export const BACKOFFICE_COOKIE = "bo_session"
@@ -67,6 +70,12 @@ export const checkAddress = Effect.gen(function* () {
     })
 })
 
+/** The credential of `Authorization: Bearer <token>`, if the request has one. */
+const bearerOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")
+  return match?.[1]
+}
+
 export const BackofficeAddressLive = Layer.effect(
   BackofficeAddress,
   Effect.gen(function* () {
@@ -84,14 +93,29 @@ export const BackofficeGuardLive = Layer.effect(
   Effect.gen(function* () {
     const address = yield* checkAddress
     const backoffice = yield* Backoffice
+    const tokens = yield* ApiTokens
     return (httpEffect, { endpoint, group }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const ip = yield* address(request)
-        const found = yield* backoffice.resolve(readCookie(request, BACKOFFICE_COOKIE))
+        const bearer = bearerOf(request)
+        const found =
+          bearer === undefined
+            ? yield* backoffice.resolve(readCookie(request, BACKOFFICE_COOKIE))
+            : yield* tokens.resolve(bearer, ip)
         if (Option.isNone(found))
-          return yield* new Unauthenticated({ message: "Sign in to the back office." })
-        const { operator } = found.value
+          return yield* new Unauthenticated({
+            message:
+              bearer === undefined
+                ? "Sign in to the back office."
+                : "The API token is not valid: unknown, revoked or expired.",
+          })
+        const { operator, via } = found.value
+        if (via.kind === "token" && isSessionOnly(endpoint.annotations))
+          return yield* new Forbidden({
+            message: "This needs a signed-in browser session; an API token cannot do it.",
+            permission: "session",
+          })
         const access = accessOf(endpoint.annotations)
         if (access === undefined || access.kind === "public") {
           yield* Effect.logError(`back office: ${endpoint.identifier} has no Requires annotation; refused`)

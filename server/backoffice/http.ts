@@ -11,6 +11,7 @@ import { permissionsOf } from "../../services/backoffice/permissions.ts"
 import { AppConfig } from "../config.ts"
 import { Geo } from "../geo/Geo.ts"
 import { readCookie } from "../users/cookies.ts"
+import { ApiTokens } from "./ApiTokens.ts"
 import { actorOf, Backoffice, type OperatorView, PENDING_LOGIN_MINUTES } from "./Backoffice.ts"
 import { ChatInboxHandlers } from "./chatHttp.ts"
 import {
@@ -123,6 +124,30 @@ const OperatorsHandlers = HttpApiBuilder.group(
   }),
 )
 
+const TokensHandlers = HttpApiBuilder.group(
+  BackofficeApi,
+  "tokens",
+  Effect.fn(function* (handlers) {
+    const tokens = yield* ApiTokens
+    return handlers
+      .handle("listTokens", () =>
+        Effect.gen(function* () {
+          return { tokens: yield* tokens.list(yield* CurrentOperator) }
+        }),
+      )
+      .handle("createToken", ({ payload }) =>
+        Effect.gen(function* () {
+          return yield* tokens.create(yield* CurrentOperator, payload)
+        }),
+      )
+      .handle("revokeToken", ({ params }) =>
+        Effect.gen(function* () {
+          return yield* tokens.revoke(yield* CurrentOperator, params.id)
+        }),
+      )
+  }),
+)
+
 /** The back-office API's routes, with its handlers and guards. */
 export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
   openapiPath: "/api/backoffice/openapi.json",
@@ -131,6 +156,7 @@ export const backofficeApiRoutes = HttpApiBuilder.layer(BackofficeApi, {
     LoginHandlers,
     SessionHandlers,
     OperatorsHandlers,
+    TokensHandlers,
     ReportsHandlers,
     SettingsHandlers,
     ...queuesHandlers,

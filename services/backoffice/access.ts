@@ -22,6 +22,12 @@ export class Requires extends Context.Service<Requires, Access>()("casino/backof
  */
 export class Audits extends Context.Service<Audits, ReadonlyArray<string>>()("casino/backoffice/Audits") {}
 
+/**
+ * The call needs the browser session (password and TOTP passed): an API token is refused. Set on
+ * what would let a token outlive its own limits — a new token, a new password.
+ */
+export class SessionOnly extends Context.Service<SessionOnly, true>()("casino/backoffice/SessionOnly") {}
+
 export const publicAccess: Access = { kind: "public" }
 export const signedIn: Access = { kind: "signedIn" }
 export const needs = (permission: Permission): Access => ({ kind: "permission", permission })
@@ -31,3 +37,6 @@ export const accessOf = (annotations: Context.Context<never>): Access | undefine
 
 export const auditsOf = (annotations: Context.Context<never>): ReadonlyArray<string> =>
   Option.getOrElse(Context.getOption(annotations, Audits), () => [])
+
+export const isSessionOnly = (annotations: Context.Context<never>): boolean =>
+  Option.isSome(Context.getOption(annotations, SessionOnly))

@@ -7,7 +7,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { ChatApi } from "./api/chat.ts"
-import { OperatorsApi } from "./api/operators.ts"
+import { OperatorsApi, TokensApi } from "./api/operators.ts"
 import { PlayersApi } from "./api/players.ts"
 import { KycApi, QueuesApi, WithdrawalsApi } from "./api/queues.ts"
 import { ReportsApi } from "./api/reports.ts"
@@ -18,6 +18,7 @@ export class BackofficeApi extends HttpApi.make("backoffice")
   .add(LoginApi)
   .add(SessionApi)
   .add(OperatorsApi)
+  .add(TokensApi)
   .add(KycApi)
   .add(WithdrawalsApi)
   .add(QueuesApi)

@@ -122,3 +122,10 @@ export class Conflict extends Schema.TaggedError<Conflict>()(
   { message: Schema.String, reason: Schema.String },
   { httpApiStatus: 409 },
 ) {}
+
+/** No API token of this operator has this id (or it is someone else's and the caller is no admin). */
+export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()(
+  "TokenNotFound",
+  { message: Schema.String },
+  { httpApiStatus: 404 },
+) {}

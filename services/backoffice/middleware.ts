@@ -13,7 +13,10 @@ import { Forbidden, ForbiddenAddress, PasswordChangeRequired } from "./errors.ts
 import type { Operator } from "./operators.ts"
 
 export interface SignedInOperator {
+  /** The browser session's id, or the API token's. */
   readonly sessionId: string
+  /** How this call was authenticated: the `bo_session` cookie, or an API token (named by its creator). */
+  readonly via: { readonly kind: "session" } | { readonly kind: "token"; readonly name: string }
   readonly operator: Operator
   /** The client address (TRUST_PROXY-resolved), for the audit. */
   readonly ip: string

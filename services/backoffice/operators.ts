@@ -63,8 +63,11 @@ export const ChangePasswordPayload = Schema.Struct({
 })
 
 export const ResetOperatorPayload = Schema.Struct({
-  /** `password`: a new one-time password (shown once); `totp`: the next sign-in enrols anew. */
-  what: Schema.Literals(["password", "totp"]),
+  /**
+   * `password`: a new one-time password (shown once); `totp`: the next sign-in enrols anew;
+   * `tokens`: every API token of the operator ends. Each ends the operator's sessions and tokens.
+   */
+  what: Schema.Literals(["password", "totp", "tokens"]),
 })
 
 export const Operators = Schema.Struct({ operators: Schema.Array(Operator) })
@@ -92,6 +95,34 @@ export const UpdateOperatorPayload = Schema.Struct({
   role: Schema.optional(Role),
   disabled: Schema.optional(Schema.Boolean),
 })
+
+/** An operator API token, never with its secret (shown once, at creation). */
+export const ApiToken = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  createdAt: Schema.String,
+  expiresAt: Schema.String,
+  lastUsedAt: Schema.NullOr(Schema.String),
+  lastUsedIp: Schema.NullOr(Schema.String),
+  revokedAt: Schema.NullOr(Schema.String),
+})
+export type ApiToken = typeof ApiToken.Type
+
+export const ApiTokens = Schema.Struct({ tokens: Schema.Array(ApiToken) })
+
+export const CreateTokenPayload = Schema.Struct({
+  /** What it is for, to recognise it later: "cli on ana's laptop". */
+  name: StoredText(100),
+  /** 1–365; BACKOFFICE_TOKEN_DAYS when absent. */
+  days: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 365 }))),
+})
+
+/** Answered 201 Created; `token` is the secret, shown this once. */
+export const TokenCreated = Schema.Struct({ token: Schema.String, apiToken: ApiToken }).pipe(
+  HttpApiSchema.status(201),
+)
+
+export const TokenParams = Schema.Struct({ id: StoredText(64) })
 
 export const AuditQuery = Schema.Struct({
   /** 1–200; 50 when absent. */

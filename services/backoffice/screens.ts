@@ -17,6 +17,7 @@ export const screens = [
   { id: "rates", label: "Rates", path: "/backoffice/rates", needs: "rates.manage" },
   { id: "operators", label: "Operators", path: "/backoffice/operators", needs: "operators.manage" },
   { id: "audit", label: "Audit log", path: "/backoffice/audit", needs: "audit.read" },
+  { id: "tokens", label: "API tokens", path: "/backoffice/tokens", needs: null },
 ] as const satisfies ReadonlyArray<{
   readonly id: string
   readonly label: string

@@ -78,7 +78,9 @@ const snapshot = async (server: TestServer) => ({
              (SELECT md5(string_agg(to_jsonb(p)::text, ',' ORDER BY id)) FROM promotions p) AS promotions,
              (SELECT md5(string_agg(id::text || ':' || status || ':' || coalesce(assigned_operator_id::text, '-')
                 || ':' || staff_read_id::text, ',' ORDER BY id)) FROM chat_conversations) AS chat,
-             (SELECT count(*)::int FROM chat_messages) AS "chatMessages"
+             (SELECT count(*)::int FROM chat_messages) AS "chatMessages",
+             (SELECT count(*)::int FROM backoffice_api_tokens) AS tokens,
+             (SELECT count(*)::int FROM backoffice_api_tokens WHERE revoked_at IS NULL) AS "liveTokens"
     `)
   )[0],
   files: await Promise.all(
@@ -107,6 +109,12 @@ describeBackends("back-office permissions", ({ start }) => {
   /** Pending adjustments (requested by an operator outside the walk), one spent per allowed decision. */
   const pending: Array<string> = []
   let keys = 0
+  /** Each operator's own API tokens (by operator id), one spent per allowed revocation. */
+  const ownTokens = new Map<string, Array<string>>()
+  const operatorIdOf = async (b: Browser): Promise<string | undefined> => {
+    const me = await b.get(`${BO}/me`)
+    return me.status === 200 ? (me.body as { operator: { id: string } }).operator.id : undefined
+  }
 
   beforeAll(async () => {
     server = await start({
@@ -150,6 +158,17 @@ describeBackends("back-office permissions", ({ start }) => {
       if (reply.status !== 200)
         throw new Error(`pending adjustment: ${reply.status} ${JSON.stringify(reply.body)}`)
       pending.push((reply.body as { id: string }).id)
+    }
+    for (const role of roles) {
+      const browser = sessions.get(role) as Browser
+      const id = (await operatorIdOf(browser)) ?? ""
+      const made: Array<string> = []
+      for (let i = 0; i < 3; i++) {
+        const reply = await browser.post(`${BO}/tokens`, { name: `perm ${role} ${i}` })
+        if (reply.status !== 201) throw new Error(`token: ${reply.status} ${JSON.stringify(reply.body)}`)
+        made.push((reply.body as { apiToken: { id: string } }).apiToken.id)
+      }
+      ownTokens.set(id, made)
     }
     // A game to set (the catalogue is empty without a game provider) and a promotion to change.
     await server.query(
@@ -314,6 +333,16 @@ describeBackends("back-office permissions", ({ start }) => {
     "chat.markConversationRead": (b) =>
       b.post(`${BO}/chat/conversations/${conversationId}/read`, { lastReadId: "999999" }),
     "chat.cannedReplies": (b) => b.get(`${BO}/chat/canned-replies`),
+    "tokens.listTokens": (b) => b.get(`${BO}/tokens`),
+    "tokens.createToken": (b) => b.post(`${BO}/tokens`, { name: "walk", days: 7 }),
+    // The caller's own next token (a signed-out caller has none: a made-up id).
+    "tokens.revokeToken": async (b) => {
+      const own = ownTokens.get((await operatorIdOf(b)) ?? "")
+      const id = own?.[0] ?? "00000000-0000-4000-8000-000000000000"
+      const reply = await b.call("DELETE", `${BO}/tokens/${id}`)
+      if (reply.status < 300) own?.shift()
+      return reply
+    },
   }
 
   const decideNext = async (_b: Browser, send: (id: string) => Promise<Reply>): Promise<Reply> => {

@@ -15,6 +15,7 @@ import { RatesScreen } from "./RatesScreen.tsx"
 import { ReportsScreen } from "./ReportsScreen.tsx"
 import { ChoosePassword, SignIn, Unreachable } from "./SignIn.tsx"
 import { SupportScreen } from "./SupportScreen.tsx"
+import { TokensScreen } from "./TokensScreen.tsx"
 import { WithdrawalsScreen } from "./WithdrawalsScreen.tsx"
 
 /** The screens built so far; the menu offers only these (and only those the role may open). */
@@ -31,6 +32,7 @@ const screenViews: Partial<Record<BackofficeScreen, () => ReactElement>> = {
   games: () => <GamesScreen />,
   countries: () => <CountriesScreen />,
   rates: () => <RatesScreen />,
+  tokens: () => <TokensScreen />,
 }
 
 export const availableScreens: ReadonlySet<BackofficeScreen> = new Set(

@@ -159,6 +159,18 @@ const OperatorRow = ({
         >
           Reset two-step
         </button>
+        <button
+          type="button"
+          className="bo-button"
+          disabled={reset.state === "submitting"}
+          onClick={() =>
+            reset.submit(() =>
+              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "tokens" } }),
+            )
+          }
+        >
+          End API tokens
+        </button>
         {resetTo && (
           <p className="bo-success" role="status">
             New one-time password, shown only now: <code className="bo-code">{resetTo}</code>

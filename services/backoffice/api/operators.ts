@@ -1,19 +1,24 @@
 /** The back office's accounts (admins) and the audit trail. */
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { EmailTaken } from "../../errors.ts"
-import { Audits, needs, Requires } from "../access.ts"
-import { BadInput, LastAdmin, OperatorNotFound } from "../errors.ts"
+import { Audits, needs, Requires, SessionOnly, signedIn } from "../access.ts"
+import { BadInput, LastAdmin, OperatorNotFound, TokenNotFound } from "../errors.ts"
 import { BackofficeGuard } from "../middleware.ts"
 import {
+  ApiToken,
+  ApiTokens,
   AuditPage,
   AuditQuery,
   CreatedOperator,
   CreateOperatorPayload,
+  CreateTokenPayload,
   Operator,
   OperatorCreated,
   OperatorParams,
   Operators,
   ResetOperatorPayload,
+  TokenCreated,
+  TokenParams,
   UpdateOperatorPayload,
 } from "../operators.ts"
 
@@ -50,6 +55,34 @@ export class OperatorsApi extends HttpApiGroup.make("operators")
       Requires,
       needs("audit.read"),
     ),
+  )
+  .middleware(BackofficeGuard)
+  .prefix("/api/backoffice/v1") {}
+
+/**
+ * An operator's own API tokens: `Authorization: Bearer <token>` acts as that operator, with that
+ * operator's role, on every endpoint a session could call but the `SessionOnly` ones. This is how
+ * `npm run operator` and the team's scripts reach the API. An admin ends someone else's tokens
+ * with `resetOperator` (`tokens`), or by disabling the operator.
+ */
+export class TokensApi extends HttpApiGroup.make("tokens")
+  .add(
+    HttpApiEndpoint.get("listTokens", "/tokens", { success: ApiTokens }).annotate(Requires, signedIn),
+    HttpApiEndpoint.post("createToken", "/tokens", {
+      payload: CreateTokenPayload,
+      success: TokenCreated,
+      error: [BadInput],
+    })
+      .annotate(Requires, signedIn)
+      .annotate(SessionOnly, true)
+      .annotate(Audits, ["tokens.create"]),
+    HttpApiEndpoint.delete("revokeToken", "/tokens/:id", {
+      params: TokenParams,
+      success: ApiToken,
+      error: [TokenNotFound],
+    })
+      .annotate(Requires, signedIn)
+      .annotate(Audits, ["tokens.revoke"]),
   )
   .middleware(BackofficeGuard)
   .prefix("/api/backoffice/v1") {}

@@ -4,7 +4,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { IncorrectPassword, InvalidCredentials, PasswordRejected, RateLimited } from "../../errors.ts"
-import { Audits, publicAccess, Requires, signedIn } from "../access.ts"
+import { Audits, publicAccess, Requires, SessionOnly, signedIn } from "../access.ts"
 import { InvalidCode, LoginExpired } from "../errors.ts"
 import { BackofficeAddress, BackofficeGuard } from "../middleware.ts"
 import { ChangePasswordPayload, LoggedOut, LoginPayload, LoginStep, Me, TotpPayload } from "../operators.ts"
@@ -39,6 +39,7 @@ export class SessionApi extends HttpApiGroup.make("session")
       error: [IncorrectPassword, PasswordRejected, RateLimited],
     })
       .annotate(Requires, signedIn)
+      .annotate(SessionOnly, true)
       .annotate(Audits, ["operator.password"]),
   )
   .middleware(BackofficeGuard)
