@@ -4,6 +4,7 @@
  * the client-side failures (transport error, HTTP status without our body, undecodable answer).
  */
 import { Schema, SchemaIssue } from "effect"
+import type { Me } from "../services/backoffice/operators.ts"
 import type { Currencies, SiteConfig } from "../services/cdn.ts"
 import { ClientError } from "../services/client.ts"
 import type { AuthStatus, SessionUser } from "../services/user-service.ts"
@@ -71,6 +72,23 @@ export const fixtureAccount: Account = {
   },
   fund: [{ currency: "EUR", default: true, balance: "1250", freeSpinWallet: null }],
   loyalty: { level: 1, name: "Bronze" },
+}
+
+/** A signed-in back-office operator (the KYC role, which may also answer the chat). */
+export const kycOfficer: Me = {
+  operator: {
+    id: "5b1e8f0a-7a51-4a8e-9d38-2a8f3c1d9e11",
+    email: "kim@ops.example",
+    name: "Kim",
+    role: "kyc",
+    enrolled: true,
+    disabled: false,
+    mustChangePassword: false,
+    createdAt: "2026-11-28T09:00:00.000Z",
+    updatedAt: "2026-11-28T09:00:00.000Z",
+  },
+  role: "kyc",
+  permissions: ["players.read", "kyc.review", "chat.answer"],
 }
 
 export const signedInStatus: AuthStatus = { isAuthenticated: true, user: fixtureUser }

@@ -1,8 +1,9 @@
 /**
  * The chat's live updates (`GET /chat-service/api/v1/chat/events`, server-sent events of
- * `ChatEvent`). One EventSource per subscriber (the page has one chat widget). The browser's
- * EventSource reconnects by itself after a drop; each (re)open is told to the subscriber, who
- * re-reads the conversation then: the stream carries no history.
+ * `ChatEvent`; the back office's inbox follows its staff stream of the same events). One
+ * EventSource per subscriber (the page has one chat widget). The browser's EventSource reconnects
+ * by itself after a drop; each (re)open is told to the subscriber, who re-reads the conversation
+ * then: the stream carries no history.
  */
 import { Effect, Exit, Schema } from "effect"
 import { type ChatEvent, ChatEvent as ChatEventSchema } from "./chat-service.ts"
@@ -30,10 +31,13 @@ export interface ChatStreamHandlers {
   readonly onDrop: () => void
 }
 
-/** Follows the chat stream until the returned function is called. */
-export const subscribeChatEvents = (handlers: ChatStreamHandlers): (() => void) => {
+/** Follows the chat stream at `path` (the player's by default) until the returned function is called. */
+export const subscribeChatEvents = (
+  handlers: ChatStreamHandlers,
+  path: string = CHAT_EVENTS_PATH,
+): (() => void) => {
   if (typeof EventSource === "undefined") throw new Error("EventSource is not available")
-  const source = new EventSource(CHAT_EVENTS_PATH, { withCredentials: true })
+  const source = new EventSource(path, { withCredentials: true })
   const deliver = (message: MessageEvent) => {
     void parseChatEvent(message.data).then((event) => {
       if (event !== null) handlers.onEvent(event)

@@ -12,25 +12,9 @@ import {
   RateLimited,
   Unauthenticated,
 } from "../../services/errors.ts"
-import { transportError } from "../flowFixtures.ts"
+import { kycOfficer, transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"
 import { sessionMachine } from "./backofficeSession.machine.ts"
-
-const kycOfficer: Me = {
-  operator: {
-    id: "5b1e8f0a-7a51-4a8e-9d38-2a8f3c1d9e11",
-    email: "kim@ops.example",
-    name: "Kim",
-    role: "kyc",
-    enrolled: true,
-    disabled: false,
-    mustChangePassword: false,
-    createdAt: "2026-11-28T09:00:00.000Z",
-    updatedAt: "2026-11-28T09:00:00.000Z",
-  },
-  role: "kyc",
-  permissions: ["players.read", "kyc.review", "chat.answer"],
-}
 
 const newcomer: Me = { ...kycOfficer, operator: { ...kycOfficer.operator, mustChangePassword: true } }
 

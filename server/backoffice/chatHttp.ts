@@ -13,7 +13,7 @@ import { Effect, Layer, Option, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
-import type { ConversationSummary } from "../../services/backoffice/chat.ts"
+import { type ConversationSummary, SUPPORT_EVENTS_PATH } from "../../services/backoffice/chat.ts"
 import { CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
 import { Chat } from "../chat/Chat.ts"
@@ -23,8 +23,6 @@ import { actorOf, Backoffice } from "./Backoffice.ts"
 import { cannedReplies } from "./cannedReplies.ts"
 import { BACKOFFICE_COOKIE, checkAddress } from "./guard.ts"
 import { Support } from "./Support.ts"
-
-export const SUPPORT_EVENTS_PATH = "/api/backoffice/v1/chat/events"
 
 const currentActor = Effect.map(CurrentOperator, (current) => ({
   ...actorOf(current),

@@ -2,8 +2,10 @@
  * The support inbox in Chromium against the real server (docs/backoffice.md, "Support inbox"): a
  * signed-in player writes in the chat widget; a support agent sees the conversation in the inbox
  * with its unread badge and the player's context, inserts a canned reply, answers, assigns it to
- * themselves; the player sees the answer appear live in the widget without reloading. axe finds
- * nothing serious or critical on the inbox at desktop and phone width.
+ * themselves; the player sees the answer appear live in the widget without reloading, and the
+ * player's next message appears live in the inbox (its stream, not its 30 s poll, which is longer
+ * than an expectation waits). axe finds nothing serious or critical on the inbox at desktop and
+ * phone width.
  */
 import { expectAccessible } from "./support/a11y.ts"
 import { addOperatorByCommand, signInToBackoffice } from "./support/backoffice.ts"
@@ -33,6 +35,7 @@ test("a support agent answers a player from the inbox; the player sees it live",
   const agent = await addOperatorByCommand(world, "support", "Sam Support")
   await signInToBackoffice(staff, agent, "/backoffice/support")
   await expect(staff.getByRole("heading", { name: "Support inbox", level: 1 })).toBeVisible()
+  await expect(staff.getByRole("status", { name: "Inbox updates" })).toHaveText("Live")
 
   const inbox = staff.getByRole("navigation", { name: "Conversations" })
   const item = inbox.getByRole("button", { name: /Grace Hopper/ })
@@ -47,7 +50,7 @@ test("a support agent answers a player from the inbox; the player sees it live",
   const context = staff.getByRole("complementary", { name: "Player" })
   await expect(context).toContainText("Grace Hopper")
   await expect(context).toContainText("KYC none")
-  // Opening it marked it read: the badge goes on the next poll.
+  // Opening it marked it read, and the list is reloaded then: the badge goes at once.
   await expect(item).not.toContainText("unread")
 
   await thread.getByRole("button", { name: "Assign to me" }).click()
@@ -64,6 +67,12 @@ test("a support agent answers a player from the inbox; the player sees it live",
 
   // The player's widget shows it without a reload.
   await expect(log).toContainText("Hi Ada, I can see it: it was approved and is on its way.")
+
+  // The player's answer reaches the open conversation and the list by the inbox's stream.
+  await panel.getByLabel("Your message").fill("Thank you, that was quick.")
+  await panel.getByRole("button", { name: "Send" }).click()
+  await expect(messages).toContainText("Thank you, that was quick.")
+  await expect(item).toContainText("Thank you, that was quick.")
 
   await expectAccessible(staff, testInfo, "support inbox (desktop)")
   await world.screenshot(staff, "backoffice-support-desktop")

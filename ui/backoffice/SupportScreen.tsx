@@ -3,22 +3,33 @@
  * conversations with unread badges, the chosen conversation's messages with a reply box and canned
  * replies, Assign to me, Close, and the player's context beside it.
  *
- * Live within 3 s by polling (`useResource(load, 3000)` for the list and the open conversation):
- * the server's staff stream (/api/backoffice/v1/chat/events) exists, but an EventSource here would
- * need a machine of its own; the poll keeps the view a projection of the two generic machines.
+ * Live by the staff stream (/api/backoffice/v1/chat/events) through its own machine
+ * (machines/backoffice/backofficeStream, `useInboxStream`): a message or a closure reloads the list
+ * and, when it is the open one, the conversation; the indicator in the header says whether the
+ * stream is live. The stream carries messages and closures only, so a slow poll (30 s) remains for
+ * what it does not (another operator's assignment or read marker) and for a stream that is down.
  * Opening a conversation marks what it shows as read (the load does it when there is anything
- * unread), so the badge clears on the next poll.
+ * unread) and then reloads the list, so the badge clears at once.
  */
 import { Effect } from "effect"
-import { type FormEvent, useId, useState } from "react"
+import { type FormEvent, useEffect, useId, useState } from "react"
 import type { CannedReplies, ConversationPage, ConversationSummary } from "../../services/backoffice/chat.ts"
 import { chatClient } from "../../services/backoffice/clients/chat.ts"
-import { useAction, useResource, useSession } from "./actors.tsx"
+import {
+  type InboxStream,
+  type LiveState,
+  useAction,
+  useInboxChanges,
+  useInboxStream,
+  useResource,
+  useSession,
+} from "./actors.tsx"
 import { money, when } from "./format.ts"
 import { ResourceState, ScreenHeader } from "./Layout.tsx"
 import "./support.css"
 
-const POLL_MS = 3000
+/** For what the stream does not carry (assignments, read markers) and while it is down. */
+const POLL_MS = 30_000
 const BODY_MAX = 2000
 
 type Canned = (typeof CannedReplies.Type)["replies"]
@@ -36,6 +47,24 @@ const loadConversation = (id: string) => () =>
         : Effect.void
     }),
   )
+
+const liveLabel: Record<LiveState, string> = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  stopped: "Not live",
+  signedOut: "Signed out",
+}
+
+const LiveIndicator = ({ state }: { readonly state: LiveState }) => (
+  <p
+    role="status"
+    aria-label="Inbox updates"
+    className={state === "live" ? "bo-badge bo-badge--ok bo-support-live" : "bo-badge bo-support-live"}
+  >
+    {liveLabel[state]}
+  </p>
+)
 
 const kycBadge = (kyc: string) =>
   kyc === "verified" ? "bo-badge bo-badge--ok" : kyc === "rejected" ? "bo-badge bo-badge--danger" : "bo-badge"
@@ -222,13 +251,21 @@ const ReplyBox = ({
 const ConversationPane = ({
   id,
   canned,
+  stream,
   onChanged,
 }: {
   readonly id: string
   readonly canned: Canned
+  readonly stream: InboxStream
   readonly onChanged: () => void
 }) => {
   const page = useResource(loadConversation(id), POLL_MS)
+  useInboxChanges(stream, page.refresh, id)
+  // This load marked unread messages read: the list's badge goes now, not at its next poll.
+  const loaded = page.data
+  useEffect(() => {
+    if (loaded !== null && loaded.conversation.unread > 0) onChanged()
+  }, [loaded, onChanged])
   const myId = useSession((s) => s.context.me?.operator.id ?? null)
   const changed = () => {
     page.refresh()
@@ -341,11 +378,14 @@ export const SupportScreen = () => {
   const [status, setStatus] = useState<Status>("open")
   const [selected, setSelected] = useState<string | null>(null)
   const list = useResource(loadConversations("open"), POLL_MS)
+  const live = useInboxStream()
+  useInboxChanges(live.stream, list.refresh)
   const canned = useResource(() => chatClient.cannedReplies())
   const conversations = list.data?.conversations ?? []
   return (
     <>
       <ScreenHeader title="Support inbox" refresh={list.refresh} refreshing={list.refreshing}>
+        <LiveIndicator state={live.state} />
         <label className="bo-support-filter">
           Show
           <select
@@ -392,6 +432,7 @@ export const SupportScreen = () => {
             key={selected}
             id={selected}
             canned={canned.data?.replies ?? []}
+            stream={live.stream}
             onChanged={list.refresh}
           />
         )}

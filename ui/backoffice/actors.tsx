@@ -1,7 +1,8 @@
 /**
- * The back office's session actor for its views, and the two per-screen machines as hooks: a
- * screen's data (`useResource`) and one change an operator makes (`useAction`). A machine that
- * ends in `signedOut` (a 401) hands over to the session machine.
+ * The back office's session actor for its views, and the per-screen machines as hooks: a screen's
+ * data (`useResource`), one change an operator makes (`useAction`), and the support inbox's live
+ * stream (`useInboxStream`, whose changes a screen's data follows with `useInboxChanges`). A machine
+ * that ends in `signedOut` (a 401) hands over to the session machine.
  */
 import { useActor, useSelector } from "@xstate/react"
 import type { Effect } from "effect"
@@ -10,6 +11,7 @@ import type { ActorRefFrom, SnapshotFrom } from "xstate"
 import { actionMachine } from "../../machines/backoffice/backofficeAction.machine.ts"
 import { resourceMachine } from "../../machines/backoffice/backofficeResource.machine.ts"
 import type { sessionMachine } from "../../machines/backoffice/backofficeSession.machine.ts"
+import { concerns, streamMachine } from "../../machines/backoffice/backofficeStream.machine.ts"
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
@@ -98,4 +100,37 @@ export const useAction = (onChanged?: () => void): Action => {
     submit: (run, reason) =>
       send(reason === undefined ? { type: "SUBMIT", run } : { type: "SUBMIT", run, reason }),
   }
+}
+
+export type InboxStream = ActorRefFrom<typeof streamMachine>
+
+/** What the inbox's live indicator says. */
+export type LiveState = "connecting" | "live" | "reconnecting" | "stopped" | "signedOut"
+
+const liveStateOf = (snapshot: SnapshotFrom<typeof streamMachine>): LiveState =>
+  snapshot.matches({ streaming: "connected" })
+    ? "live"
+    : snapshot.matches("reconnecting")
+      ? "reconnecting"
+      : snapshot.matches("stopped")
+        ? "stopped"
+        : snapshot.matches("signedOut")
+          ? "signedOut"
+          : "connecting"
+
+/** The support inbox's live stream for as long as the screen is shown. */
+export const useInboxStream = (): { readonly state: LiveState; readonly stream: InboxStream } => {
+  const [snapshot, , stream] = useActor(streamMachine)
+  useEndsSession(snapshot.matches("signedOut"))
+  return { state: liveStateOf(snapshot), stream }
+}
+
+/** Calls `refresh` when the stream says conversation `id` changed (any conversation, without `id`). */
+export const useInboxChanges = (stream: InboxStream, refresh: () => void, id?: string): void => {
+  useEffect(() => {
+    const subscription = stream.on("changed", (changed) => {
+      if (id === undefined || concerns(changed, id)) refresh()
+    })
+    return () => subscription.unsubscribe()
+  }, [stream, refresh, id])
 }
