@@ -109,6 +109,11 @@ export interface AppConfigShape {
   readonly backofficeIdleMinutes: number
   /** A back-office session ends this long after its login, used or not (BACKOFFICE_SESSION_HOURS, 12). */
   readonly backofficeSessionHours: number
+  /**
+   * How often the staff's live stream re-checks its session, and sends a heartbeat
+   * (BACKOFFICE_STREAM_CHECK_SECONDS, 25): a stream ends at most this long after its session.
+   */
+  readonly backofficeStreamCheckSeconds: number
   /** An operator API token lives this long unless its creator chose fewer days (BACKOFFICE_TOKEN_DAYS, 90). */
   readonly backofficeTokenDays: number
   /**
@@ -656,6 +661,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
     backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),
     backofficeTokenDays: int(env, "BACKOFFICE_TOKEN_DAYS", 90, 1, 365),
+    backofficeStreamCheckSeconds: int(env, "BACKOFFICE_STREAM_CHECK_SECONDS", 25, 1, 300),
     // Production never invents it (refused below): the key must outlive the machine, or every
     // operator's second factor is lost with it.
     backofficeTotpKey:

@@ -120,6 +120,11 @@ export interface BackofficeShape {
   >
   /** The live session of a token (sliding its idle time), else none. */
   readonly resolve: (token: string | undefined) => Effect.Effect<Option.Option<Omit<SignedInOperator, "ip">>>
+  /**
+   * The operator of a session still live, as it is now — without counting as a use: an open
+   * stream re-checks its session with this, so it neither outlives the session nor keeps it alive.
+   */
+  readonly stillSignedIn: (sessionId: string) => Effect.Effect<Option.Option<OperatorView>>
   readonly logout: (current: SignedInOperator) => Effect.Effect<void>
   readonly listOperators: () => Effect.Effect<ReadonlyArray<OperatorView>>
   /** Creates an operator; `initialPassword` is the generated one, returned this once. */
@@ -277,6 +282,14 @@ const make = Effect.gen(function* () {
           via: { kind: "session" } as const,
           operator: operatorView(row),
         })
+  })
+
+  const stillSignedIn = Effect.fn("Backoffice.stillSignedIn")(function* (sessionId: string) {
+    const now = nowMs()
+    const row = yield* repo
+      .peekSession(sessionId, iso(now), iso(now - config.backofficeIdleMinutes * 60_000))
+      .pipe(Effect.orDie)
+    return row === undefined ? Option.none() : Option.some(operatorView(row))
   })
 
   const logout = Effect.fn("Backoffice.logout")(function* (current: SignedInOperator) {
@@ -465,6 +478,7 @@ const make = Effect.gen(function* () {
     login,
     loginTotp,
     resolve,
+    stillSignedIn,
     logout,
     listOperators,
     createOperator,

@@ -87,6 +87,12 @@ export interface OperatorsRepoShape {
     nowIso: string,
     idleSinceIso: string,
   ) => Sql<(OperatorRow & { readonly session_id: string }) | undefined>
+  /** The operator of a live active session, without sliding its last use (a stream's re-check). */
+  readonly peekSession: (
+    sessionId: string,
+    nowIso: string,
+    idleSinceIso: string,
+  ) => Sql<OperatorRow | undefined>
   readonly listOperators: () => Sql<ReadonlyArray<OperatorRow>>
   readonly insertOperator: (input: {
     readonly email: string
@@ -179,6 +185,15 @@ const make = Effect.gen(function* () {
           AND NOT o.disabled
         RETURNING s.id AS session_id, o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled,
                   o.must_change_password, o.created_at, o.updated_at
+      `.pipe(Effect.map((rows) => rows[0])),
+    peekSession: (sessionId, nowIso, idleSinceIso) =>
+      sql<OperatorRow>`
+        SELECT o.id, o.email, o.name, o.role, o.totp_enrolled, o.disabled,
+               o.must_change_password, o.created_at, o.updated_at
+        FROM backoffice_sessions s JOIN backoffice_operators o ON o.id = s.operator_id
+        WHERE s.id = ${sessionId} AND s.stage = 'active' AND s.revoked_at IS NULL
+          AND s.expires_at > ${nowIso}::timestamptz AND s.last_seen_at > ${idleSinceIso}::timestamptz
+          AND NOT o.disabled
       `.pipe(Effect.map((rows) => rows[0])),
     listOperators: () =>
       sql<OperatorRow>`

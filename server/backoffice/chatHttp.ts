@@ -9,7 +9,7 @@
  * itself, in the guard's order: BACKOFFICE_ALLOW (403 ForbiddenAddress), the `bo_session` cookie
  * (401 Unauthenticated), `chat.answer` (403 Forbidden), a one-time password (403).
  */
-import { Effect, Layer, Option, Stream } from "effect"
+import { Duration, Effect, Layer, Option, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
@@ -17,7 +17,7 @@ import { type ConversationSummary, SUPPORT_EVENTS_PATH } from "../../services/ba
 import { CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
 import { Chat } from "../chat/Chat.ts"
-import { HEARTBEAT } from "../events/http.ts"
+import { AppConfig } from "../config.ts"
 import { readCookie } from "../users/cookies.ts"
 import { actorOf, Backoffice } from "./Backoffice.ts"
 import { cannedReplies } from "./cannedReplies.ts"
@@ -75,6 +75,7 @@ const eventRoute = Layer.unwrap(
   Effect.gen(function* () {
     const chat = yield* Chat
     const backoffice = yield* Backoffice
+    const config = yield* AppConfig
     const address = yield* checkAddress
     const handler = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -97,10 +98,21 @@ const eventRoute = Layer.unwrap(
       const pushes = chat
         .allEvents()
         .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
-      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
-        Stream.encodeText,
+      // Each heartbeat re-checks the session (without sliding it): a stream ends within one
+      // heartbeat of a sign-out, the idle limit, a disabled operator or a role without chat.answer.
+      const sessionId = found.value.sessionId
+      const heartbeats = Stream.tick(Duration.seconds(config.backofficeStreamCheckSeconds)).pipe(
+        Stream.takeWhileEffect(() =>
+          backoffice
+            .stillSignedIn(sessionId)
+            .pipe(Effect.map((now) => Option.isSome(now) && can(now.value.role, "chat.answer"))),
+        ),
+        Stream.map(() => ": heartbeat\n\n"),
       )
+      const body = Stream.concat(
+        Stream.make(": connected\n\n"),
+        Stream.merge(pushes, heartbeats, { haltStrategy: "either" }),
+      ).pipe(Stream.encodeText)
       return HttpServerResponse.stream(body, {
         contentType: "text/event-stream",
         headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },

@@ -31,7 +31,13 @@ const sse = async (browser: Browser, path: string) => {
   const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
   const res = await fetch(`${browser.server.url}${path}`, { headers: { cookie } })
   if (!res.headers.get("content-type")?.includes("text/event-stream") || res.body === null)
-    return { status: res.status, body: await res.text(), until: async () => "", close: async () => {} }
+    return {
+      status: res.status,
+      body: await res.text(),
+      until: async () => "",
+      ended: async () => true,
+      close: async () => {},
+    }
   const reader = res.body.getReader()
   const decoder = new TextDecoder()
   let text = ""
@@ -43,8 +49,12 @@ const sse = async (browser: Browser, path: string) => {
     }
     return text
   }
+  /** Reads to the end: the server closed the stream. */
+  const ended = async (): Promise<boolean> => {
+    for (;;) if ((await reader.read()).done) return true
+  }
   await until(": connected")
-  return { status: res.status, body: "", until, close: () => reader.cancel() }
+  return { status: res.status, body: "", until, ended, close: () => reader.cancel() }
 }
 
 describeBackends("back office: the support inbox", ({ start }) => {
@@ -58,7 +68,12 @@ describeBackends("back office: the support inbox", ({ start }) => {
     (await server.query<{ n: number }>("SELECT count(*)::int AS n FROM operator_audit"))[0]?.n ?? 0
 
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false, backofficeClock: clock.read })
+    // The stream re-checks its session every second here (25 s by default).
+    server = await start({
+      captchaEnabled: false,
+      backofficeClock: clock.read,
+      backofficeStreamCheckSeconds: 1,
+    })
     await createOperator(server, {
       email: "sam@chat.example",
       role: "support",
@@ -239,5 +254,19 @@ describeBackends("back office: the support inbox", ({ start }) => {
     expect(JSON.parse(patStream.body)).toMatchObject({ _tag: "Forbidden", permission: "chat.answer" })
     const nobody = await sse(new Browser(server), `${BO}/chat/events`)
     expect(nobody.status).toBe(401)
+  })
+
+  it("the staff stream ends with its session (sign-out, idle limit) and does not keep it alive", async () => {
+    const kim = await signIn(server, clock, "kim@chat.example", PASSWORD)
+    const signedOut = await sse(kim, `${BO}/chat/events`)
+    expect((await kim.post(`${BO}/logout`)).status).toBe(200)
+    expect(await signedOut.ended()).toBe(true)
+
+    const again = await signIn(server, clock, "kim@chat.example", PASSWORD)
+    const idle = await sse(again, `${BO}/chat/events`)
+    // 31 minutes with only the stream open: the stream is no use of the session, which ends.
+    clock.advance(31 * 60_000)
+    expect(await idle.ended()).toBe(true)
+    expect((await again.get(`${BO}/me`)).status).toBe(401)
   })
 })
