@@ -74,6 +74,8 @@ const backofficeSchemaModules: ReadonlyArray<Module> = [
   { file: "backoffice/reports.ts", load: () => import("../services/backoffice/reports.ts") },
   { file: "backoffice/settings.ts", load: () => import("../services/backoffice/settings.ts") },
   { file: "backoffice/chat.ts", load: () => import("../services/backoffice/chat.ts") },
+  // A round's fairness proof is the player API's own schema.
+  { file: "game-service.ts", load: () => import("../services/game-service.ts") },
 ]
 
 const backofficeGroupModules: ReadonlyArray<Module> = [

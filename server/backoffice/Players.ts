@@ -13,6 +13,8 @@
  *   `pending` for a second operator with `players.adjust` — never its requester — to approve
  *   (then it posts) or reject it. The client's idempotency key is UNIQUE: a retry answers the
  *   first adjustment and posts nothing.
+ * - A round's fairness proof is the player's own (`roundFairness()`, docs/fairness.md) asked about
+ *   this player's round: read-only, not audited.
  */
 import { Context, Effect, Layer } from "effect"
 import {
@@ -22,9 +24,14 @@ import {
   PlayerNotFound,
 } from "../../services/backoffice/errors.ts"
 import type { Adjustment, PlayerNote, PlayerPage, PlayerSummary } from "../../services/backoffice/players.ts"
+import { type GameUnavailable, RoundNotFound } from "../../services/errors.ts"
+import type { RoundFairness } from "../../services/game-service.ts"
 import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig } from "../config.ts"
 import { Games } from "../games/Games.ts"
+import { GamesRepo } from "../games/GamesRepo.ts"
+import { Integrations } from "../games/Integrations.ts"
+import { roundFairness } from "../games/roundFairness.ts"
 import { Kyc } from "../kyc/Kyc.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import { Loyalty } from "../loyalty/Loyalty.ts"
@@ -64,6 +71,14 @@ export interface NewAdjustmentInput {
 export interface PlayersShape {
   readonly search: (q: string) => Effect.Effect<ReadonlyArray<PlayerSummary>, BadInput>
   readonly page: (userId: string) => Effect.Effect<PlayerPage, PlayerNotFound>
+  /**
+   * The proof of one of the player's rounds, by the provider's round id (the Bets tab's `roundId`),
+   * matched exactly: unlike the player's uuid, it is not case-folded.
+   */
+  readonly roundFairness: (
+    userId: string,
+    roundId: string,
+  ) => Effect.Effect<RoundFairness, PlayerNotFound | RoundNotFound | GameUnavailable>
   readonly lock: (
     actor: OperatorActor,
     userId: string,
@@ -142,6 +157,8 @@ const make = Effect.gen(function* () {
   const kyc = yield* Kyc
   const bonuses = yield* Bonuses
   const loyalty = yield* Loyalty
+  const gamesRepo = yield* GamesRepo
+  const integrations = yield* Integrations
   const threshold = BigInt(config.backofficeAdjustApprovalMinor)
 
   const notFound = () => new PlayerNotFound({ message: "No player with this id." })
@@ -258,6 +275,16 @@ const make = Effect.gen(function* () {
       notes: noteRows.map((n) => ({ ...n, at: iso(n.at) })),
       adjustments: adjustmentRows.map(adjustmentView),
     } satisfies PlayerPage
+  })
+
+  const fairness = Effect.fn("Players.roundFairness")(function* (userId: string, roundId: string) {
+    if (!(yield* repo.playerExists(userId).pipe(Effect.orDie))) return yield* notFound()
+    return yield* roundFairness(gamesRepo, integrations, userId, roundId).pipe(
+      // Its own 404 speaks to the player ("not one of yours"); here an operator asked about a player.
+      Effect.catchTag("RoundNotFound", () =>
+        Effect.fail(new RoundNotFound({ message: "This player has no round with this id.", roundId })),
+      ),
+    )
   })
 
   const setLock = (actor: OperatorActor, userId: string, rawReason: string, lock: boolean) =>
@@ -501,6 +528,7 @@ const make = Effect.gen(function* () {
   return {
     search,
     page,
+    roundFairness: fairness,
     lock: (actor, userId, reason) => setLock(actor, userId, reason, true),
     unlock: (actor, userId, reason) => setLock(actor, userId, reason, false),
     signOut,

@@ -133,6 +133,8 @@ export interface PlayersRepoShape {
     readonly limit: number
   }) => Sql<ReadonlyArray<SummaryRow>>
   readonly profile: (userId: string) => Sql<ProfileRow | undefined>
+  /** Whether a player has this id (without reading the profile). */
+  readonly playerExists: (userId: string) => Sql<boolean>
   readonly wallets: (userId: string) => Sql<ReadonlyArray<WalletRow>>
   readonly ledgerLines: (userId: string, limit: number) => Sql<ReadonlyArray<LedgerLineRow>>
   readonly sessions: (userId: string, limit: number) => Sql<ReadonlyArray<SessionRow>>
@@ -306,6 +308,11 @@ const make = Effect.gen(function* () {
       RETURNING id::text AS id, body, operator_email AS "operatorEmail", created_at AS at
     `.pipe(Effect.flatMap((rows) => first(rows, "INSERT player_notes")))
 
+  const playerExists = (userId: string) =>
+    sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM users WHERE id = ${userId}::uuid`.pipe(
+      Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
+    )
+
   const currencyExists = (code: string) =>
     sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM currencies WHERE code = ${code}`.pipe(
       Effect.map((rows) => (rows[0]?.n ?? 0) > 0),
@@ -378,6 +385,7 @@ const make = Effect.gen(function* () {
     withTransaction: (effect) => sql.withTransaction(effect),
     search,
     profile,
+    playerExists,
     wallets,
     ledgerLines,
     sessions,

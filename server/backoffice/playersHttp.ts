@@ -28,6 +28,7 @@ export const PlayersHandlers = HttpApiBuilder.group(
         Effect.map(players.search(query.q), (found) => ({ players: found })),
       )
       .handle("getPlayer", ({ params }) => players.page(params.id.toLowerCase()))
+      .handle("roundFairness", ({ params }) => players.roundFairness(params.id.toLowerCase(), params.round))
       .handle("lockPlayer", ({ params, payload }) =>
         Effect.flatMap(currentActor, (actor) => players.lock(actor, params.id.toLowerCase(), payload.reason)),
       )

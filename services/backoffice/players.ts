@@ -9,7 +9,7 @@ import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 import { MyPromotions } from "../bonus-service.ts"
 import { Withdrawal } from "../cashout-service.ts"
-import { BetRecord } from "../game-service.ts"
+import { BetRecord, RoundFairnessQuery } from "../game-service.ts"
 import { LoyaltyLevel } from "../loyalty-service.ts"
 import { ResponsibleGaming, VerificationDocument } from "../profile-service.ts"
 import { FiatPayment } from "../wallet-service.ts"
@@ -45,6 +45,12 @@ export type PlayerSummary = typeof PlayerSummary.Type
 export const PlayerSearchResult = Schema.Struct({ players: Schema.Array(PlayerSummary) })
 
 export const PlayerParams = Schema.Struct({ id: Uuid })
+
+/**
+ * One of the player's rounds: `round` is the provider's round id (`BetRecord.roundId`), with the
+ * rule the player's own proof asks it by. The answer is that proof's schema, `RoundFairness`.
+ */
+export const PlayerRoundParams = Schema.Struct({ id: Uuid, round: RoundFairnessQuery.fields.round })
 
 export const PlayerProfile = Schema.Struct({
   id: Schema.String,

@@ -2,15 +2,18 @@
  * The back office's players screen in Chromium against the real server: a support agent finds a
  * registered player by e-mail, locks them (the player's sign-in is refused) and unlocks them, and
  * leaves a note; a payments officer posts a small adjustment and requests a large one, which only a
- * second payments officer can approve. axe-core on the results and the player's page at desktop
- * and phone width.
+ * second payments officer can approve; a support agent opens the fairness proof of a round the
+ * player played in the studio's frame — the seed secret, then revealed once the player rotates it.
+ * axe-core on the results, the player's page and an open proof, at desktop and phone width.
  */
 import type { Browser, Page } from "@playwright/test"
 import { expectAccessible, VIEWPORTS } from "./support/a11y.ts"
 import { registerPlayer, signInStatus } from "./support/api.ts"
 import { addOperatorByCommand, signInToBackoffice } from "./support/backoffice.ts"
-import { newPlayer } from "./support/deposit.ts"
+import { balance, depositThirtyByCard, newPlayer, signedInThroughApi } from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
+import { openDiceFairness, rotateServerSeed } from "./support/studio.ts"
+import { dismissToasts } from "./support/ui.ts"
 
 const findPlayer = async (page: Page, email: string): Promise<void> => {
   await page.getByRole("searchbox", { name: "Search players" }).fill(email)
@@ -152,6 +155,59 @@ test("a payments officer posts a small adjustment; a large one waits for a secon
   await openPlayer(other, player.email, "Ada Adjusted")
   await expect(cash(other)).toContainText("155.25 EUR")
   await other.context().close()
+})
+
+test("a support agent opens a round's fairness proof: the seed secret, then revealed once rotated", async ({
+  page,
+  browser,
+  world,
+}, testInfo) => {
+  test.setTimeout(180_000)
+  // ── The player deposits and plays one dice round for real money in the game's frame ──
+  const player = await signedInThroughApi(page, world, newPlayer(world, "bo-fair", "Fay Fairness"))
+  await depositThirtyByCard(page)
+  await dismissToasts(page)
+  await expect(balance(page)).toContainText("30.00")
+  const { game, committedHash, clientSeed, nonce } = await openDiceFairness(page, "30.00")
+  await game.getByLabel("Bet (EUR)").fill("1.00")
+  await game.getByRole("button", { name: "Roll", exact: true }).click()
+  await expect(game.locator("#nonce")).toHaveText(String(nonce + 1))
+
+  // ── A support agent opens the round's proof from the Bets tab: the seed still secret ──
+  const agent = await addOperatorByCommand(world, "support", "Sam Support")
+  const staff = await secondPage(browser, world)
+  await signInToBackoffice(staff, agent, "/backoffice/players")
+  await openPlayer(staff, player.email, "Fay Fairness")
+  await staff.getByRole("tab", { name: "Bets" }).click()
+  const open = staff.getByRole("table", { name: "Bets" }).getByRole("button", { name: /^Fairness of round / })
+  await expect(open).toHaveCount(1)
+  await expect(open).toHaveAttribute("aria-expanded", "false")
+  await open.click()
+  await expect(open).toHaveAttribute("aria-expanded", "true")
+  const proof = staff.getByRole("region", { name: /^Fairness proof of round / })
+  await expect(proof).toContainText(committedHash)
+  await expect(proof).toContainText("Not revealed yet")
+  await expect(proof).toContainText(clientSeed)
+  await expect(proof.getByRole("definition").filter({ hasText: /^\d+$/ })).toHaveText(String(nonce))
+  await expect(proof).toContainText("for a 1.00 EUR stake")
+  await expectAccessible(staff, testInfo, "backoffice round fairness secret")
+  await world.screenshot(staff, "backoffice-round-fairness-secret")
+
+  // ── The player rotates the seed in the game; the proof loaded again shows it ──
+  const serverSeed = await rotateServerSeed(game)
+  await proof.getByRole("button", { name: "Load again" }).click()
+  await expect(proof).toContainText(serverSeed)
+  await expect(proof).not.toContainText("Not revealed yet")
+  await expect(proof).toContainText(committedHash)
+  await expect(proof.getByRole("link", { name: /verifier page/ })).toHaveAttribute("href", "/fairness")
+  for (const viewport of VIEWPORTS) {
+    await staff.setViewportSize({ width: viewport.width, height: viewport.height })
+    await expectAccessible(staff, testInfo, `backoffice round fairness revealed ${viewport.name}`)
+    await world.screenshot(staff, `backoffice-round-fairness-revealed-${viewport.name}`)
+  }
+  await open.click()
+  await expect(proof).toHaveCount(0)
+  await staff.context().close()
 })
 
 for (const viewport of VIEWPORTS) {

@@ -9,13 +9,10 @@
  * round. The form is built for the game's kind: no JSON text area, for any kind.
  * Screenshots: test-results/screenshots/verify-*.png.
  */
-import type { Page } from "@playwright/test"
 import { balance, depositThirtyByCard, newPlayer, signedInThroughApi } from "./support/deposit.ts"
 import { expect, test } from "./support/fixtures.ts"
+import { openDiceFairness, rotateServerSeed, studioFrame } from "./support/studio.ts"
 import { dismissToasts } from "./support/ui.ts"
-
-/** The studio's play page inside the game page's frame. */
-const studio = (page: Page) => page.frameLocator(".game__frame")
 
 test("a dice round played, its seed rotated, verified from the Bets tab's Verify link", async ({
   page,
@@ -27,16 +24,7 @@ test("a dice round played, its seed rotated, verified from the Bets tab's Verify
   await dismissToasts(page)
   await expect(balance(page)).toContainText("30.00")
 
-  await page.goto("/game/dice-classic")
-  await page.getByRole("button", { name: "Real money" }).click()
-  await expect(page.getByRole("button", { name: "Real money" })).toHaveAttribute("aria-pressed", "true")
-  const game = studio(page)
-  await expect(game.getByText("Balance: 30.00 EUR")).toBeVisible()
-  await game.getByText("Fairness", { exact: true }).click()
-  await expect(game.locator("#hash")).toHaveText(/^[0-9a-f]{64}$/)
-  const committedHash = (await game.locator("#hash").innerText()).trim()
-  const clientSeed = await game.getByLabel("Client seed").inputValue()
-  const nonce = Number((await game.locator("#nonce").innerText()).trim())
+  const { game, committedHash, clientSeed, nonce } = await openDiceFairness(page, "30.00")
 
   // ── One round of 1.00 EUR: over 40 ──
   await game.getByLabel("Bet (EUR)").fill("1.00")
@@ -77,14 +65,9 @@ test("a dice round played, its seed rotated, verified from the Bets tab's Verify
   const tab = await page.context().newPage()
   await tab.goto("/game/dice-classic")
   await tab.getByRole("button", { name: "Real money" }).click()
-  const again = studio(tab)
+  const again = studioFrame(tab)
   await again.getByText("Fairness", { exact: true }).click()
-  await again.getByRole("button", { name: "Rotate server seed" }).click()
-  const revealed = again.getByText(/^Revealed server seed: /)
-  await expect(revealed).toBeVisible()
-  const serverSeed =
-    /^Revealed server seed: ([0-9a-f]+) /.exec((await revealed.innerText()).trim())?.[1] ?? ""
-  expect(serverSeed).toMatch(/^[0-9a-f]{64}$/)
+  const serverSeed = await rotateServerSeed(again)
   await tab.close()
 
   // ── Back on the verifier: the round loaded again, the seed known, verified at once ──

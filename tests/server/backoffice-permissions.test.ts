@@ -21,6 +21,7 @@ import { btcWithdrawals, moveOn, playerWithDocuments } from "./backoffice-queues
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
+import { fundedSession, playRound, studioUrlOf } from "./studio-round-support.ts"
 import { Browser, type Reply } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
@@ -105,6 +106,7 @@ describeBackends("back-office permissions", ({ start }) => {
     return reply
   }
   let playerId = ""
+  let roundId = ""
   let conversationId = ""
   /** Pending adjustments (requested by an operator outside the walk), one spent per allowed decision. */
   const pending: Array<string> = []
@@ -117,11 +119,15 @@ describeBackends("back-office permissions", ({ start }) => {
   }
 
   beforeAll(async () => {
-    server = await start({
-      captchaEnabled: false,
-      backofficeClock: clock.read,
-      rateLimits: scaleRateLimits(defaultRateLimits, 100),
-    })
+    // The studio beside the casino: a round's fairness proof is asked of its provider.
+    server = await start(
+      {
+        captchaEnabled: false,
+        backofficeClock: clock.read,
+        rateLimits: scaleRateLimits(defaultRateLimits, 100),
+      },
+      { parties: ["studio"] },
+    )
     for (const role of roles) {
       await createOperator(server, { email: emailOf(role), role, password: PASSWORD })
       sessions.set(role, await signIn(server, clock, emailOf(role), PASSWORD))
@@ -146,6 +152,8 @@ describeBackends("back-office permissions", ({ start }) => {
     pools.file = [uploads[0]?.id ?? ""]
     const player = await newPlayer(server, "bo-perm")
     playerId = await userIdOf(server, player.email)
+    const { session } = await fundedSession(server, player, "dice-classic")
+    roundId = (await playRound(studioUrlOf(server), session, { target: 50, direction: "under" })).roundId
     await createOperator(server, { email: "requester@perm.example", role: "payments", password: PASSWORD })
     const requester = await signIn(server, clock, "requester@perm.example", PASSWORD)
     for (let i = 0; i < 12; i++) {
@@ -265,6 +273,7 @@ describeBackends("back-office permissions", ({ start }) => {
     "queues.queueCounts": (b) => b.get(`${BO}/queues`),
     "players.searchPlayers": (b) => b.get(`${BO}/players?q=bo-perm`),
     "players.getPlayer": (b) => b.get(`${BO}/players/${playerId}`),
+    "players.roundFairness": (b) => b.get(`${BO}/players/${playerId}/rounds/${roundId}/fairness`),
     "players.lockPlayer": (b) => b.post(`${BO}/players/${playerId}/lock`, { reason: "fraud check" }),
     "players.unlockPlayer": (b) => b.post(`${BO}/players/${playerId}/unlock`, { reason: "cleared" }),
     "players.signOutPlayer": (b) => b.post(`${BO}/players/${playerId}/sign-out`),

@@ -13,23 +13,14 @@ import type { StudioHandle } from "../../compose/parties/studio.ts"
 import { signBody } from "../../protocols/game-wallet/signature.ts"
 import type { Game, GamesAndCategories } from "../../services/game-service.ts"
 import { verifyRound } from "../../services/games/verify.ts"
-import { newPlayer, type Player } from "./account-support.ts"
-import { credit, GAMES, launchBody } from "./games-support.ts"
+import { newPlayer } from "./account-support.ts"
+import { credit, GAMES } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
+import { playRound, studioPost, studioSession, studioUrlOf } from "./studio-round-support.ts"
 import { Browser } from "./users-support.ts"
 
 const PROFILE = "/profile-service/api/v1"
-
-interface PlayedRound {
-  readonly roundId: string
-  readonly nonce: number
-  readonly clientSeed: string
-  readonly serverSeedHash: string
-  readonly multiplier: string
-  readonly win: string
-  readonly detail: unknown
-}
 
 describeBackends("the verifier's round through the provider", ({ start }) => {
   let server: TestServer
@@ -39,9 +30,7 @@ describeBackends("the verifier's round through the provider", ({ start }) => {
 
   beforeAll(async () => {
     server = await start({ captchaEnabled: false }, { parties: ["studio"], env: { RATE_LIMIT_SCALE: "100" } })
-    const party = server.parties.get("studio")
-    if (party === undefined) throw new Error("the studio did not start beside the casino")
-    studioUrl = party.url
+    studioUrl = studioUrlOf(server)
     const lobby = (await new Browser(server).get(`${GAMES}/games-and-categories/EUR`))
       .body as GamesAndCategories
     const find = (id: string) => {
@@ -56,31 +45,9 @@ describeBackends("the verifier's round through the provider", ({ start }) => {
     await server?.close()
   })
 
-  /** A funded player's real-money session of `game` at the studio. */
-  const session = async (player: Player, game: Game): Promise<string> => {
-    const launched = await player.browser.post(`${GAMES}/game`, launchBody(game, false))
-    expect(launched.status).toBe(200)
-    return (
-      String((launched.body as { url: string }).url)
-        .split("/")
-        .pop() ?? ""
-    )
-  }
-
-  const studioPost = async (path: string, body?: unknown) => {
-    const r = await fetch(`${studioUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    return { status: r.status, body: (await r.json()) as Record<string, unknown> }
-  }
-
-  const play = async (id: string, options: unknown): Promise<PlayedRound> => {
-    const played = await studioPost(`/studio/api/session/${id}/round`, { bet: "100", options })
-    expect(played.status, JSON.stringify(played.body)).toBe(200)
-    return played.body as unknown as PlayedRound
-  }
+  const session = studioSession
+  const studioPostTo = (path: string, body?: unknown) => studioPost(studioUrl, path, body)
+  const play = (id: string, options: unknown) => playRound(studioUrl, id, options)
 
   it("answers the round's details, the server seed only once rotated, and it recomputes the outcome", {
     timeout: 60_000,
@@ -88,7 +55,7 @@ describeBackends("the verifier's round through the provider", ({ start }) => {
     const player = await newPlayer(server, "fairness")
     await credit(server, await userIdOf(server, player.email), 10_000n)
     const id = await session(player, dice)
-    await studioPost(`/studio/api/session/${id}/seed`, { clientSeed: "my-lucky-seed" })
+    await studioPostTo(`/studio/api/session/${id}/seed`, { clientSeed: "my-lucky-seed" })
     const options = { target: 40, direction: "over" }
     const first = await play(id, options)
     const second = await play(id, { target: 75.5, direction: "under" })
@@ -121,7 +88,7 @@ describeBackends("the verifier's round through the provider", ({ start }) => {
       [first.roundId, 1],
     ])
 
-    const rotated = await studioPost(`/studio/api/session/${id}/rotate`)
+    const rotated = await studioPostTo(`/studio/api/session/${id}/rotate`)
     expect(rotated.status).toBe(200)
     const revealed = (rotated.body.revealed as { serverSeed: string }).serverSeed
     for (const round of [first, second]) {

@@ -1,7 +1,9 @@
+import { Fragment, useState } from "react"
 import type { PlayerPage as Page } from "../../services/backoffice/players.ts"
 import { money, when } from "./format.ts"
 import { NoteForm } from "./PlayerActions.tsx"
 import { AdjustmentDecision, dash, Empty, Facts, signedMoney, Table } from "./PlayerParts.tsx"
+import { RoundFairnessProof } from "./RoundFairness.tsx"
 
 export const Overview = ({ page }: { readonly page: Page }) => {
   const p = page.profile
@@ -137,47 +139,83 @@ export const Withdrawals = ({ page }: { readonly page: Page }) =>
     </Table>
   )
 
-export const Bets = ({ page }: { readonly page: Page }) => (
-  <>
-    <p className="bo-muted">
-      The fairness proof of a round is shown to its player only (the Fairness page of their account): give the
-      player the round id to check it.
-    </p>
-    {page.bets.length === 0 ? (
-      <Empty>No real-money round yet.</Empty>
-    ) : (
-      <Table
-        caption="Bets"
-        head={[
-          "When",
-          "Game",
-          "Round id",
-          { label: "Stake", num: true },
-          { label: "Win", num: true },
-          "Status",
-        ]}
-      >
-        {page.bets.map((b) => (
-          <tr key={b.roundId}>
-            <td>{when(b.at)}</td>
-            <td>
-              {b.gameName}
-              <div className="bo-muted">
-                {b.provider} · round {b.roundNumber}
-              </div>
-            </td>
-            <td className="bo-mono">{b.roundId}</td>
-            <td className="bo-num">{money(b.bet, b.currency)}</td>
-            <td className="bo-num">{money(b.win, b.currency)}</td>
-            <td>
-              <span className="bo-badge">{b.status}</span>
-            </td>
-          </tr>
-        ))}
-      </Table>
-    )}
-  </>
-)
+export const Bets = ({ page }: { readonly page: Page }) => {
+  // Several proofs may stay open side by side (comparing two rounds' seeds and nonces).
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set())
+  const toggle = (roundId: string) =>
+    setOpen((now) => {
+      const next = new Set(now)
+      if (!next.delete(roundId)) next.add(roundId)
+      return next
+    })
+  return (
+    <>
+      <p className="bo-muted">
+        A round's Fairness shows its provably-fair proof as the player sees it: the seeds, the nonce and the
+        outcome.
+      </p>
+      {page.bets.length === 0 ? (
+        <Empty>No real-money round yet.</Empty>
+      ) : (
+        <Table
+          caption="Bets"
+          head={[
+            "When",
+            "Game",
+            "Round id",
+            { label: "Stake", num: true },
+            { label: "Win", num: true },
+            "Status",
+            "Proof",
+          ]}
+        >
+          {page.bets.map((b, index) => {
+            const shown = open.has(b.roundId)
+            const proofId = `round-proof-${index}`
+            return (
+              <Fragment key={b.roundId}>
+                <tr>
+                  <td>{when(b.at)}</td>
+                  <td>
+                    {b.gameName}
+                    <div className="bo-muted">
+                      {b.provider} · round {b.roundNumber}
+                    </div>
+                  </td>
+                  <td className="bo-mono">{b.roundId}</td>
+                  <td className="bo-num">{money(b.bet, b.currency)}</td>
+                  <td className="bo-num">{money(b.win, b.currency)}</td>
+                  <td>
+                    <span className="bo-badge">{b.status}</span>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="bo-button"
+                      aria-expanded={shown}
+                      aria-controls={shown ? proofId : undefined}
+                      aria-label={`Fairness of round ${b.roundId}`}
+                      onClick={() => toggle(b.roundId)}
+                    >
+                      Fairness
+                    </button>
+                  </td>
+                </tr>
+                {shown && (
+                  <tr className="bo-proof-row">
+                    <td colSpan={7}>
+                      <RoundFairnessProof id={proofId} playerId={page.profile.id} roundId={b.roundId} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            )
+          })}
+        </Table>
+      )}
+    </>
+  )
+}
 
 export const Sessions = ({ page }: { readonly page: Page }) =>
   page.sessions.length === 0 ? (

@@ -1,5 +1,7 @@
 /** The back office's players: search, a player's page, and what an operator may do to a player. */
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { GameUnavailable, RoundNotFound } from "../../errors.ts"
+import { RoundFairness } from "../../game-service.ts"
 import { Audits, needs, Requires } from "../access.ts"
 import { AdjustmentNotFound, AdjustmentRefused, BadInput, PlayerNotFound } from "../errors.ts"
 import { BackofficeGuard } from "../middleware.ts"
@@ -15,6 +17,7 @@ import {
   PlayerLockState,
   PlayerPage,
   PlayerParams,
+  PlayerRoundParams,
   PlayerSearchQuery,
   PlayerSearchResult,
   RejectPayload,
@@ -32,6 +35,14 @@ export class PlayersApi extends HttpApiGroup.make("players")
       params: PlayerParams,
       success: PlayerPage,
       error: [PlayerNotFound],
+    }).annotate(Requires, needs("players.read")),
+    // The round's provably-fair proof, as its player sees it (the same schema): whoever may read the
+    // player's bets may check one. A read: nothing audited. The provider is asked each time (503 when
+    // it does not answer), so a seed revealed since shows at once.
+    HttpApiEndpoint.get("roundFairness", "/players/:id/rounds/:round/fairness", {
+      params: PlayerRoundParams,
+      success: RoundFairness,
+      error: [PlayerNotFound, RoundNotFound, GameUnavailable],
     }).annotate(Requires, needs("players.read")),
     HttpApiEndpoint.post("lockPlayer", "/players/:id/lock", {
       params: PlayerParams,

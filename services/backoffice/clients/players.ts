@@ -3,7 +3,8 @@
  * do not edit. The browser's typed calls of that group, with the schemas the server uses.
  */
 import { type ClientTable, makeClient } from "../../client.ts"
-import { Unauthenticated } from "../../errors.ts"
+import { GameUnavailable, RoundNotFound, Unauthenticated } from "../../errors.ts"
+import { RoundFairness } from "../../game-service.ts"
 import type { PlayersApi } from "../api/players.ts"
 import {
   AdjustmentNotFound,
@@ -26,6 +27,7 @@ import {
   PlayerLockState,
   PlayerPage,
   PlayerParams,
+  PlayerRoundParams,
   PlayerSearchQuery,
   PlayerSearchResult,
   RejectPayload,
@@ -53,6 +55,18 @@ export const playersTable: ClientTable<typeof PlayersApi> = {
       401: [Unauthenticated],
       403: [ForbiddenAddress, Forbidden, PasswordChangeRequired],
       404: [PlayerNotFound],
+    },
+  },
+  roundFairness: {
+    method: "GET",
+    path: "/api/backoffice/v1/players/:id/rounds/:round/fairness",
+    params: PlayerRoundParams,
+    success: { 200: [RoundFairness] },
+    errors: {
+      401: [Unauthenticated],
+      403: [ForbiddenAddress, Forbidden, PasswordChangeRequired],
+      404: [PlayerNotFound, RoundNotFound],
+      503: [GameUnavailable],
     },
   },
   lockPlayer: {
