@@ -29,7 +29,10 @@ describeBackends("operator command", ({ backend, start }) => {
   const operator = (args: ReadonlyArray<string>, token = kycToken) =>
     runOperator(cliEnv(token, configHome), [...args, "--server", server.url])
 
-  it("lists pending documents, approves and rejects them through the back-office API, each audited as the token", async () => {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("lists pending documents, approves and rejects them through the back-office API, each audited as the token", {
+    timeout: 240_000,
+  }, async () => {
     const player = await newPlayer(server, "operator")
     expect(
       (await upload(player.browser, "id-verification", jpegBytes(), "passport.jpg", "image/jpeg")).status,

@@ -29,7 +29,10 @@ describeBackends("operator command: back-office operators and signing in", ({ st
   })
   afterAll(() => server?.close())
 
-  it("adds the first admin without a token, with a one-time password that signs in", async () => {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("adds the first admin without a token, with a one-time password that signs in", {
+    timeout: 240_000,
+  }, async () => {
     const added = await runOperator(bootstrapEnv, [
       "operators",
       "add",
@@ -69,7 +72,10 @@ describeBackends("operator command: back-office operators and signing in", ({ st
     expect(audit?.actor).toMatch(server.config.databaseUrl === undefined ? /^local via server$/ : /^cli:/)
   })
 
-  it("with an admin's token: lists operators, adds a colleague (audited as the token), refuses a taken e-mail", async () => {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("with an admin's token: lists operators, adds a colleague (audited as the token), refuses a taken e-mail", {
+    timeout: 240_000,
+  }, async () => {
     const token = await operatorToken(server, clock, { email: "ada@ops.example", role: "admin", name: "Ada" })
     const env = { OPERATOR_TOKEN: token, XDG_CONFIG_HOME: configHome }
     const operator = (args: ReadonlyArray<string>) => runOperator(env, [...args, "--server", server.url])
@@ -111,7 +117,10 @@ describeBackends("operator command: back-office operators and signing in", ({ st
     expect(again.stderr).toMatch(/^refused \(EmailTaken\): /)
   })
 
-  it("login reads the password and the code from stdin, saves the token (0600) the next commands use; logout revokes it", async () => {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("login reads the password and the code from stdin, saves the token (0600) the next commands use; logout revokes it", {
+    timeout: 240_000,
+  }, async () => {
     const home = emptyConfigHome()
     const env = { XDG_CONFIG_HOME: home }
     // An operator whose second factor is enrolled (the tests learn its secret at enrolment).
