@@ -9,6 +9,13 @@ import type { Client } from "./client.ts"
 import { Refused } from "./client.ts"
 import type { Command, DocumentKind, DocumentRef } from "./parse.ts"
 
+/**
+ * The payload without its absent fields: the derived client encodes an `undefined` optional field
+ * as null, which the promotion endpoints read as "clear it".
+ */
+const present = <T extends object>(payload: T): T =>
+  Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== undefined)) as T
+
 const kindName = (kind: DocumentKind) => (kind === "identity" ? "identity" : "proof-of-address")
 
 /** The player with exactly this e-mail (any case), from the players search. */
@@ -87,12 +94,12 @@ export const runCommand = (
     case "ratesSet":
       return client.settings.setRate({
         params: { currency: c.currency },
-        payload: {
+        payload: present({
           eurRate: c.eurRate,
           minDeposit: c.minDeposit,
           minPromotion: c.minPromotion,
           minWithdraw: c.minWithdraw,
-        },
+        }),
       })
     case "withdrawalsList":
       return client.withdrawals.withdrawalQueue({ query: { limit: c.limit } })
@@ -109,9 +116,9 @@ export const runCommand = (
     case "promotionsShow":
       return client.settings.showPromotion({ params: { id: c.id } })
     case "promotionsCreate":
-      return client.settings.createPromotion({ payload: c.input })
+      return client.settings.createPromotion({ payload: present(c.input) })
     case "promotionsUpdate":
-      return client.settings.updatePromotion({ params: { id: c.id }, payload: c.changes })
+      return client.settings.updatePromotion({ params: { id: c.id }, payload: present(c.changes) })
     case "promotionsSetActive":
       return client.settings.setPromotionActive({ params: { id: c.id }, payload: { active: c.active } })
     case "operatorsList":

@@ -15,6 +15,8 @@ import { describeBackends, type TestServer } from "./harness.ts"
 import { cliEnv, emptyConfigHome, operatorToken, type Run, runOperator } from "./operator-cli-support.ts"
 import { Browser } from "./users-support.ts"
 
+const USER = "/user-service/api/v1"
+
 interface View {
   readonly id: string
   readonly code: string | null
