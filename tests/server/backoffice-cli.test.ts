@@ -1,59 +1,39 @@
 /**
- * `npm run operator -- operators add|list` spawned as a real process against the test server's
- * database (PostgreSQL: opened directly; PGlite: through the server's operator endpoint): the first
- * admin is created with a one-time password that then signs in (enrolment at the first login).
+ * `npm run operator` as a client of the back-office API, spawned as a real process: the first admin
+ * is added without a token (PostgreSQL: the database opened directly; PGlite: the server's bootstrap
+ * endpoint) and signs in with its one-time password; an admin's token lists operators and adds a
+ * colleague (audited as the token); `login` reads the password and the code from stdin, saves a
+ * token file of mode 0600 that the next commands use, and `logout` revokes that token on the server;
+ * a token the server does not know stops the command with exit 2 and says what to do.
  */
-import { execFile } from "node:child_process"
+import { statSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { BO, signIn, TestClock } from "./backoffice-support.ts"
+import { BO, codeAt, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
+import { emptyConfigHome, operatorToken, PASSWORD, runOperator } from "./operator-cli-support.ts"
 
-const root = fileURLToPath(new URL("../../", import.meta.url))
-const node = join(root, "node_modules/.bin/node")
-const script = join(root, "scripts/operator.ts")
-
-const runOperator = (env: Record<string, string>, args: ReadonlyArray<string>) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const base = Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] =>
-          e[1] !== undefined && e[0] !== "DATABASE_URL" && e[0] !== "OPERATOR_SECRET",
-      ),
-    )
-    execFile(
-      node,
-      [script, ...args],
-      { cwd: root, env: { ...base, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
-          stdout,
-          stderr,
-        }),
-    )
-  })
-
-describeBackends("operator command: back-office operators", ({ start }) => {
+describeBackends("operator command: back-office operators and signing in", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
-  let env: Record<string, string>
+  let bootstrapEnv: Record<string, string>
+  const configHome = emptyConfigHome()
   beforeAll(async () => {
     server = await start({ captchaEnabled: false, backofficeClock: clock.read })
-    env = {
+    bootstrapEnv = {
       DATA_DIR: server.dataDir,
       LOG_LEVEL: "Warn",
+      XDG_CONFIG_HOME: configHome,
       ...(server.config.databaseUrl === undefined ? {} : { DATABASE_URL: server.config.databaseUrl }),
     }
   })
   afterAll(() => server?.close())
 
-  // Each command is a Node process that loads the server's modules: seconds each on a busy machine.
-  it("adds the first admin with a one-time password that signs in, and lists operators", {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("adds the first admin without a token, with a one-time password that signs in", {
     timeout: 240_000,
   }, async () => {
-    const added = await runOperator(env, [
+    const added = await runOperator(bootstrapEnv, [
       "operators",
       "add",
       "--email",
@@ -73,23 +53,7 @@ describeBackends("operator command: back-office operators", ({ start }) => {
     const me = await browser.get(`${BO}/me`)
     expect((me.body as { role: string }).role).toBe("admin")
 
-    const listed = await runOperator(env, ["operators", "list"])
-    expect(listed.code).toBe(0)
-    expect(listed.stdout).toMatch(/^root@ops\.example {2}admin {6}enrolled {2}"Root"/m)
-
-    const again = await runOperator(env, [
-      "operators",
-      "add",
-      "--email",
-      "ROOT@ops.example",
-      "--name",
-      "Twin",
-      "--role",
-      "kyc",
-    ])
-    expect(again.code).toBe(1)
-    expect(again.stderr).toContain("EmailTaken")
-    const bad = await runOperator(env, [
+    const bad = await runOperator(bootstrapEnv, [
       "operators",
       "add",
       "--email",
@@ -101,10 +65,105 @@ describeBackends("operator command: back-office operators", ({ start }) => {
     ])
     expect(bad.code).toBe(2)
 
-    const [audit] = await server.query<{ action: string; actor: string; operator_id: string | null }>(
-      "SELECT action, actor, operator_id FROM operator_audit WHERE action = 'operators.create'",
+    const [audit] = await server.query<{ actor: string; operator_id: string | null }>(
+      "SELECT actor, operator_id FROM operator_audit WHERE action = 'operators.create'",
     )
     expect(audit?.operator_id).toBeNull()
     expect(audit?.actor).toMatch(server.config.databaseUrl === undefined ? /^local via server$/ : /^cli:/)
+  })
+
+  // Several processes one after the other: a busy machine needs minutes.
+  it("with an admin's token: lists operators, adds a colleague (audited as the token), refuses a taken e-mail", {
+    timeout: 240_000,
+  }, async () => {
+    const token = await operatorToken(server, clock, { email: "ada@ops.example", role: "admin", name: "Ada" })
+    const env = { OPERATOR_TOKEN: token, XDG_CONFIG_HOME: configHome }
+    const operator = (args: ReadonlyArray<string>) => runOperator(env, [...args, "--server", server.url])
+
+    const listed = await operator(["operators", "list"])
+    expect(listed.stderr).toBe("")
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(/^root@ops\.example {2}admin {6}enrolled {2}"Root"/m)
+    expect(listed.stdout).toMatch(/^ada@ops\.example {2}admin {6}enrolled {2}"Ada"/m)
+
+    const added = await operator([
+      "operators",
+      "add",
+      "--email",
+      "kim@ops.example",
+      "--name",
+      "Kim",
+      "--role",
+      "kyc",
+    ])
+    expect(added.code).toBe(0)
+    expect(added.stdout).toMatch(/^created kyc kim@ops\.example \(/)
+    const [audit] = await server.query<{ actor: string; operator_email: string | null }>(
+      "SELECT actor, operator_email FROM operator_audit WHERE action = 'operators.create' ORDER BY id DESC LIMIT 1",
+    )
+    expect(audit).toEqual({ actor: "token:ada@ops.example (cli tests)", operator_email: "ada@ops.example" })
+
+    const again = await operator([
+      "operators",
+      "add",
+      "--email",
+      "KIM@ops.example",
+      "--name",
+      "Twin",
+      "--role",
+      "kyc",
+    ])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/^refused \(EmailTaken\): /)
+  })
+
+  // Several processes one after the other: a busy machine needs minutes.
+  it("login reads the password and the code from stdin, saves the token (0600) the next commands use; logout revokes it", {
+    timeout: 240_000,
+  }, async () => {
+    const home = emptyConfigHome()
+    const env = { XDG_CONFIG_HOME: home }
+    // An operator whose second factor is enrolled (the tests learn its secret at enrolment).
+    await operatorToken(server, clock, { email: "lou@ops.example", role: "payments", name: "Lou" })
+    clock.advance(30_000)
+    const login = await runOperator(
+      env,
+      ["login", "--email", "lou@ops.example", "--server", server.url],
+      `${PASSWORD}\n${codeAt("lou@ops.example", clock)}\n`,
+    )
+    expect(login.stderr).toBe("")
+    expect(login.code).toBe(0)
+    expect(login.stdout).toContain(`Signed in as lou@ops.example (payments) on ${server.url}.`)
+    const file = join(home, "casino-operator", "token.json")
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+
+    // No OPERATOR_TOKEN, no --server: the saved login says both.
+    const whoami = await runOperator(env, ["whoami"])
+    expect(whoami.stderr).toBe("")
+    expect(whoami.code).toBe(0)
+    expect(whoami.stdout).toMatch(/^lou@ops\.example {2}payments {2}"Lou" {2}/)
+
+    const logout = await runOperator(env, ["logout"])
+    expect(logout.code).toBe(0)
+    expect(logout.stdout).toBe("The token is revoked and forgotten.\n")
+    expect(() => statSync(file)).toThrow()
+    const tokens = await server.query<{ name: string; revoked: boolean }>(
+      `SELECT t.name, t.revoked_at IS NOT NULL AS revoked FROM backoffice_api_tokens t
+         JOIN backoffice_operators o ON o.id = t.operator_id WHERE o.email = 'lou@ops.example' ORDER BY t.created_at`,
+    )
+    expect(tokens.map((t) => t.revoked)).toEqual([false, true])
+    expect(tokens[1]?.name).toMatch(/^cli@.+@.+$/)
+  })
+
+  it("a token the server does not know stops the command with exit 2 and says what to do", async () => {
+    const res = await runOperator({ OPERATOR_TOKEN: `bo_${"A".repeat(43)}`, XDG_CONFIG_HOME: configHome }, [
+      "whoami",
+      "--server",
+      server.url,
+    ])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe(
+      "operator: the token is not valid: run `npm run operator -- login` or set OPERATOR_TOKEN\n",
+    )
   })
 })

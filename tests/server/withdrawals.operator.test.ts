@@ -1,15 +1,14 @@
 /**
- * `npm run operator -- withdrawals …` (scripts/operator.ts) spawned as a real process against the
- * running test server's database: on PostgreSQL it opens the database itself, on PGlite it goes
- * through the server's operator endpoint. Lists, approves (the sandbox then pays), rejects (funds
- * back), records a manual BTC payout, refuses what a status does not allow (exit 1) and audits
- * every action with the operator's name.
+ * `npm run operator -- withdrawals …` (scripts/operator.ts) spawned as a real process, a client of
+ * the back-office API with a payments officer's token. Lists, approves (the sandbox then pays),
+ * rejects (funds back), records a manual BTC payout, refuses what a status does not allow (exit 1)
+ * and audits every action as the token; a support agent's token is refused (Forbidden), changing
+ * nothing.
  */
-import { execFile } from "node:child_process"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
+import { cliEnv, emptyConfigHome, operatorToken, runOperator } from "./operator-cli-support.ts"
 import { sleep } from "./users-support.ts"
 import {
   addWallet,
@@ -22,54 +21,28 @@ import {
   statusOf,
 } from "./withdrawals-support.ts"
 
-const root = fileURLToPath(new URL("../../", import.meta.url))
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
 describeBackends("withdrawals: operator command", ({ start }) => {
+  const clock = new TestClock()
+  const configHome = emptyConfigHome()
   let server: TestServer
-  let env: Record<string, string>
+  let paymentsToken: string
+  let supportToken: string
   beforeAll(async () => {
-    server = await start({ captchaEnabled: false }, { parties: ["payments"] })
-    env = {
-      DATA_DIR: server.dataDir,
-      LOG_LEVEL: "Warn",
-      // Where a direct approval asks the payment sandbox to pay, and where its callback comes back.
-      PAYMENT_GATEWAYS: server.parties.get("payments")?.casinoEnv.PAYMENT_GATEWAYS ?? "",
-      INTERNAL_URL: server.config.internalUrl,
-      ...(server.config.databaseUrl === undefined ? {} : { DATABASE_URL: server.config.databaseUrl }),
-    }
+    server = await start({ captchaEnabled: false, backofficeClock: clock.read }, { parties: ["payments"] })
+    paymentsToken = await operatorToken(server, clock, { email: "pay@wo.example", role: "payments" })
+    supportToken = await operatorToken(server, clock, { email: "sam@wo.example", role: "support" })
   }, 120_000)
   afterAll(async () => {
     await server?.close()
   })
 
-  const operator = (args: ReadonlyArray<string>): Promise<Run> =>
-    new Promise((resolve) => {
-      const base = Object.fromEntries(
-        Object.entries(process.env).filter(
-          (e): e is [string, string] =>
-            e[1] !== undefined && e[0] !== "DATABASE_URL" && e[0] !== "OPERATOR_SECRET",
-        ),
-      )
-      execFile(
-        join(root, "node_modules/.bin/node"),
-        [join(root, "scripts/operator.ts"), ...args, "--as", "cli-tester"],
-        { cwd: root, env: { ...base, ...env }, timeout: 60_000 },
-        (error, stdout, stderr) =>
-          resolve({
-            code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
-            stdout,
-            stderr,
-          }),
-      )
-    })
+  const operator = (args: ReadonlyArray<string>, token = paymentsToken) =>
+    runOperator(cliEnv(token, configHome), [...args, "--server", server.url])
 
-  it("lists, approves (then paid by the sandbox), rejects, and audits each action", async () => {
+  // Several processes one after the other: a busy machine needs minutes.
+  it("lists, approves (then paid by the sandbox), rejects, and audits each action", {
+    timeout: 240_000,
+  }, async () => {
     const p = await newCashier(server, "wo-cli", { eur: 10_000n })
     const first = (await bankWithdraw(p, "2000")).body as { id: string }
     const second = (await bankWithdraw(p, "3000")).body as { id: string }
@@ -99,21 +72,37 @@ describeBackends("withdrawals: operator command", ({ start }) => {
     expect(await balance(server, p.userId)).toBe(8_000n)
     const again = await operator(["withdrawals", "approve", second.id])
     expect(again.code).toBe(1)
-    expect(again.stderr).toContain("WithdrawalMoveRefused")
+    expect(again.stderr).toMatch(/^refused \(DecisionRefused\): /)
 
     const audit = await server.query<{ actor: string; action: string; subject: string }>(
       "SELECT actor, action, subject FROM operator_audit WHERE subject IN ($1, $2) ORDER BY id",
       [first.id, second.id],
     )
-    // Through the server the audit names the operator the secret belongs to (the local one), not --as.
-    const who = server.config.databaseUrl === undefined ? "local via server" : "cli-tester"
+    // The audit names the token and its operator.
+    const who = "token:pay@wo.example (cli tests)"
     expect(audit).toEqual([
       { actor: who, action: "withdrawal.approve", subject: first.id },
       { actor: who, action: "withdrawal.reject", subject: second.id },
     ])
   })
 
-  it("records a manual BTC payout: mark-sent with its transaction, then mark-paid", async () => {
+  it("refuses a support agent's token (Forbidden, exit 1), and nothing changes", async () => {
+    const p = await newCashier(server, "wo-support", { eur: 5_000n })
+    const w = (await bankWithdraw(p, "1000")).body as { id: string }
+    const refused = await operator(["withdrawals", "approve", w.id], supportToken)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(
+      "refused (Forbidden): The support role does not have the withdrawals.review permission.\n",
+    )
+    expect(refused.stdout).toBe("")
+    expect(await statusOf(server, w.id)).toBe("requested")
+    expect(await server.query("SELECT action FROM operator_audit WHERE subject = $1", [w.id])).toEqual([])
+  })
+
+  // Several processes one after the other: a busy machine needs minutes.
+  it("records a manual BTC payout: mark-sent with its transaction, then mark-paid", {
+    timeout: 240_000,
+  }, async () => {
     const p = await newCashier(server, "wo-btc", { eur: 0n })
     await addWallet(p, "BTC")
     await fund(server, p.userId, 100_000n, "BTC")
