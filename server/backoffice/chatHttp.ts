@@ -9,7 +9,7 @@
  * itself, in the guard's order: BACKOFFICE_ALLOW (403 ForbiddenAddress), the `bo_session` cookie
  * (401 Unauthenticated), `chat.answer` (403 Forbidden), a one-time password (403).
  */
-import { Effect, Layer, Option, Stream } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
@@ -17,7 +17,7 @@ import type { ConversationSummary } from "../../services/backoffice/chat.ts"
 import { CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
 import { Chat } from "../chat/Chat.ts"
-import { HEARTBEAT } from "../events/http.ts"
+import { eventStreamResponse } from "../events/http.ts"
 import { readCookie } from "../users/cookies.ts"
 import { actorOf, Backoffice } from "./Backoffice.ts"
 import { cannedReplies } from "./cannedReplies.ts"
@@ -96,17 +96,7 @@ const eventRoute = Layer.unwrap(
         )
       if (operator.mustChangePassword)
         return refusal(403, "PasswordChangeRequired", "Choose your own password first.")
-      const pushes = chat
-        .allEvents()
-        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
-      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
-        Stream.encodeText,
-      )
-      return HttpServerResponse.stream(body, {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
-      })
+      return eventStreamResponse(chat.allEvents())
     })
     return HttpRouter.add("GET", SUPPORT_EVENTS_PATH, handler)
   }),

@@ -8,13 +8,13 @@
  * `type`, JSON data), the same framing as `/api/events`: a first comment opens the stream, a
  * heartbeat every 25 s keeps proxies from closing it. 401 JSON when the request has no owner.
  */
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
 import { ValidationFailed } from "../../services/errors.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
-import { HEARTBEAT } from "../events/http.ts"
+import { eventStreamResponse } from "../events/http.ts"
 import { requireSession, UnauthenticatedMessage } from "../users/auth.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
@@ -141,17 +141,7 @@ export const chatEventRoutes = Layer.unwrap(
             headers: { "cache-control": "no-store" },
           },
         )
-      const pushes = chat
-        .events(who.value)
-        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
-      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
-        Stream.encodeText,
-      )
-      return HttpServerResponse.stream(body, {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
-      })
+      return eventStreamResponse(chat.events(who.value))
     })
     return HttpRouter.add("GET", CHAT_EVENTS_PATH, handler)
   }),
