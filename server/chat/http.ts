@@ -4,6 +4,8 @@
  * only its SHA-256 is stored), which the first call without either sets. A signed-in player who
  * still carries a visitor cookie takes over that visitor's conversation once, and the cookie goes.
  *
+ * `GET …/chat/identity` answers the signed-in player's id with Chatwoot's identity hash (./identity.ts).
+ *
  * `GET /chat-service/api/v1/chat/events`: the owner's chat events as server-sent events (named by
  * `type`, JSON data), the same framing as `/api/events`: a first comment opens the stream, a
  * heartbeat every 25 s keeps proxies from closing it. 401 JSON when the request has no owner.
@@ -20,6 +22,7 @@ import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { Chat, type ChatOwner } from "./Chat.ts"
+import { identifierHashOf } from "./identity.ts"
 
 export const CHAT_VISITOR_COOKIE = "casino_chat_visitor"
 export const CHAT_EVENTS_PATH = "/chat-service/api/v1/chat/events"
@@ -48,6 +51,13 @@ const visitorCookie = (config: Pick<AppConfigShape, "cookieSecure">, token: stri
     )
     return Effect.void
   })
+
+const noStore = Effect.withFiber<void>((fiber) => {
+  HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store")),
+  )
+  return Effect.void
+})
 
 const visitorToken = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
   const token = readCookie(request, CHAT_VISITOR_COOKIE)
@@ -93,6 +103,7 @@ export const ChatHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const sessions = yield* Sessions
     const chat = yield* Chat
+    const config = yield* AppConfig
     const owner = yield* ownerOf
     return handlers
       .handle("conversation", ({ request }) =>
@@ -121,6 +132,14 @@ export const ChatHandlers = HttpApiBuilder.group(
               field: "userId",
             })
           return yield* chat.setAttributes(session.user.id, payload)
+        }),
+      )
+      .handle("identity", ({ request }) =>
+        Effect.gen(function* () {
+          const session = yield* requireSession(sessions, request)
+          // A credential of this player's: no cache may keep it for the next person.
+          yield* noStore
+          return { userId: session.user.id, identifierHash: identifierHashOf(config.chat, session.user.id) }
         }),
       )
   }),

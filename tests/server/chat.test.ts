@@ -252,6 +252,16 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     expect((await visitor.post(`${CHAT}/attributes`, { userId, name: "x" })).status).toBe(401)
   })
 
+  it("answers the player's identity without a hash when no Chatwoot token is set", async () => {
+    const { browser, email } = await newPlayer(server, "chat-identity")
+    const rows = await server.query<{ id: string }>(`SELECT id::text AS id FROM users WHERE email = $1`, [
+      email,
+    ])
+    const res = await browser.get(`${CHAT}/identity`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ userId: rows[0]?.id, identifierHash: null })
+  })
+
   it("refuses the stream without an owner, and a write from a foreign origin", async () => {
     const res = await fetch(`${server.url}${CHAT}/events`)
     expect(res.status).toBe(401)
