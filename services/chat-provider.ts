@@ -1,10 +1,11 @@
 /**
  * Who runs the live-support chat on this page: the casino's own (`builtin`) or Chatwoot. The server
  * says which in `<meta name="chat-provider">` (CHAT_PROVIDER, docs/chat.md). Both sides of the
- * widget speak through `ChatProvider`: 3 s after load it is given the player's name and user id.
+ * widget speak through `ChatProvider`: 3 s after load it is given the player's name and user id, and
+ * on sign-out it forgets them.
  */
 import { runForActor } from "./bridge.ts"
-import type { ChatAttributes } from "./chat-service.ts"
+import type { ChatAttributes, ChatIdentity } from "./chat-service.ts"
 import { chatClient } from "./clients/chat.ts"
 
 export type ChatProviderConfig =
@@ -21,6 +22,8 @@ export interface ChatProvider {
   readonly kind: ChatProviderConfig["provider"]
   /** Tells the chat who the player is; rejects when it could not. */
   readonly setAttributes: (user: ChatUser) => Promise<ChatAttributes>
+  /** The player left (sign-out): the next person on this device must not see their conversation. */
+  readonly reset: () => void
 }
 
 /** What is read of `<meta name="chat-provider">` (an HTMLMetaElement in the page). */
@@ -49,4 +52,10 @@ export const builtinChatProvider: ChatProvider = {
       chatClient.attributes({ payload: { userId: user.id, name: user.name } }),
       new AbortController().signal,
     ),
+  // Nothing to forget on the device: the conversation is the session's, and the session is gone.
+  reset: () => undefined,
 }
+
+/** The signed-in player's id with Chatwoot's identity hash, made by the server (its secret). */
+export const fetchChatIdentity = (): Promise<ChatIdentity> =>
+  runForActor(chatClient.identity(), new AbortController().signal)

@@ -73,6 +73,17 @@ export const ChatAttributes = Schema.Struct({ userId: Schema.String, name: Schem
 export type ChatAttributes = typeof ChatAttributes.Type
 
 /**
+ * GET …/chat/identity: who the session's player is to an outside chat (Chatwoot's `setUser`), with
+ * the server-made `identifierHash` (HMAC-SHA256 of `userId` with the inbox's secret token, hex) that
+ * Chatwoot's identity validation checks; null when the server has no such token.
+ */
+export const ChatIdentity = Schema.Struct({
+  userId: Schema.String,
+  identifierHash: Schema.NullOr(Schema.String),
+})
+export type ChatIdentity = typeof ChatIdentity.Type
+
+/**
  * Pushed on `GET /chat-service/api/v1/chat/events` (server-sent events named by `type`): a new
  * message in the conversation (either side's), or the conversation closed by staff.
  */

@@ -1,6 +1,7 @@
 /**
  * Generated-path model of machines/chat/chatIdentity.machine.ts: a visitor and a signed-in player;
- * the 3 s wait; the provider storing the attributes or failing to; signing in and out at any point.
+ * the 3 s wait; the provider storing the attributes or failing to; signing in and out at any point
+ * (signing out also resets the provider).
  */
 import { transportError } from "../flowFixtures.ts"
 import { defineModel } from "../model.ts"

@@ -9,7 +9,7 @@
  * itself, in the guard's order: BACKOFFICE_ALLOW (403 ForbiddenAddress), the `bo_session` cookie
  * (401 Unauthenticated), `chat.answer` (403 Forbidden), a one-time password (403).
  */
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
@@ -18,6 +18,7 @@ import { CurrentOperator } from "../../services/backoffice/middleware.ts"
 import { can } from "../../services/backoffice/permissions.ts"
 import { Chat } from "../chat/Chat.ts"
 import { AppConfig } from "../config.ts"
+import { eventStreamResponse } from "../events/http.ts"
 import { readCookie } from "../users/cookies.ts"
 import { actorOf, Backoffice } from "./Backoffice.ts"
 import { cannedReplies } from "./cannedReplies.ts"
@@ -95,27 +96,14 @@ const eventRoute = Layer.unwrap(
         )
       if (operator.mustChangePassword)
         return refusal(403, "PasswordChangeRequired", "Choose your own password first.")
-      const pushes = chat
-        .allEvents()
-        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
       // Each heartbeat re-checks the session (without sliding it): a stream ends within one
       // heartbeat of a sign-out, the idle limit, a disabled operator or a role without chat.answer.
       const sessionId = found.value.sessionId
-      const heartbeats = Stream.tick(Duration.seconds(config.backofficeStreamCheckSeconds)).pipe(
-        Stream.takeWhileEffect(() =>
-          backoffice
-            .stillSignedIn(sessionId)
-            .pipe(Effect.map((now) => Option.isSome(now) && can(now.value.role, "chat.answer"))),
-        ),
-        Stream.map(() => ": heartbeat\n\n"),
-      )
-      const body = Stream.concat(
-        Stream.make(": connected\n\n"),
-        Stream.merge(pushes, heartbeats, { haltStrategy: "either" }),
-      ).pipe(Stream.encodeText)
-      return HttpServerResponse.stream(body, {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
+      return eventStreamResponse(chat.allEvents(), {
+        heartbeat: Duration.seconds(config.backofficeStreamCheckSeconds),
+        stillOpen: backoffice
+          .stillSignedIn(sessionId)
+          .pipe(Effect.map((now) => Option.isSome(now) && can(now.value.role, "chat.answer"))),
       })
     })
     return HttpRouter.add("GET", SUPPORT_EVENTS_PATH, handler)

@@ -5,11 +5,11 @@
  * player's, unless the player has one already. Bodies are trimmed and 1–2,000 characters; each
  * owner may send `chatSendLimit` messages per window (the shared database rate limiter).
  *
- * Live updates go through an in-process PubSub: the player's SSE stream and (later) the back
- * office's inbox subscribe to it. One process only, as documented: a second server process would
- * not see the events of the first (the widget re-reads the conversation whenever its stream opens).
+ * Live updates go through `ChatEvents` (./ChatEvents.ts): published after the commit, heard by every
+ * server process on the database (LISTEN/NOTIFY; in-process on PGlite). The player's SSE stream
+ * filters its owner; the back office's inbox takes them all.
  */
-import { Context, Effect, Layer, PubSub, Schema, Stream } from "effect"
+import { Context, Effect, Layer, Schema, type Scope, Stream } from "effect"
 import type { SqlError } from "effect/sql"
 import {
   type ChatAttributes,
@@ -21,6 +21,7 @@ import {
 import { type RateLimited, ValidationFailed } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
+import { makeChatEvents } from "./ChatEvents.ts"
 import { ChatRepo, type ConversationRow, type InboxRow, type MessageRow } from "./ChatRepo.ts"
 
 /** A staff call named a conversation that does not exist. */
@@ -41,11 +42,6 @@ export const ownerKey = (owner: ChatOwner): string =>
 
 const rowOwnerKey = (row: ConversationRow): string =>
   row.userId !== null ? `user:${row.userId}` : `visitor:${row.visitorTokenHash ?? ""}`
-
-interface Envelope {
-  readonly owner: string
-  readonly event: ChatEvent
-}
 
 /** What the back office's inbox lists. */
 export interface InboxEntry {
@@ -96,8 +92,8 @@ export interface ChatShape {
   readonly markRead: (owner: ChatOwner, lastReadId: string) => Effect.Effect<number>
   /** The name and user id the widget reported, stored on the player's conversation for staff. */
   readonly setAttributes: (userId: string, attributes: ChatAttributes) => Effect.Effect<ChatAttributes>
-  /** The owner's events from now on. */
-  readonly events: (owner: ChatOwner) => Stream.Stream<ChatEvent>
+  /** The owner's events from now on (subscribed in the caller's scope), as a stream. */
+  readonly events: (owner: ChatOwner) => Effect.Effect<Stream.Stream<ChatEvent>, never, Scope.Scope>
   // The back office's side (its HTTP comes later).
   readonly inbox: () => Effect.Effect<ReadonlyArray<InboxEntry>>
   readonly read: (conversationId: string) => Effect.Effect<StaffConversation, ChatConversationNotFound>
@@ -115,8 +111,8 @@ export interface ChatShape {
     conversationId: string,
     lastReadId: string,
   ) => Effect.Effect<void, ChatConversationNotFound>
-  /** Every conversation's events (the inbox's live view). */
-  readonly allEvents: () => Stream.Stream<ChatEvent>
+  /** Every conversation's events from now on (the inbox's live view), like `events`. */
+  readonly allEvents: () => Effect.Effect<Stream.Stream<ChatEvent>, never, Scope.Scope>
 }
 
 export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat") {
@@ -126,15 +122,17 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
       const repo = yield* ChatRepo
       const limiter = yield* RateLimiter
       const config = yield* AppConfig
-      const hub = yield* PubSub.unbounded<Envelope>()
       // A database failure is a defect here: the HTTP edge answers it with a logged 500.
       const db = <A>(effect: Effect.Effect<A, SqlError.SqlError>) => Effect.orDie(effect)
+      const live = yield* makeChatEvents((conversationId, messageId) =>
+        repo.messageById(conversationId, messageId).pipe(Effect.map((row) => row && toMessage(row))),
+      )
 
       const openOf = (owner: ChatOwner) =>
         owner.kind === "player" ? repo.openForUser(owner.userId) : repo.openForVisitor(owner.tokenHash)
 
       const publish = (row: ConversationRow, event: ChatEvent) =>
-        PubSub.publish(hub, { owner: rowOwnerKey(row), event }).pipe(Effect.asVoid)
+        live.publish({ owner: rowOwnerKey(row), event })
 
       const validBody = (raw: string) => {
         const problem = chatBodyProblem(raw)
@@ -191,9 +189,11 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
 
       const events = (owner: ChatOwner) => {
         const key = ownerKey(owner)
-        return Stream.fromPubSub(hub).pipe(
-          Stream.filter((e) => e.owner === key),
-          Stream.map((e) => e.event),
+        return Effect.map(live.subscribe, (envelopes) =>
+          envelopes.pipe(
+            Stream.filter((e) => e.owner === key),
+            Stream.map((e) => e.event),
+          ),
         )
       }
 
@@ -270,7 +270,11 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         assign,
         close,
         markStaffRead,
-        allEvents: () => Stream.fromPubSub(hub).pipe(Stream.map((e) => e.event)),
+        allEvents: () =>
+          Effect.map(
+            live.subscribe,
+            Stream.map((e) => e.event),
+          ),
       })
     }),
   ).pipe(Layer.provideMerge(ChatRepo.layer))

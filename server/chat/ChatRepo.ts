@@ -69,6 +69,10 @@ export interface ChatRepoShape {
   /** The open conversation of the player with this e-mail (the operator endpoint's look-up). */
   readonly openForEmail: (email: string) => Sql<ConversationRow | undefined>
   readonly operatorIdByEmail: (email: string) => Sql<string | undefined>
+  /** One message of a conversation (a notification names it by id: its body may not fit). */
+  readonly messageById: (conversationId: string, messageId: string) => Sql<MessageRow | undefined>
+  /** `pg_notify` on `channel`: inside a transaction PostgreSQL sends it at the commit, else at once. */
+  readonly notify: (channel: string, payload: string) => Sql<void>
 }
 
 const make = Effect.gen(function* () {
@@ -226,7 +230,17 @@ const make = Effect.gen(function* () {
       SELECT id::text AS id FROM backoffice_operators WHERE lower(email) = lower(${email}) AND NOT disabled
     `.pipe(Effect.map((rows) => rows[0]?.id))
 
+  const messageById = (conversationId: string, messageId: string) =>
+    sql<MessageRow>`
+      SELECT ${messageCols} FROM chat_messages WHERE id = ${messageId} AND conversation_id = ${conversationId}
+    `.pipe(Effect.map(first))
+
+  const notify = (channel: string, payload: string) =>
+    sql`SELECT pg_notify(${channel}, ${payload})`.pipe(Effect.asVoid)
+
   return ChatRepo.of({
+    messageById,
+    notify,
     openForEmail,
     operatorIdByEmail,
     openForUser,

@@ -3,12 +3,20 @@
  * (server/chat/); `chatwoot` hands the widget to a Chatwoot installation and needs its base URL
  * (CHATWOOT_BASE_URL, its origin) and the website inbox token
  * (CHATWOOT_WEBSITE_TOKEN). The page learns the choice from `<meta name="chat-provider">`.
+ * CHATWOOT_HMAC_TOKEN, the inbox's identity-validation secret, stays on the server: it signs the
+ * player's id (`GET /chat/identity`, ./identity.ts) and is never written into the page.
  */
 import { invalid, originOf, text } from "../../lib/env.ts"
 
 export type ChatConfig =
   | { readonly provider: "builtin" }
-  | { readonly provider: "chatwoot"; readonly baseUrl: string; readonly websiteToken: string }
+  | {
+      readonly provider: "chatwoot"
+      readonly baseUrl: string
+      readonly websiteToken: string
+      /** Absent: no identity validation (the inbox must not enforce it). */
+      readonly hmacToken?: string
+    }
 
 type Env = Record<string, string | undefined>
 
@@ -25,7 +33,12 @@ export const loadChatConfig = (env: Env): ChatConfig => {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(websiteToken))
     return invalid("CHATWOOT_WEBSITE_TOKEN", "(hidden)", "letters, digits, _ and -")
   const baseUrl = originOf("CHATWOOT_BASE_URL", baseRaw)
-  return { provider: "chatwoot", baseUrl, websiteToken }
+  const hmacToken = text(env, "CHATWOOT_HMAC_TOKEN")
+  if (hmacToken === undefined) return { provider: "chatwoot", baseUrl, websiteToken }
+  // The value is a secret: the message never repeats it.
+  if (!/^[\x21-\x7e]{8,200}$/.test(hmacToken))
+    return invalid("CHATWOOT_HMAC_TOKEN", "(hidden)", "8–200 printable characters without spaces")
+  return { provider: "chatwoot", baseUrl, websiteToken, hmacToken }
 }
 
 /** Origins the page must be allowed to load scripts from and talk to (the CSP). */

@@ -4,22 +4,25 @@
  * only its SHA-256 is stored), which the first call without either sets. A signed-in player who
  * still carries a visitor cookie takes over that visitor's conversation once, and the cookie goes.
  *
+ * `GET …/chat/identity` answers the signed-in player's id with Chatwoot's identity hash (./identity.ts).
+ *
  * `GET /chat-service/api/v1/chat/events`: the owner's chat events as server-sent events (named by
  * `type`, JSON data), the same framing as `/api/events`: a first comment opens the stream, a
  * heartbeat every 25 s keeps proxies from closing it. 401 JSON when the request has no owner.
  */
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CasinoApi } from "../../services/api.ts"
 import { ValidationFailed } from "../../services/errors.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
-import { HEARTBEAT } from "../events/http.ts"
+import { eventStreamResponse } from "../events/http.ts"
 import { requireSession, UnauthenticatedMessage } from "../users/auth.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { Chat, type ChatOwner } from "./Chat.ts"
+import { identifierHashOf } from "./identity.ts"
 
 export const CHAT_VISITOR_COOKIE = "casino_chat_visitor"
 export const CHAT_EVENTS_PATH = "/chat-service/api/v1/chat/events"
@@ -48,6 +51,13 @@ const visitorCookie = (config: Pick<AppConfigShape, "cookieSecure">, token: stri
     )
     return Effect.void
   })
+
+const noStore = Effect.withFiber<void>((fiber) => {
+  HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store")),
+  )
+  return Effect.void
+})
 
 const visitorToken = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
   const token = readCookie(request, CHAT_VISITOR_COOKIE)
@@ -93,6 +103,7 @@ export const ChatHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const sessions = yield* Sessions
     const chat = yield* Chat
+    const config = yield* AppConfig
     const owner = yield* ownerOf
     return handlers
       .handle("conversation", ({ request }) =>
@@ -123,6 +134,14 @@ export const ChatHandlers = HttpApiBuilder.group(
           return yield* chat.setAttributes(session.user.id, payload)
         }),
       )
+      .handle("identity", ({ request }) =>
+        Effect.gen(function* () {
+          const session = yield* requireSession(sessions, request)
+          // A credential of this player's: no cache may keep it for the next person.
+          yield* noStore
+          return { userId: session.user.id, identifierHash: identifierHashOf(config.chat, session.user.id) }
+        }),
+      )
   }),
 )
 
@@ -141,17 +160,7 @@ export const chatEventRoutes = Layer.unwrap(
             headers: { "cache-control": "no-store" },
           },
         )
-      const pushes = chat
-        .events(who.value)
-        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
-      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
-        Stream.encodeText,
-      )
-      return HttpServerResponse.stream(body, {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
-      })
+      return eventStreamResponse(chat.events(who.value))
     })
     return HttpRouter.add("GET", CHAT_EVENTS_PATH, handler)
   }),

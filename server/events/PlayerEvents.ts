@@ -12,7 +12,8 @@
  * event lost in a crash between the commit and the NOTIFY costs at most one poll interval.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, PubSub, Schema, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, Schema, type Scope, Stream } from "effect"
+import { listenForever } from "../../lib/db/listen.ts"
 import { PlayerEvent } from "../../services/wallet-service.ts"
 import { AppConfig } from "../config.ts"
 
@@ -30,6 +31,8 @@ export interface PlayerEventsShape {
   ) => Effect.Effect<void>
   /** The events of one player, from the moment the stream starts. */
   readonly stream: (userId: string) => Stream.Stream<PlayerEvent>
+  /** The events of one player from now (subscribed in the caller's scope), as a stream. */
+  readonly subscribe: (userId: string) => Effect.Effect<Stream.Stream<PlayerEvent>, never, Scope.Scope>
   /** Whether delivery crosses processes (PostgreSQL LISTEN/NOTIFY) or stays in this one (PGlite). */
   readonly mode: "notify" | "in-process"
 }
@@ -45,26 +48,14 @@ export class PlayerEvents extends Context.Service<PlayerEvents, PlayerEventsShap
       const hub = yield* PubSub.unbounded<Envelope>()
       const crossProcess = config.databaseUrl !== undefined
 
-      if (crossProcess) {
-        // One listener per process, for the server's lifetime; a lost connection is retried.
-        yield* Effect.gen(function* () {
-          const queue = yield* pg.listen(CHANNEL)
-          yield* Stream.fromQueue(queue).pipe(
-            Stream.runForEach((n) => {
-              const decoded = decodeEnvelope(n.payload)
-              return decoded._tag === "Some" ? PubSub.publish(hub, decoded.value) : Effect.void
-            }),
-          )
-        }).pipe(
-          Effect.scoped,
-          Effect.catchCause((cause) =>
-            Effect.logWarning("player events listener stopped; restarting", cause),
-          ),
-          Effect.andThen(Effect.sleep("1 second")),
-          Effect.forever,
-          Effect.forkScoped,
-        )
-      }
+      if (crossProcess)
+        // One listener per process, for the server's lifetime (a lost connection is retried).
+        yield* listenForever(CHANNEL, (payload) => {
+          const decoded = decodeEnvelope(payload)
+          return decoded._tag === "Some"
+            ? PubSub.publish(hub, decoded.value).pipe(Effect.asVoid)
+            : Effect.void
+        })
 
       const publish = (userId: string, event: PlayerEvent) => {
         const envelope: Envelope = { userId, event }
@@ -88,16 +79,20 @@ export class PlayerEvents extends Context.Service<PlayerEvents, PlayerEventsShap
           : PubSub.publishAll(hub, envelopes).pipe(Effect.asVoid)
       }
 
-      const stream = (userId: string) =>
-        Stream.fromPubSub(hub).pipe(
+      const ofPlayer = (userId: string) => (envelopes: Stream.Stream<Envelope>) =>
+        envelopes.pipe(
           Stream.filter((e) => e.userId === userId),
           Stream.map((e) => e.event),
         )
+      const stream = (userId: string) => ofPlayer(userId)(Stream.fromPubSub(hub))
+      const subscribe = (userId: string) =>
+        Effect.map(PubSub.subscribe(hub), (s) => ofPlayer(userId)(Stream.fromSubscription(s)))
 
       return {
         publish,
         publishMany,
         stream,
+        subscribe,
         mode: crossProcess ? "notify" : "in-process",
       } satisfies PlayerEventsShape
     }),

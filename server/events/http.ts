@@ -4,7 +4,7 @@
  * from closing an idle stream. 401 JSON without a session. Not compressed (the edge never
  * compresses `text/event-stream`) and never cached.
  */
-import { Duration, Effect, Layer, Stream } from "effect"
+import { Duration, Effect, Layer, type Scope, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { requireSession } from "../users/auth.ts"
 import { Sessions } from "../users/Sessions.ts"
@@ -12,6 +12,46 @@ import { PlayerEvents } from "./PlayerEvents.ts"
 
 export const EVENTS_PATH = "/api/events"
 export const HEARTBEAT = Duration.seconds(25)
+
+/**
+ * A server-sent event response (the player's, the chat's and the inbox's streams): each event named
+ * by its `type` with its JSON as `data`, a comment every 25 s. The first chunk, `: connected`, goes
+ * out once `subscribe` has subscribed, so whatever is published after a client saw it reaches that
+ * client (tests and the widget's re-read rely on it).
+ */
+export const eventStreamResponse = <A extends { readonly type: string }>(
+  subscribe: Effect.Effect<Stream.Stream<A>, never, Scope.Scope>,
+  options: {
+    /** Every heartbeat; 25 s when absent. */
+    readonly heartbeat?: Duration.Duration
+    /** Asked at each heartbeat: false ends the stream (a session that ended since it opened). */
+    readonly stillOpen?: Effect.Effect<boolean>
+  } = {},
+) => {
+  const ticks = Stream.tick(options.heartbeat ?? HEARTBEAT)
+  const stillOpen = options.stillOpen
+  const heartbeats = (
+    stillOpen === undefined ? ticks : ticks.pipe(Stream.takeWhileEffect(() => stillOpen))
+  ).pipe(Stream.map(() => ": heartbeat\n\n"))
+  const body = Stream.unwrap(
+    Effect.map(subscribe, (pushes) =>
+      // The first chunk opens the stream at once (the browser's EventSource fires `open`).
+      Stream.concat(
+        Stream.make(": connected\n\n"),
+        Stream.merge(
+          pushes.pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)),
+          heartbeats,
+          // Heartbeats end only when `stillOpen` says so; the pushes never end on their own.
+          { haltStrategy: "either" },
+        ),
+      ),
+    ),
+  ).pipe(Stream.encodeText)
+  return HttpServerResponse.stream(body, {
+    contentType: "text/event-stream",
+    headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
+  })
+}
 
 export const eventRoutes = Layer.unwrap(
   Effect.gen(function* () {
@@ -25,18 +65,7 @@ export const eventRoutes = Layer.unwrap(
           { _tag: "Unauthenticated", message: session.failure.message },
           { status: 401, headers: { "cache-control": "no-store" } },
         )
-      const pushes = events
-        .stream(session.success.user.id)
-        .pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
-      const heartbeats = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-      // The first chunk opens the stream at once (the browser's EventSource fires `open`).
-      const body = Stream.concat(Stream.make(": connected\n\n"), Stream.merge(pushes, heartbeats)).pipe(
-        Stream.encodeText,
-      )
-      return HttpServerResponse.stream(body, {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-store", "x-accel-buffering": "no", connection: "keep-alive" },
-      })
+      return eventStreamResponse(events.subscribe(session.success.user.id))
     })
     return HttpRouter.add("GET", EVENTS_PATH, handler)
   }),

@@ -1,15 +1,17 @@
 /**
  * Live support chat, the player's side (docs/chat.md): the signed-in player's conversation (or an
  * anonymous visitor's, keyed by an httpOnly cookie the first call sets), sending a message, marking
- * staff messages read, and the attributes the widget reports 3 s after load. Live updates are the
- * plain SSE route `GET /chat-service/api/v1/chat/events` (server/chat/http.ts), outside this group
- * like the other event streams. The back office's side is a service only (server/chat/Chat.ts).
+ * staff messages read, the attributes the widget reports 3 s after load, and (Chatwoot) the signed
+ * identity it hands to Chatwoot. Live updates are the plain SSE route
+ * `GET /chat-service/api/v1/chat/events` (server/chat/http.ts), outside this group like the other
+ * event streams. The back office's side is a service only (server/chat/Chat.ts).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   ChatAttributes,
   ChatAttributesPayload,
   ChatConversation,
+  ChatIdentity,
   ChatMessage,
   ChatRead,
   MarkChatReadPayload,
@@ -36,6 +38,11 @@ export class ChatServiceApi extends HttpApiGroup.make("chat")
       payload: ChatAttributesPayload,
       success: ChatAttributes,
       error: [Unauthenticated, ValidationFailed],
+    }),
+    // Signed-in players only; the Chatwoot widget's identity (the hash is made with a server secret).
+    HttpApiEndpoint.get("identity", "/chat/identity", {
+      success: ChatIdentity,
+      error: [Unauthenticated],
     }),
   )
   .prefix("/chat-service/api/v1")

@@ -7,6 +7,7 @@ import {
   ChatAttributes,
   ChatAttributesPayload,
   ChatConversation,
+  ChatIdentity,
   ChatMessage,
   ChatRead,
   MarkChatReadPayload,
@@ -42,6 +43,12 @@ export const chatTable: ClientTable<typeof ChatServiceApi> = {
     payload: ChatAttributesPayload,
     success: { 200: [ChatAttributes] },
     errors: { 400: [ValidationFailed], 401: [Unauthenticated] },
+  },
+  identity: {
+    method: "GET",
+    path: "/chat-service/api/v1/chat/identity",
+    success: { 200: [ChatIdentity] },
+    errors: { 401: [Unauthenticated] },
   },
 }
 

@@ -2,10 +2,12 @@
  * The support chat end to end on both backends (docs/chat.md): a player's conversation follows them
  * to a second sign-in, a visitor's is kept by its cookie and becomes theirs when they register,
  * bodies are checked (400, never 500), sending is rate limited (429), staff replies reach the player
- * by GET and by the SSE stream, the inbox counts unread messages, closing ends the conversation,
- * the widget's attributes are stored for staff, and writes carry the edge's Origin check.
+ * by GET and by the SSE stream (only once committed: a rolled-back reply is pushed nowhere), the
+ * inbox counts unread messages, closing ends the conversation, the widget's attributes are stored
+ * for staff, and writes carry the edge's Origin check.
  */
 import { Effect, Stream } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { Chat } from "../../server/chat/Chat.ts"
 import { newPlayer, PASSWORD } from "./account-support.ts"
@@ -29,25 +31,7 @@ const conversationOf = async (browser: Browser): Promise<Conversation> => {
 }
 
 /** An SSE reader on the chat stream with the browser's cookies. */
-const chatStream = async (browser: Browser) => {
-  const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-  const res = await fetch(`${browser.server.url}${CHAT}/events`, { headers: { cookie } })
-  expect(res.headers.get("content-type")).toContain("text/event-stream")
-  if (res.body === null) throw new Error("no body")
-  const reader = res.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ""
-  const until = async (marker: string): Promise<string> => {
-    while (!text.includes(marker)) {
-      const chunk = await reader.read()
-      if (chunk.done) break
-      text += decoder.decode(chunk.value, { stream: true })
-    }
-    return text
-  }
-  await until(": connected")
-  return { until, close: () => reader.cancel() }
-}
+const chatStream = (browser: Browser) => browser.eventStream(`${CHAT}/events`)
 
 describeBackends("chat: the player's support conversation", ({ start }) => {
   let server: TestServer
@@ -163,6 +147,34 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     expect((await conversationOf(browser)).unread).toBe(0)
   })
 
+  it("pushes a reply only once its transaction commits: a rolled-back one reaches no stream", async () => {
+    const { browser } = await newPlayer(server, "chat-rollback")
+    await browser.post(`${CHAT}/messages`, { body: "Is this pushed?" })
+    const { id } = await conversationOf(browser)
+    const stream = await chatStream(browser)
+    const rolledBack = await server.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const chat = yield* Chat
+        return yield* sql
+          .withTransaction(
+            chat.reply(id ?? "", operatorId, "Never committed").pipe(Effect.andThen(Effect.fail("undo"))),
+          )
+          .pipe(Effect.flip)
+      }),
+    )
+    expect(rolledBack).toBe("undo")
+    await server.run(Effect.flatMap(Chat, (chat) => chat.reply(id ?? "", operatorId, "Committed reply")))
+    // Events arrive in commit order: once the later reply is there, the rolled-back one never comes.
+    const pushed = await stream.until("Committed reply")
+    expect(pushed).not.toContain("Never committed")
+    await stream.close()
+    expect((await conversationOf(browser)).messages.map((m) => m.body)).toEqual([
+      "Is this pushed?",
+      "Committed reply",
+    ])
+  })
+
   it("gives staff an inbox with unread counts, assignment, mark read and close", async () => {
     const { browser } = await newPlayer(server, "chat-inbox")
     await browser.post(`${CHAT}/messages`, { body: "First question" })
@@ -200,18 +212,21 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
 
   it("publishes every conversation's events for the back office's live inbox", async () => {
     const { browser } = await newPlayer(server, "chat-all")
-    const seen = server.run(
-      Effect.flatMap(Chat, (chat) =>
-        chat.allEvents().pipe(
-          Stream.filter((e) => e.type === "message" && e.message.body === "Anyone on duty?"),
-          Stream.take(1),
-          Stream.runCollect,
-        ),
+    // Subscribed before the message is sent: nothing to wait for.
+    const seen = await server.run(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const events = yield* (yield* Chat).allEvents()
+          yield* Effect.promise(() => browser.post(`${CHAT}/messages`, { body: "Anyone on duty?" }))
+          return yield* events.pipe(
+            Stream.filter((e) => e.type === "message" && e.message.body === "Anyone on duty?"),
+            Stream.take(1),
+            Stream.runCollect,
+          )
+        }),
       ),
     )
-    await new Promise((r) => setTimeout(r, 100))
-    await browser.post(`${CHAT}/messages`, { body: "Anyone on duty?" })
-    expect((await seen).length).toBe(1)
+    expect(seen.length).toBe(1)
   })
 
   it("stores the widget's attributes for staff, only for the session's own player", async () => {
@@ -235,6 +250,16 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     expect(foreign.status).toBe(400)
     const visitor = new Browser(server, uniqueIp())
     expect((await visitor.post(`${CHAT}/attributes`, { userId, name: "x" })).status).toBe(401)
+  })
+
+  it("answers the player's identity without a hash when no Chatwoot token is set", async () => {
+    const { browser, email } = await newPlayer(server, "chat-identity")
+    const rows = await server.query<{ id: string }>(`SELECT id::text AS id FROM users WHERE email = $1`, [
+      email,
+    ])
+    const res = await browser.get(`${CHAT}/identity`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ userId: rows[0]?.id, identifierHash: null })
   })
 
   it("refuses the stream without an owner, and a write from a foreign origin", async () => {

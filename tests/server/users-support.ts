@@ -21,6 +21,12 @@ export interface Reply {
   readonly setCookie: ReadonlyArray<string>
 }
 
+/** An open server-sent event stream: `until(marker)` reads on until the text so far holds the marker. */
+export interface EventStream {
+  readonly until: (marker: string) => Promise<string>
+  readonly close: () => Promise<void>
+}
+
 /** One browser: remembers the session cookie, can pretend to come from an IP (TRUST_PROXY). */
 export class Browser {
   cookies = new Map<string, string>()
@@ -78,11 +84,16 @@ export class Browser {
    * This browser's push stream (`GET /api/events`), open once the server said ": connected";
    * `until(marker)` reads on until the text pushed so far holds the marker and returns that text.
    */
-  async pushStream(): Promise<{ until: (marker: string) => Promise<string>; close: () => Promise<void> }> {
+  pushStream(): Promise<EventStream> {
+    return this.eventStream("/api/events")
+  }
+
+  /** Any server-sent event stream of this browser's (`pushStream`'s reader on another path). */
+  async eventStream(path: string): Promise<EventStream> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ")
-    const res = await fetch(`${this.server.url}/api/events`, { headers: { cookie } })
+    const res = await fetch(`${this.server.url}${path}`, { headers: { cookie } })
     if (!(res.headers.get("content-type") ?? "").includes("text/event-stream") || res.body === null) {
-      throw new Error(`GET /api/events: HTTP ${res.status}, not an event stream`)
+      throw new Error(`GET ${path}: HTTP ${res.status}, not an event stream`)
     }
     const reader = res.body.getReader()
     const decoder = new TextDecoder()

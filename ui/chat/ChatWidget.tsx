@@ -7,11 +7,16 @@
  */
 import { useActorRef, useSelector } from "@xstate/react"
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef } from "react"
-import { type ActorRefFrom, fromPromise } from "xstate"
-import { chatIdentityMachine } from "../../machines/chat/chatIdentity.machine.ts"
+import type { ActorRefFrom } from "xstate"
+import { chatIdentityFor } from "../../machines/chat/chatIdentity.machine.ts"
 import { ChatWidgetMessages, chatWidgetMachine } from "../../machines/chat/chatWidget.machine.ts"
-import { CHAT_PROVIDER_META, type ChatUser, readChatProviderConfig } from "../../services/chat-provider.ts"
-import type { ChatAttributes, ChatMessage } from "../../services/chat-service.ts"
+import {
+  CHAT_PROVIDER_META,
+  type ChatUser,
+  fetchChatIdentity,
+  readChatProviderConfig,
+} from "../../services/chat-provider.ts"
+import type { ChatMessage } from "../../services/chat-service.ts"
 import type { SessionUser } from "../../services/user-service.ts"
 import type { AuthActor } from "../app/actors.tsx"
 import { makeChatwootProvider } from "./chatwoot.ts"
@@ -233,24 +238,17 @@ export const ChatWidget = ({ auth }: { readonly auth: AuthActor }) => {
     [],
   )
   const chatwoot = useMemo(
-    () => (config.provider === "chatwoot" ? makeChatwootProvider(config, window) : null),
+    () =>
+      config.provider === "chatwoot"
+        ? makeChatwootProvider(config, window, { identify: fetchChatIdentity })
+        : null,
     [config],
   )
   const machine = useMemo(
     () =>
       chatwoot === null
         ? chatWidgetMachine
-        : chatWidgetMachine.provide({
-            actors: {
-              identity: chatIdentityMachine.provide({
-                actors: {
-                  setAttributes: fromPromise<ChatAttributes, ChatUser>(({ input }) =>
-                    chatwoot.setAttributes(input),
-                  ),
-                },
-              }),
-            },
-          }),
+        : chatWidgetMachine.provide({ actors: { identity: chatIdentityFor(chatwoot) } }),
     [chatwoot],
   )
   const chatUser = chatUserOf(user)

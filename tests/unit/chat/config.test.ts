@@ -1,7 +1,8 @@
 /**
  * CHAT_PROVIDER and what the page learns of it: builtin by default, chatwoot only with both its
  * URL and token, the `<meta name="chat-provider">` the server writes into index.html and the page
- * reads back, and the CSP allowing Chatwoot's script and socket only in chatwoot mode.
+ * reads back, the CSP allowing Chatwoot's script and socket only in chatwoot mode, and the HMAC
+ * token that stays on the server.
  */
 import { describe, expect, it } from "vitest"
 import { chatOrigins, loadChatConfig } from "../../../server/chat/config.ts"
@@ -44,6 +45,34 @@ describe("CHAT_PROVIDER", () => {
       loadChatConfig({ CHAT_PROVIDER: "chatwoot", CHATWOOT_BASE_URL: "https://chat.example.com" }),
     ).toThrow("CHATWOOT_WEBSITE_TOKEN")
     expect(() => loadChatConfig({ CHAT_PROVIDER: "intercom" })).toThrow("CHAT_PROVIDER")
+  })
+
+  it("keeps CHATWOOT_HMAC_TOKEN on the server: read, never written into the page, refused when malformed", () => {
+    const env = {
+      CHAT_PROVIDER: "chatwoot",
+      CHATWOOT_BASE_URL: "https://chat.example.com",
+      CHATWOOT_WEBSITE_TOKEN: "tok_123",
+    }
+    const chat = loadChatConfig({ ...env, CHATWOOT_HMAC_TOKEN: "cw-hmac-secret-value" })
+    expect(chat).toEqual({
+      provider: "chatwoot",
+      baseUrl: "https://chat.example.com",
+      websiteToken: "tok_123",
+      hmacToken: "cw-hmac-secret-value",
+    })
+    expect(injectChatProvider(page, chat)).not.toContain("cw-hmac-secret-value")
+    for (const bad of ["short", "has a space in it"]) {
+      const message = (() => {
+        try {
+          loadChatConfig({ ...env, CHATWOOT_HMAC_TOKEN: bad })
+          return "accepted"
+        } catch (error) {
+          return String(error)
+        }
+      })()
+      expect(message).toContain("CHATWOOT_HMAC_TOKEN")
+      expect(message).not.toContain(bad)
+    }
   })
 
   it("tells the page which provider through the meta tag", () => {
