@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto"
 import { base32Decode, totpAt, totpStep } from "../../server/backoffice/totp.ts"
 import type { Role } from "../../services/backoffice/permissions.ts"
+import { bearerFetch } from "../support/bearer.ts"
 import { BO, createOperator, secrets } from "./backoffice-support.ts"
 import type { TestServer } from "./harness.ts"
 import { Browser, type Reply, sleep } from "./users-support.ts"
@@ -22,19 +23,7 @@ export const bearerCall = async (
   method: string,
   path: string,
   body?: unknown,
-): Promise<Reply> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-  if (body !== undefined) headers["content-type"] = "application/json"
-  const res = await fetch(base + path, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  const json = (res.headers.get("content-type") ?? "").includes("json") && text !== ""
-  const parsed: unknown = json ? JSON.parse(text) : text
-  return { status: res.status, headers: res.headers, body: parsed, setCookie: [] }
-}
+): Promise<Reply> => ({ ...(await bearerFetch(base + path, token, method, body)), setCookie: [] })
 
 export interface OperatorToken {
   readonly token: string
