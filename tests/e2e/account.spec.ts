@@ -1,7 +1,7 @@
 /**
  * The player's account in Chromium against the real server, as a new player uses it:
  * completing the profile (read-only afterwards), uploading both verification documents and seeing
- * "verified" once an operator approved them with the operator command; revoking another device's
+ * "verified" once a KYC officer approved them through the back-office API; revoking another device's
  * session (that browser notices when it is looked at again); self-exclusion (signed out, sign-in
  * refused with the spec's message); the promo switch and the unsubscribe link of a real promotional
  * mail; a visitor of a tab's address signing in first; the password change; limits and the reality
@@ -10,10 +10,10 @@
 import type { Browser, Locator, Page, Response } from "@playwright/test"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, signInStatus, solvedCaptcha } from "./support/api.ts"
+import { approveDocuments } from "./support/backoffice.ts"
 import { holdWhileShown } from "./support/clock.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
 import { tokenLink } from "./support/mail.ts"
-import { operator } from "./support/operator.ts"
 import { dismissToasts, solveCaptchaWidget } from "./support/ui.ts"
 
 const banner = (page: Page): Locator => page.getByRole("banner")
@@ -138,10 +138,8 @@ test("a new player completes the profile, uploads both documents, and sees them 
   await expect(address.getByText("Waiting for review").first()).toBeVisible()
   await world.screenshot(page, "account-03-documents-pending")
 
-  const pending = await operator(world.databaseUrl, ["kyc", "pending"])
-  expect(pending.stdout).toContain(player.email)
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", player.email, "--kind", "id"])
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", player.email, "--kind", "bill"])
+  // Both wait in the KYC queue, then a KYC officer's token approves them.
+  await approveDocuments(world, player.email)
 
   await page.reload()
   await expect(page.getByRole("status").filter({ hasText: "Verified." })).toBeVisible()

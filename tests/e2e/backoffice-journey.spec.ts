@@ -8,16 +8,20 @@
  *   e-mail; the payments officer reads the risk context beside it and approves after confirming; the
  *   player's withdrawals list follows until "Paid" (the sandbox provider pays);
  * - axe-core on both queue screens, with an item chosen, at 1280×800 and 390×844 (the same steps
- *   arranged faster: the approvals by the operator command, which the journey covers in the UI).
+ *   arranged faster: the approvals through the API with a KYC token, which the journey covers in the UI).
  * Screenshots go to test-results/screenshots/bo-journey-*.png.
  */
 import { deflateSync } from "node:zlib"
 import type { Browser, Locator, Page } from "@playwright/test"
 import { expectAccessible, VIEWPORTS } from "./support/a11y.ts"
-import { addOperatorByCommand, type Staff, signInToBackoffice } from "./support/backoffice.ts"
+import {
+  addOperatorByCommand,
+  approveDocuments,
+  type Staff,
+  signInToBackoffice,
+} from "./support/backoffice.ts"
 import { balance, banner, depositThirtyByCard, newPlayer, signedInThroughApi } from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
-import { operator } from "./support/operator.ts"
 import { dismissToasts, signUpInPage } from "./support/ui.ts"
 
 // ── A real image to preview: a PNG drawn here (the server accepts files by their signature) ──
@@ -314,9 +318,8 @@ test("both queue screens pass axe at desktop and phone width, with an item chose
   await expect(admin.getByLabel("Reason (the player reads it)")).toBeVisible()
   await expectAccessible(admin, testInfo, "backoffice kyc reject form mobile")
 
-  // ── The approvals by the operator command (the journey covers the screen), then a cashout ──
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", player.email, "--kind", "id"])
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", player.email, "--kind", "bill"])
+  // ── The approvals through the API with a KYC token (the journey covers the screen), then a cashout ──
+  await approveDocuments(world, player.email)
   await cashOutToBank(page, "10.00")
 
   // ── Withdrawals queue with it; chosen, its risk context and the confirmation open ──

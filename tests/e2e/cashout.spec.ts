@@ -3,7 +3,7 @@
  * - an unverified player opens Cash out from the header, the amount is prefilled with minWithdraw,
  *   and the click shows 'Your identification and address has to be verified before cashout'; clicking
  *   it closes the modal and opens /profile/verification;
- * - a verified player (documents approved with the operator command) with a card-deposited balance
+ * - a verified player (documents approved through the back-office API with a KYC token) with a card-deposited balance
  *   withdraws to a bank e-mail (the empty e-mail first: '* required'), the header balance drops at
  *   once, an operator approves, the payment sandbox pays, and /profile/withdrawals shows "Paid" live;
  *   a second withdrawal rejected by the operator returns its amount to the header balance;
@@ -14,6 +14,7 @@
  * Screenshots of each step at 1280×800 and 390×844 go to test-results/screenshots/cashout-*.png.
  */
 import type { Locator, Page } from "@playwright/test"
+import { approveDocuments, tokenOf } from "./support/backoffice.ts"
 import { evmRpcUrl, freshAddress, mine, tokenBalance, withChain } from "./support/chain.ts"
 import { depositUsdtOnChain } from "./support/crypto.ts"
 import {
@@ -25,7 +26,6 @@ import {
   welcomeBonusDeposit,
 } from "./support/deposit.ts"
 import { expect, test, type World } from "./support/fixtures.ts"
-import { operator } from "./support/operator.ts"
 import { dismissToasts } from "./support/ui.ts"
 
 const cashoutDialog = (page: Page): Locator => page.getByRole("dialog", { name: "Cash out" })
@@ -33,18 +33,26 @@ const amountForm = (page: Page): Locator => cashoutDialog(page).getByRole("form"
 const fiatForm = (page: Page): Locator => cashoutDialog(page).getByRole("form", { name: "Cash out to" })
 const toast = (page: Page, text: string): Locator => page.getByText(text, { exact: true }).first()
 
-/** The operator's withdrawal moves (`npm run operator -- withdrawals …`). */
+/** A payments officer's decision on a withdrawal, through the back-office API with their token. */
+const decide = async (world: World, id: string, action: "approve" | "reject", reason?: string) => {
+  const payments = await tokenOf(world, "payments")
+  const reply = await payments.call(
+    "POST",
+    `/withdrawals/${id}/${action}`,
+    reason === undefined ? undefined : { reason },
+  )
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+}
 const withdrawalsOperator = {
-  approve: (world: World, id: string) => operator(world.databaseUrl, ["withdrawals", "approve", id]),
-  reject: (world: World, id: string, reason: string) =>
-    operator(world.databaseUrl, ["withdrawals", "reject", id, "--reason", reason]),
+  approve: (world: World, id: string) => decide(world, id, "approve"),
+  reject: (world: World, id: string, reason: string) => decide(world, id, "reject", reason),
 }
 
 /** Registered through the API and signed in from the page's cookie jar; the home page loaded. */
 const signedInPlayer = (page: Page, world: World, tag: string) =>
   signedInThroughApi(page, world, newPlayer(world, tag, "Katherine Johnson"))
 
-/** Both documents uploaded in the verification tab, then approved with the operator command. */
+/** Both documents uploaded in the verification tab, then approved by a KYC officer's token. */
 const verify = async (page: Page, world: World, email: string): Promise<void> => {
   await page.goto("/profile/verification")
   const identity = page.getByRole("region", { name: "Identity document" })
@@ -63,8 +71,7 @@ const verify = async (page: Page, world: World, email: string): Promise<void> =>
   })
   await address.getByRole("button", { name: "Upload" }).click()
   await expect(address.getByText("Waiting for review").first()).toBeVisible()
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", email, "--kind", "id"])
-  await operator(world.databaseUrl, ["kyc", "approve", "--email", email, "--kind", "bill"])
+  await approveDocuments(world, email)
 }
 
 /** Both sizes of every step: the desktop first, then the phone, back to the desktop. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { BO, createOperator, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
+import { bearerCall } from "./operator-token.ts"
 import type { Browser, Reply } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
@@ -33,19 +34,8 @@ describeBackends("back-office API tokens", ({ start }) => {
   afterAll(() => server?.close())
 
   /** A call with the token and no cookie, the way a script sends it (no Origin either). */
-  const withToken = async (token: string, method: string, path: string, body?: unknown): Promise<Reply> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` }
-    if (body !== undefined) headers["content-type"] = "application/json"
-    const res = await fetch(server.url + path, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    const text = await res.text()
-    const json = (res.headers.get("content-type") ?? "").includes("json") && text !== ""
-    const parsed: unknown = json ? JSON.parse(text) : text
-    return { status: res.status, headers: res.headers, body: parsed, setCookie: [] }
-  }
+  const withToken = (token: string, method: string, path: string, body?: unknown): Promise<Reply> =>
+    bearerCall(server.url, token, method, path, body)
 
   const newToken = async (browser: Browser, name: string, days?: number) => {
     const reply = await browser.post(`${BO}/tokens`, days === undefined ? { name } : { name, days })

@@ -11,11 +11,12 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { Chat } from "../../server/chat/Chat.ts"
 import { newPlayer, PASSWORD } from "./account-support.ts"
+import { BO } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
+import { bearerCall, type OperatorToken, operatorToken } from "./operator-token.ts"
 import { Browser, register, signIn, uniqueIp } from "./users-support.ts"
 
 const CHAT = "/chat-service/api/v1/chat"
-const OPERATOR_SECRET = "chat-operator-secret-".padEnd(40, "x")
 
 interface Conversation {
   readonly id: string | null
@@ -36,16 +37,15 @@ const chatStream = (browser: Browser) => browser.eventStream(`${CHAT}/events`)
 describeBackends("chat: the player's support conversation", ({ start }) => {
   let server: TestServer
   let operatorId: string
+  let support: OperatorToken
   beforeAll(async () => {
-    server = await start(
-      { captchaEnabled: false },
-      { env: { TRUST_PROXY: "1", OPERATOR_SECRET: OPERATOR_SECRET } },
-    )
-    const rows = await server.query<{ id: string }>(
-      `INSERT INTO backoffice_operators (email, name, password_hash, role)
-       VALUES ('support@example.com', 'Sam Support', 'x', 'support') RETURNING id::text AS id`,
-    )
-    operatorId = rows[0]?.id ?? ""
+    server = await start({ captchaEnabled: false }, { env: { TRUST_PROXY: "1" } })
+    support = await operatorToken(server, {
+      role: "support",
+      email: "support@example.com",
+      name: "Sam Support",
+    })
+    operatorId = support.operatorId
   })
   afterAll(async () => {
     await server?.close()
@@ -275,32 +275,26 @@ describeBackends("chat: the player's support conversation", ({ start }) => {
     expect(foreign.status).toBe(403)
   })
 
-  it("lets support reply through the operator endpoint, refusing a wrong secret or unknown parties", async () => {
-    const { browser, email } = await newPlayer(server, "chat-operator")
+  it("lets support reply through the back-office API with a token, refusing a wrong token or an unknown conversation", async () => {
+    const { browser } = await newPlayer(server, "chat-operator")
     await browser.post(`${CHAT}/messages`, { body: "Anyone?" })
-    const reply = (body: unknown, secret = OPERATOR_SECRET) =>
-      fetch(`${server.url}/api/operator/v1/chat/reply`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      })
-    const ok = await reply({ playerEmail: email, operatorEmail: "SUPPORT@example.com", body: "Yes, hello!" })
+    const { id } = await conversationOf(browser)
+    const path = (conversation: string) => `${BO}/chat/conversations/${conversation}/reply`
+    const ok = await support.call("POST", path(id ?? ""), { body: "Yes, hello!" })
     expect(ok.status).toBe(200)
     expect((await conversationOf(browser)).messages.map((m) => [m.author, m.body])).toEqual([
       ["player", "Anyone?"],
       ["operator", "Yes, hello!"],
     ])
-    const wrong = await reply({ playerEmail: email, operatorEmail: "support@example.com", body: "x" }, "nope")
+    const wrong = await bearerCall(server.url, "bo_nope", "POST", path(id ?? ""), { body: "x" })
     expect(wrong.status).toBe(401)
-    const noOperator = await reply({ playerEmail: email, operatorEmail: "nobody@example.com", body: "x" })
-    expect(noOperator.status).toBe(404)
-    const noConversation = await reply({
-      playerEmail: "nobody@example.com",
-      operatorEmail: "support@example.com",
+    const anonymous = await new Browser(server).post(path(id ?? ""), { body: "x" })
+    expect(anonymous.status).toBe(401)
+    const noConversation = await support.call("POST", path("00000000-0000-0000-0000-000000000000"), {
       body: "x",
     })
     expect(noConversation.status).toBe(404)
-    const blank = await reply({ playerEmail: email, operatorEmail: "support@example.com", body: "  " })
+    const blank = await support.call("POST", path(id ?? ""), { body: "  " })
     expect(blank.status).toBe(400)
   })
 })

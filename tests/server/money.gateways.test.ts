@@ -7,8 +7,9 @@
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { loadConfig, persistentOperatorSecret } from "../../server/config.ts"
+import { loadConfig } from "../../server/config.ts"
 import { FiatPayouts } from "../../server/payments/payouts.ts"
+import { BO } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import {
   type FakeProvider,
@@ -19,6 +20,7 @@ import {
   startFakeProvider,
   webhookBody,
 } from "./money-support.ts"
+import { operatorToken } from "./operator-token.ts"
 import { bankWithdraw, newCashier, statusOf } from "./withdrawals-support.ts"
 
 const notOffered = "This payment provider is not available to you."
@@ -113,15 +115,8 @@ describeBackends("money: no gateway configured at all", ({ start }) => {
     const requested = await bankWithdraw(p, "2000")
     expect(requested.status).toBe(200)
     const id = (requested.body as { id: string }).id
-    const approved = await fetch(`${server.url}/api/operator/v1/withdrawals/approve`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${persistentOperatorSecret(server.dataDir)}`,
-        "x-operator": "ana",
-        "content-type": "application/json",
-      },
-      body: JSON.stringify({ id }),
-    })
+    const payments = await operatorToken(server, { role: "payments" })
+    const approved = await payments.call("POST", `${BO}/withdrawals/${id}/approve`)
     expect(approved.status).toBe(200)
     expect(await statusOf(server, id)).toBe("approved")
     const callback = await fetch(`${server.url}/api/payments/payouts/bank`, {

@@ -20,9 +20,10 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { makeServer, type RunningServer } from "../../server/app.ts"
-import { persistentOperatorSecret } from "../../server/config.ts"
+import { BO } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport } from "./money-support.ts"
+import { bearerCall, operatorToken } from "./operator-token.ts"
 import { balance, newCashier, PROFILE, pendingBalance } from "./withdrawals-support.ts"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
@@ -36,13 +37,11 @@ describeBackends("withdrawals: concurrency", ({ backend, start }) => {
     a = await start({ captchaEnabled: false }, { parties: ["payments"] })
     if (!postgres) return
     bDir = await mkdtemp(join(tmpdir(), "casino-test-b-"))
-    // One operator secret for both (each would otherwise generate its own into its DATA_DIR). B's
-    // chain watcher stays off: its own sandbox chains are not the ones A's cursors follow.
+    // B's chain watcher stays off: its own sandbox chains are not the ones A's cursors follow.
     b = await makeServer({
       ...a.config,
       port: 0,
       dataDir: bDir,
-      operatorSecrets: [{ name: "local", secret: persistentOperatorSecret(a.dataDir) }],
       crypto: { ...a.config.crypto, watcherEnabled: false },
     })
   }, 60_000)
@@ -85,7 +84,8 @@ describeBackends("withdrawals: concurrency", ({ backend, start }) => {
   }, 120_000)
 
   it("approve and reject of one withdrawal at the same instant: exactly one wins", async () => {
-    const secret = persistentOperatorSecret(a.dataDir)
+    // The token is in the shared database: either server accepts it.
+    const { token } = await operatorToken(a, { role: "payments" })
     const p = await newCashier(a, "wc-race", { eur: 10_000n })
     const res = await p.browser.post(`${PROFILE}/profile/bank/withdraw`, {
       amount: "5000",
@@ -93,21 +93,13 @@ describeBackends("withdrawals: concurrency", ({ backend, start }) => {
       email: "fail@example.com",
     })
     const id = (res.body as { id: string }).id
-    const call = (url: string, path: string, body: unknown) =>
-      fetch(`${url}/api/operator/v1/withdrawals/${path}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${secret}`,
-          "x-operator": "race",
-          "content-type": "application/json",
-        },
-        body: JSON.stringify(body),
-      }).then((r) => r.status)
+    const call = (url: string, action: string, body?: unknown) =>
+      bearerCall(url, token, "POST", `${BO}/withdrawals/${id}/${action}`, body).then((r) => r.status)
     const statuses = await Promise.all([
-      call(base(0), "approve", { id }),
-      call(base(1), "reject", { id, reason: "race" }),
-      call(base(3), "approve", { id }),
-      call(base(2), "reject", { id, reason: "race" }),
+      call(base(0), "approve"),
+      call(base(1), "reject", { reason: "race" }),
+      call(base(3), "approve"),
+      call(base(2), "reject", { reason: "race" }),
     ])
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(statuses.filter((s) => s === 409)).toHaveLength(3)

@@ -1,6 +1,6 @@
 /**
  * Money out, the lifecycle, against the real server and the payment sandbox beside it (the
- * `payments` party: the skrill and bank payout rails) on PGlite and PostgreSQL: operators approve and reject through the operator endpoint (each action audited), the
+ * `payments` party: the skrill and bank payout rails) on PGlite and PostgreSQL: operators approve and reject through the back-office API with their tokens (each action audited as the token's operator), the
  * sandbox's payout API pays or fails a bank/Skrill payout and its signed callback settles it,
  * forged / stale / replayed / conflicting callbacks are refused or answered once, transitions a
  * status does not allow are refused, a crypto payout through a CryptoPayouts double is sent, tracked
@@ -16,8 +16,10 @@ import { CryptoPayouts, type CryptoPayoutsShape, PayoutRejected } from "../../se
 import { signWebhook } from "../../server/payments/adapters.ts"
 import { FiatPayouts } from "../../server/payments/payouts.ts"
 import { Withdrawals } from "../../server/withdrawals/Withdrawals.ts"
+import { BO } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport } from "./money-support.ts"
+import { bearerCall, type OperatorToken, operatorToken } from "./operator-token.ts"
 import { sleep } from "./users-support.ts"
 import {
   addWallet,
@@ -34,11 +36,6 @@ import {
   statusOf,
 } from "./withdrawals-support.ts"
 
-interface Reply {
-  readonly status: number
-  readonly body: Record<string, unknown>
-}
-
 const clearing = async (server: TestServer, code: string, currency: string): Promise<bigint> => {
   const rows = await server.query<{ balance: string }>(
     "SELECT balance::text AS balance FROM ledger_accounts WHERE kind = 'gateway_clearing' AND code = $1 AND currency = $2",
@@ -47,40 +44,30 @@ const clearing = async (server: TestServer, code: string, currency: string): Pro
   return BigInt(rows[0]?.balance ?? "0")
 }
 
-/** One secret per operator: the audit names the operator whose secret authenticated the call. */
-const operatorSecrets = { ana: "ana-secret-".padEnd(40, "a"), bob: "bob-secret-".padEnd(40, "b") } as const
-
 describeBackends("withdrawals: lifecycle", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start(
       { captchaEnabled: false },
       {
-        env: { WITHDRAW_CONFIRMATIONS: "3", OPERATOR_SECRETS: JSON.stringify(operatorSecrets) },
+        env: { WITHDRAW_CONFIRMATIONS: "3" },
         parties: ["payments"],
       },
     )
+    // One token per operator: the audit names the operator whose token made the call.
+    ana = await operatorToken(server, { role: "payments", email: "ana@payments.example" })
+    bob = await operatorToken(server, { role: "payments", email: "bob@payments.example" })
   }, 120_000)
   afterAll(async () => {
     await server?.close()
   })
+  let ana: OperatorToken
+  let bob: OperatorToken
 
-  const operator = async (
-    path: string,
-    body?: unknown,
-    who: keyof typeof operatorSecrets = "ana",
-  ): Promise<Reply> => {
-    const res = await fetch(`${server.url}/api/operator/v1/withdrawals${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      // A name in X-Operator is not who acts: the secret is. The audit must say "ana" here.
-      headers: {
-        authorization: `Bearer ${operatorSecrets[who]}`,
-        "x-operator": who === "ana" ? "mallory" : who,
-        "content-type": "application/json",
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+  /** A decision on withdrawal `id` (`approve`, `reject`, `mark-sent`, `mark-paid`), by ana unless told. */
+  const decide = async (action: string, id: string, body?: unknown, who: OperatorToken = ana) => {
+    const reply = await who.call("POST", `${BO}/withdrawals/${id}/${action}`, body)
+    return { status: reply.status, body: reply.body as Record<string, unknown> }
   }
 
   /** Polls (bounded) until the withdrawal reaches `status`: the sandbox's callback is asynchronous. */
@@ -99,7 +86,7 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
     const p = await newCashier(server, "wl-bank", { eur: 10_000n })
     const id = await requested(p, "3000")
     const clearingBefore = await clearing(server, "bank", "EUR")
-    const approved = await operator("/approve", { id })
+    const approved = await decide("approve", id)
     expect(approved.status).toBe(200)
     expect(["sent", "paid"]).toContain(approved.body.status)
     expect(await until(id, "paid")).toBe("paid")
@@ -115,56 +102,59 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
       "SELECT actor, action, subject FROM operator_audit WHERE subject = $1",
       [id],
     )
-    expect(audit).toEqual([{ actor: "ana via server", action: "withdrawal.approve", subject: id }])
+    expect(audit).toEqual([
+      { actor: "token:ana@payments.example (tests)", action: "withdrawal.approve", subject: id },
+    ])
     // Final: nothing moves it any more.
-    expect((await operator("/approve", { id })).status).toBe(409)
-    expect((await operator("/reject", { id, reason: "late" })).status).toBe(409)
+    expect((await decide("approve", id)).status).toBe(409)
+    expect((await decide("reject", id, { reason: "late" })).status).toBe(409)
   })
 
   it("a payout the provider fails (fail@… e-mail) returns the funds; Skrill pays to the account e-mail", async () => {
     const p = await newCashier(server, "wl-fail", { eur: 10_000n })
     const id = await requested(p, "2000", "fail@example.com")
     expect(await balance(server, p.userId)).toBe(8_000n)
-    expect((await operator("/approve", { id })).status).toBe(200)
+    expect((await decide("approve", id)).status).toBe(200)
     expect(await until(id, "failed")).toBe("failed")
     expect(await balance(server, p.userId)).toBe(10_000n)
     const rows = await server.query<{ reason: string }>("SELECT reason FROM withdrawals WHERE id = $1", [id])
     expect(rows[0]?.reason).toBe("Recipient account not found")
     const skrill = await skrillWithdraw(p, "1500")
     const sid = (skrill.body as { id: string }).id
-    expect((await operator("/approve", { id: sid })).status).toBe(200)
+    expect((await decide("approve", sid)).status).toBe(200)
     expect(await until(sid, "paid")).toBe("paid")
   })
 
   it("reject returns the funds with the reason; no approve after reject, no double approve", async () => {
     const p = await newCashier(server, "wl-reject", { eur: 10_000n })
     const id = await requested(p, "4000")
-    expect((await operator("/reject", { id, reason: "  " })).status).toBe(422)
-    const rejected = await operator("/reject", { id, reason: "Bank account name does not match" }, "bob")
+    expect((await decide("reject", id, { reason: "  " })).status).toBe(400)
+    const rejected = await decide("reject", id, { reason: "Bank account name does not match" }, bob)
     expect(rejected.status).toBe(200)
     expect(rejected.body).toMatchObject({ status: "rejected", reason: "Bank account name does not match" })
     expect(await balance(server, p.userId)).toBe(10_000n)
-    expect((await operator("/approve", { id })).body).toMatchObject({ error: "WithdrawalMoveRefused" })
-    expect((await operator("/approve", { id })).status).toBe(409)
-    expect((await operator("/approve", { id: randomUUID() })).status).toBe(404)
-    expect((await operator("/approve", { id: "not-an-id" })).status).toBe(404)
+    expect((await decide("approve", id)).body).toMatchObject({ _tag: "DecisionRefused" })
+    expect((await decide("approve", id)).status).toBe(409)
+    expect((await decide("approve", randomUUID())).status).toBe(404)
+    expect((await decide("approve", "not-an-id")).status).toBe(404)
     const audit = await server.query<{ actor: string; action: string }>(
       "SELECT actor, action FROM operator_audit WHERE subject = $1",
       [id],
     )
-    expect(audit).toEqual([{ actor: "bob via server", action: "withdrawal.reject" }])
+    expect(audit).toEqual([{ actor: "token:bob@payments.example (tests)", action: "withdrawal.reject" }])
     // A rejected request does not count against the daily cap: the same amount can be asked again.
     const again = await requested(p, "4000", "right-name@example.com")
-    const first = await operator("/approve", { id: again })
+    const first = await decide("approve", again)
     expect(first.status).toBe(200)
     expect(await until(again, "paid")).toBe("paid")
-    // Listing by status for the operator.
-    const listed = await operator("?status=rejected")
-    expect((listed.body.withdrawals as Array<{ id: string }>).map((w) => w.id)).toContain(id)
-    const unauth = await fetch(`${server.url}/api/operator/v1/withdrawals`, {
-      headers: { "x-operator": "x" },
-    })
-    expect(unauth.status).toBe(401)
+    // The operator sees it rejected (the queue lists only requests waiting for a decision).
+    const shown = await ana.call("GET", `${BO}/withdrawals/${id}`)
+    expect(shown.body).toMatchObject({ withdrawal: { id, status: "rejected" } })
+    const queue = (await ana.call("GET", `${BO}/withdrawals`)).body as { withdrawals: Array<{ id: string }> }
+    expect(queue.withdrawals.map((w) => w.id)).not.toContain(id)
+    const anonymous = await fetch(`${server.url}${BO}/withdrawals`)
+    expect(anonymous.status).toBe(401)
+    expect((await bearerCall(server.url, "bo_wrong", "GET", `${BO}/withdrawals`)).status).toBe(401)
   })
 
   it("callbacks: forged and stale refused (401), replay answered once, same id other body 409, mismatch 422", async () => {
@@ -315,15 +305,15 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
     await fund(server, p.userId, 100_000n, "BTC")
     const res = await cryptoWithdraw(p, "50000", "BTC", BTC_ADDRESS)
     const id = (res.body as { id: string }).id
-    expect((await operator("/approve", { id })).body).toMatchObject({ status: "approved" })
-    expect((await operator("/mark-paid", { id })).status).toBe(409)
-    expect((await operator("/mark-sent", { id, txHash: "nope" })).status).toBe(422)
+    expect((await decide("approve", id)).body).toMatchObject({ status: "approved" })
+    expect((await decide("mark-paid", id)).status).toBe(409)
+    expect((await decide("mark-sent", id, { txHash: "nope" })).status).toBe(400)
     const tx = "f".repeat(64)
-    expect((await operator("/mark-sent", { id, txHash: tx })).body).toMatchObject({
+    expect((await decide("mark-sent", id, { txHash: tx })).body).toMatchObject({
       status: "sent",
       txHash: tx,
     })
-    expect((await operator("/mark-paid", { id })).body).toMatchObject({ status: "paid" })
+    expect((await decide("mark-paid", id)).body).toMatchObject({ status: "paid" })
     expect(await clearing(server, "bitcoin", "BTC")).toBeGreaterThanOrEqual(50_000n)
     const actions = await server.query<{ action: string }>(
       "SELECT action FROM operator_audit WHERE subject = $1 ORDER BY id",
@@ -337,7 +327,7 @@ describeBackends("withdrawals: lifecycle", ({ start }) => {
     // A fiat withdrawal is never marked paid by hand: its provider's callback decides.
     const fiat = await newCashier(server, "wl-fiat-manual", { eur: 5_000n })
     const fid = await requested(fiat, "2000")
-    expect((await operator("/mark-paid", { id: fid })).status).toBe(422)
+    expect((await decide("mark-paid", fid)).status).toBe(400)
   })
 
   it("leaves the ledger consistent (ledger:check)", async () => {

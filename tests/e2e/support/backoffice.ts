@@ -4,8 +4,9 @@
  * secret the enrolment page shows (as an authenticator app would from the QR code), then, after a
  * one-time password, the operator's own.
  */
-import { expect, type Page } from "@playwright/test"
+import { type APIRequestContext, expect, type Page, request } from "@playwright/test"
 import { base32Decode, totpAt } from "../../../server/backoffice/totp.ts"
+import { bearerFetch } from "../../support/bearer.ts"
 import type { World } from "./fixtures.ts"
 import { operator } from "./operator.ts"
 
@@ -37,11 +38,11 @@ export const addOperatorByCommand = async (world: World, role: string, name: str
 }
 
 /** A code of a step not used yet (waits for the next 30-second step when needed). */
-const freshCode = async (page: Page, staff: Staff): Promise<string> => {
+const freshCode = async (staff: Staff): Promise<string> => {
   if (staff.secret === null) throw new Error(`${staff.email} has no TOTP secret yet`)
   let step = Math.floor(Date.now() / 30_000)
   while (step <= staff.lastStep) {
-    await page.waitForTimeout(1000)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
     step = Math.floor(Date.now() / 30_000)
   }
   staff.lastStep = step
@@ -65,7 +66,7 @@ export const signInToBackoffice = async (page: Page, staff: Staff, path = "/back
     if (secret === undefined) throw new Error(`the enrolment key is not base32: ${key}`)
     staff.secret = secret
   }
-  await page.getByLabel("Code").fill(await freshCode(page, staff))
+  await page.getByLabel("Code").fill(await freshCode(staff))
   await page.getByRole("button", { name: "Sign in" }).click()
   const choose = page.getByRole("heading", { name: "Choose your password" })
   // The signed-in frame's header (the side menu is hidden at phone width).
@@ -80,4 +81,133 @@ export const signInToBackoffice = async (page: Page, staff: Staff, path = "/back
     staff.password = chosen
   }
   await expect(menu).toBeVisible()
+}
+
+const BO = "/api/backoffice/v1"
+
+/** What a back-office API call answered: its status and its JSON body. */
+export interface BackofficeReply {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** Calls the back-office API as an operator's script does: `Authorization: Bearer bo_…`. */
+export interface BackofficeToken {
+  readonly email: string
+  readonly call: (method: string, path: string, body?: unknown) => Promise<BackofficeReply>
+}
+
+/** A call in the signed-in session (its cookie kept by the context). */
+const replyOf = async (
+  context: APIRequestContext,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<BackofficeReply> => {
+  const res = await context.fetch(`${BO}${path}`, { method, ...(body === undefined ? {} : { data: body }) })
+  const text = await res.text()
+  const json = (res.headers()["content-type"] ?? "").includes("json") && text !== ""
+  return { status: res.status(), body: json ? (JSON.parse(text) as unknown) : text }
+}
+
+/** Throws with the answer unless it has the status a step of the sign-in needs. */
+const expectStep = (what: string, reply: BackofficeReply, status: number): BackofficeReply => {
+  if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`)
+  return reply
+}
+
+/**
+ * An operator of `role` and an API token of theirs, the way a script's owner gets one: added by
+ * the command, signed in through the API (password, the authenticator code, their own password in
+ * place of the one-time one), the token made from that session, which then ends.
+ */
+export const operatorToken = async (
+  world: World,
+  role: string,
+  name = `E2E ${role}`,
+): Promise<BackofficeToken> => {
+  const staff = await addOperatorByCommand(world, role, name)
+  // A session's writes carry the page's Origin, as the browser's would.
+  const session = await request.newContext({
+    baseURL: world.baseUrl,
+    extraHTTPHeaders: { origin: world.baseUrl },
+  })
+  try {
+    const login = expectStep(
+      `login ${staff.email}`,
+      await replyOf(session, "POST", "/login", { email: staff.email, password: staff.password }),
+      200,
+    )
+    const enrol = login.body as { step: string; secret?: string }
+    const secret = base32Decode(enrol.secret ?? "")
+    if (secret === undefined)
+      throw new Error(`no enrolment secret for ${staff.email}: ${JSON.stringify(enrol)}`)
+    staff.secret = secret
+    expectStep(
+      `login/totp ${staff.email}`,
+      await replyOf(session, "POST", "/login/totp", { code: await freshCode(staff) }),
+      200,
+    )
+    // A one-time password opens nothing but choosing one's own.
+    const chosen = `${staff.password}-mine-${Date.now()}`
+    expectStep(
+      `password ${staff.email}`,
+      await replyOf(session, "POST", "/password", { currentPassword: staff.password, newPassword: chosen }),
+      200,
+    )
+    staff.password = chosen
+    const made = expectStep(
+      `tokens ${staff.email}`,
+      await replyOf(session, "POST", "/tokens", { name: "e2e" }),
+      201,
+    )
+    const token = (made.body as { token: string }).token
+    return {
+      email: staff.email,
+      call: (method, path, body) => bearerFetch(`${world.baseUrl}${BO}${path}`, token, method, body),
+    }
+  } finally {
+    await session.dispose()
+  }
+}
+
+/** One operator and token per role for a worker: each is a command run and a sign-in. */
+const tokens = new Map<string, Promise<BackofficeToken>>()
+
+/** This worker's token of `role` (made on first use). */
+export const tokenOf = (world: World, role: string): Promise<BackofficeToken> => {
+  const key = `${world.baseUrl} ${role}`
+  const known = tokens.get(key)
+  if (known !== undefined) return known
+  const made = operatorToken(world, role)
+  tokens.set(key, made)
+  // A failed attempt is not kept: the next caller tries again.
+  made.catch(() => tokens.delete(key))
+  return made
+}
+
+/** The player's documents waiting for review, as the KYC queue lists them. */
+export const pendingDocuments = async (
+  world: World,
+  email: string,
+): Promise<ReadonlyArray<{ readonly id: string; readonly kind: string }>> => {
+  const kyc = await tokenOf(world, "kyc")
+  const queue = expectStep("kyc queue", await kyc.call("GET", "/kyc/documents"), 200)
+  const { documents } = queue.body as {
+    documents: ReadonlyArray<{ id: string; email: string; kind: string }>
+  }
+  return documents.filter((d) => d.email === email)
+}
+
+/** A KYC officer approves both of the player's waiting documents (identity and address). */
+export const approveDocuments = async (world: World, email: string): Promise<void> => {
+  const kyc = await tokenOf(world, "kyc")
+  const waiting = await pendingDocuments(world, email)
+  expect(waiting.map((d) => d.kind).sort()).toEqual(["address", "identity"])
+  for (const document of waiting)
+    expectStep(
+      `approve ${document.kind}`,
+      await kyc.call("POST", `/kyc/documents/${document.id}/approve`),
+      200,
+    )
 }

@@ -1,7 +1,7 @@
 /**
  * The operator command (`npm run operator -- …`, docs/operations.md) run against the e2e server's
- * database, as an operator would: on PostgreSQL it opens the database itself; on the embedded PGlite
- * it goes through the running server (the server publishes its operator endpoint in DATA_DIR).
+ * database, as an operator would. Only its bootstrap (`operators add`) is used here: everything an
+ * operator does after that goes through the back-office API with a token (support/backoffice.ts).
  */
 import { execFile } from "node:child_process"
 import { join } from "node:path"
