@@ -24,13 +24,11 @@ import { Settings } from "./backoffice/Settings.ts"
 import { Bonuses } from "./bonuses/Bonuses.ts"
 import type { FreeSpinWallets } from "./bonuses/FreeSpinWallets.ts"
 import { BonusHandlers, CouponHandlers } from "./bonuses/http.ts"
-import { promotionsOperatorEndpoints, promotionsOperatorRoutes } from "./bonuses/operatorHttp.ts"
 import { Promotions } from "./bonuses/Promotions.ts"
 import { writeCdnFiles } from "./cdn/files.ts"
 import { cdnRoutes } from "./cdn/http.ts"
 import { Chat } from "./chat/Chat.ts"
 import { ChatHandlers, chatEventEndpoints, chatEventRoutes } from "./chat/http.ts"
-import { chatOperatorEndpoints, chatOperatorRoutes } from "./chat/operatorHttp.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import type { Addresses } from "./crypto/Addresses.ts"
 import type { CryptoDepositsRepo } from "./crypto/DepositsRepo.ts"
@@ -59,7 +57,6 @@ import { Ledger } from "./ledger/Ledger.ts"
 import { Loyalty } from "./loyalty/Loyalty.ts"
 import type { OperatorAudit } from "./operator/Audit.ts"
 import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
-import { operatorEndpoints, operatorRoutes } from "./operator/http.ts"
 import { Deposits } from "./payments/Deposits.ts"
 import { DepositsRepo } from "./payments/DepositsRepo.ts"
 import { Gateways } from "./payments/Gateways.ts"
@@ -79,11 +76,9 @@ import { UserHandlers } from "./users/http.ts"
 import type { Sessions } from "./users/Sessions.ts"
 import type { Users } from "./users/Users.ts"
 import { WalletHandlers } from "./wallet/http.ts"
-import { ratesOperatorEndpoints, ratesOperatorRoutes } from "./wallet/operatorHttp.ts"
 import { Rates } from "./wallet/Rates.ts"
 import { Wallets } from "./wallet/Wallets.ts"
 import { CashoutHandlers, payoutCallbackEndpoints, payoutCallbackRoutes } from "./withdrawals/http.ts"
-import { withdrawalOperatorEndpoints, withdrawalOperatorRoutes } from "./withdrawals/operatorHttp.ts"
 import { Withdrawals } from "./withdrawals/Withdrawals.ts"
 
 export { type Capability, capabilities, notImplemented } from "./static/endpoints.ts"
@@ -178,19 +173,14 @@ export const makeAppLayer = (config: AppConfigShape) => {
     ...healthEndpoints,
     { method: "GET", path: `${config.cdnBasePath}/*` },
     { method: "GET", path: "/profile-service/api/v1/profile/unsubscribe/:id" },
-    ...operatorEndpoints,
     { method: "GET", path: "/api/backoffice/openapi.json" },
     ...backofficeOperatorEndpoints,
-    ...ratesOperatorEndpoints,
-    ...promotionsOperatorEndpoints,
-    ...withdrawalOperatorEndpoints,
     ...payoutCallbackEndpoints,
     ...paymentEndpoints,
     ...eventEndpoints,
     ...gameEndpoints,
     ...onrampCallbackEndpoints,
     ...chatEventEndpoints,
-    ...chatOperatorEndpoints,
   ])
   const Routes = Layer.mergeAll(
     ApiRoutes,
@@ -198,19 +188,14 @@ export const makeAppLayer = (config: AppConfigShape) => {
     healthRoute(config),
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
-    operatorRoutes,
     backofficeApiRoutes,
     backofficeOperatorRoutes,
-    ratesOperatorRoutes,
-    promotionsOperatorRoutes,
-    withdrawalOperatorRoutes,
     payoutCallbackRoutes,
     paymentRoutes,
     eventRoutes,
     gameWalletRoutes,
     onrampCallbackRoutes,
     chatEventRoutes,
-    chatOperatorRoutes,
     NotImplementedRoutes,
     staticRoutes(config, endpoints),
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),

@@ -79,8 +79,9 @@ export interface AppConfigShape {
   /** HMAC secret of the captcha challenges; generated once and kept in `${dataDir}/captcha-secret`. */
   readonly captchaSecret: string
   /**
-   * Bearer secret of the operator endpoints (`/api/operator/v1/…`, used by `npm run operator` when
-   * a server holds the embedded database), from OPERATOR_SECRET; undefined ⇒ the server generates
+   * Bearer secret of the one operator endpoint left (`/api/operator/v1/backoffice/operators`: the
+   * first admin's bootstrap by `npm run operator` when a server holds the embedded database; every
+   * other operator call is the back-office API with an operator's token), from OPERATOR_SECRET; undefined ⇒ the server generates
    * one into `${dataDir}/operator-secret` when it starts (`persistentOperatorSecret`).
    */
   readonly operatorSecret: string | undefined

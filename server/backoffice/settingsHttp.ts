@@ -9,11 +9,24 @@ import { HttpApiBuilder } from "effect/http-api"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
 import { BadInput, Conflict, NotFound } from "../../services/backoffice/errors.ts"
 import { CurrentOperator } from "../../services/backoffice/middleware.ts"
+import { formatDecimal } from "../../services/money-rules.ts"
 import { type PromotionChangeRefused, Promotions } from "../bonuses/Promotions.ts"
-import { rateView } from "../wallet/operatorHttp.ts"
-import { type RateChangeRefused, Rates } from "../wallet/Rates.ts"
+import { type CurrencyRate, type RateChangeRefused, Rates } from "../wallet/Rates.ts"
 import { actorOf } from "./Backoffice.ts"
 import { Settings } from "./Settings.ts"
+
+/** A rate as the contract answers it: the exact decimal as text, minor units as digits. */
+const rateView = (r: CurrencyRate) => ({
+  currency: r.currency,
+  type: r.type,
+  enabled: r.enabled,
+  eurRate: formatDecimal(r.eurRate),
+  minDeposit: r.minDeposit.toString(),
+  minPromotion: r.minPromotion.toString(),
+  minWithdraw: r.minWithdraw.toString(),
+  updatedAt: r.updatedAt.toISOString(),
+  updatedBy: r.updatedBy,
+})
 
 const operator = Effect.map(CurrentOperator, actorOf)
 

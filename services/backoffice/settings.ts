@@ -4,8 +4,8 @@
  * (rates: exact decimal strings), instants ISO strings. Browser-safe.
  *
  * The promotion inputs are what an operator types (text), checked by the server's `Promotions`
- * exactly as on the command line; the operator endpoint (/api/operator/v1/promotions*) decodes
- * the same schemas.
+ * exactly as `npm run operator -- promotions …` sends them (the command line is a client of this
+ * API).
  */
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"

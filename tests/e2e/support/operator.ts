@@ -27,7 +27,7 @@ export const operator = async (
   else env.DATABASE_URL = databaseUrl
   const { stdout, stderr } = await run(
     join(repoRoot, "node_modules/.bin/node"),
-    [join(repoRoot, "scripts/operator.ts"), ...args, "--as", "e2e operator"],
+    [join(repoRoot, "scripts/operator.ts"), ...args],
     { cwd: repoRoot, env, timeout: 60_000 },
   )
   return { stdout, stderr }
