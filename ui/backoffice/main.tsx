@@ -6,7 +6,10 @@ import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 import { createActor } from "xstate"
 import { sessionMachine } from "../../machines/backoffice/backofficeSession.machine.ts"
+import { loginClient } from "../../services/backoffice/clients/login.ts"
+import { sessionClient } from "../../services/backoffice/clients/session.ts"
 import { screenOfPath } from "../../services/backoffice/screens.ts"
+import { fromEffect } from "../../services/bridge.ts"
 import { SessionProvider } from "./actors.tsx"
 import { BackofficeApp } from "./BackofficeApp.tsx"
 import "./backoffice.css"
@@ -14,6 +17,18 @@ import "./backoffice.css"
 export const mountBackoffice = (root: HTMLElement): void => {
   const session = createActor(
     sessionMachine.provide({
+      actors: {
+        me: fromEffect(() => sessionClient.me()),
+        login: fromEffect((input: { readonly email: string; readonly password: string }) =>
+          loginClient.login({ payload: input }),
+        ),
+        loginTotp: fromEffect((code: string) => loginClient.loginTotp({ payload: { code } })),
+        logout: fromEffect(() => sessionClient.logout()),
+        changePassword: fromEffect(
+          (payload: { readonly currentPassword: string; readonly newPassword: string }) =>
+            sessionClient.changePassword({ payload }),
+        ),
+      },
       actions: {
         pushPath: (_, { path }) => {
           if (window.location.pathname !== path) window.history.pushState(null, "", path)
