@@ -1,6 +1,8 @@
 /**
- * The /backoffice route: the casino team's app, its own lazily loaded chunk (the player app never
- * downloads it). Starts the session machine with the address bar as its I/O.
+ * The back office's entry (ui/backoffice/index.html, built by vite.backoffice.config.ts into
+ * dist/backoffice, served at /backoffice): the casino team's app, a build of its own so none of it,
+ * not even the effect functions only it uses, is in the player's download. Starts the session
+ * machine with the address bar as its I/O.
  */
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
@@ -12,9 +14,11 @@ import { screenOfPath } from "../../services/backoffice/screens.ts"
 import { fromEffect } from "../../services/bridge.ts"
 import { SessionProvider } from "./actors.tsx"
 import { BackofficeApp } from "./BackofficeApp.tsx"
+// The casino's palette and base styles first, then the back office's own.
+import "../styles.css"
 import "./backoffice.css"
 
-export const mountBackoffice = (root: HTMLElement): void => {
+const mountBackoffice = (root: HTMLElement): void => {
   const session = createActor(
     sessionMachine.provide({
       actors: {
@@ -52,7 +56,6 @@ export const mountBackoffice = (root: HTMLElement): void => {
   document.addEventListener("pointerdown", activity, { passive: true })
   document.addEventListener("keydown", activity)
   session.start()
-  document.title = "Back office"
   createRoot(root).render(
     <StrictMode>
       <SessionProvider actor={session}>
@@ -61,3 +64,7 @@ export const mountBackoffice = (root: HTMLElement): void => {
     </StrictMode>,
   )
 }
+
+const root = document.getElementById("root")
+if (!root) throw new Error("#root is missing from ui/backoffice/index.html")
+mountBackoffice(root)
