@@ -6,6 +6,7 @@ import react from "@vitejs/plugin-react"
 import { defineConfig, type Plugin } from "vite"
 
 // The player app lives in ui/; the casino server (server/) serves dist/app on the same origin.
+// The back office (ui/backoffice/) is a build of its own: vite.backoffice.config.ts → dist/backoffice.
 // `npm run dev` proxies the API to a running server so the browser still sees one origin.
 const apiTarget = process.env.API_TARGET ?? "http://127.0.0.1:8080"
 
@@ -13,6 +14,19 @@ const apiTarget = process.env.API_TARGET ?? "http://127.0.0.1:8080"
 export const compressibleFile = /\.(?:js|mjs|css|html|svg|json|map|txt|xml|wasm|webmanifest)$/i
 /** Below this a compressed copy saves less than a packet and costs a file. */
 export const precompressMinBytes = 1024
+
+/** `npm run dev` (and `dev:backoffice`): the API paths, forwarded to the running server. */
+export const devProxy = Object.fromEntries(
+  [
+    "/user-service",
+    "/profile-service",
+    "/game-aggregator-service",
+    "/ip-service",
+    "/chat-service",
+    "/api",
+    "/cdn",
+  ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),
+)
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -98,9 +112,9 @@ export default defineConfig({
               name: "core",
               // Vite's preload helper too: shared by the first screen and the lazily loaded session
               // calls, it would otherwise be a chunk of its own (and without a sourcemap).
-              // Not effect's HttpApi modules: only the back office's contract uses them in the browser
-              // (response statuses and encodings), and they must stay in its lazy chunk.
-              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect(?![\\/]dist[\\/](http-api|http[\\/]HttpStatus)))[\\/]|vite[\\/]preload-helper/,
+              // (Effect's HttpApi modules are in no chunk of this build: only the back office's contract
+              // used them in the browser, and it is built by vite.backoffice.config.ts.)
+              test: /node_modules[\\/](react|react-dom|scheduler|xstate|@xstate[\\/]react|use-sync-external-store|effect)[\\/]|vite[\\/]preload-helper/,
             },
             {
               // The app's own modules of the first screen, in one chunk. Without this group, a module
@@ -139,17 +153,5 @@ export default defineConfig({
       },
     },
   },
-  server: {
-    proxy: Object.fromEntries(
-      [
-        "/user-service",
-        "/profile-service",
-        "/game-aggregator-service",
-        "/ip-service",
-        "/chat-service",
-        "/api",
-        "/cdn",
-      ].map((p) => [p, { target: apiTarget, changeOrigin: false }]),
-    ),
-  },
+  server: { proxy: devProxy },
 })

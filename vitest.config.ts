@@ -14,7 +14,7 @@ export default defineConfig({
       { extends: true, test: { name: "model", include: ["tests/model/**/*.test.ts"] } },
       { extends: true, test: { name: "property", include: ["tests/property/**/*.test.ts"] } },
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      // Reads the build (dist/app); scripts/test-all.sh runs `vite build` before vitest.
+      // Reads the builds (dist/app, dist/backoffice); scripts/test-all.sh runs scripts/build.ts before vitest.
       { extends: true, test: { name: "build", include: ["tests/build/**/*.test.ts"] } },
       {
         extends: true,

@@ -1,33 +1,46 @@
 /**
  * The player's download, measured: `npm run bench:bundle`.
- * Builds the app first when dist/app (or its manifest) is missing; prints the initial chunks (what
- * every player downloads before the first paint) with raw, gzip and brotli sizes, the totals against
- * bench/budget.json, and the lazy chunks (captcha, /statecharts visualizer); writes
- * test-results/bundle.json. A measurement: it exits 0 even when over budget (it says so loudly);
- * tests/build/bundle.test.ts is what fails a run.
+ * Builds first when dist/app or dist/backoffice (or a manifest) is missing; prints the initial chunks
+ * (what every player downloads before the first paint) with raw, gzip and brotli sizes, the totals
+ * against bench/budget.json, the lazy chunks (captcha, /statecharts visualizer), and the back
+ * office's own build (not the player's download, shown for scale); writes test-results/bundle.json.
+ * A measurement: it exits 0 even when over budget (it says so loudly); tests/build/bundle.test.ts is
+ * what fails a run.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { DIST_DIR, type FileSize, manifestPath, measureBundle, REPO_ROOT } from "./bundle.ts"
+import {
+  BACKOFFICE_DIST_DIR,
+  DIST_DIR,
+  type FileSize,
+  initialChunks,
+  manifestPath,
+  measureBundle,
+  REPO_ROOT,
+  readManifest,
+  sizeOf,
+  totalOf,
+} from "./bundle.ts"
 
-if (!existsSync(manifestPath(DIST_DIR))) {
-  console.log("dist/app has no build manifest: building (vite build)…")
-  const build = spawnSync(
-    process.execPath,
-    [join(REPO_ROOT, "node_modules", "vite", "bin", "vite.js"), "build"],
-    {
-      cwd: REPO_ROOT,
-      stdio: "inherit",
-    },
-  )
+if (!existsSync(manifestPath(DIST_DIR)) || !existsSync(manifestPath(BACKOFFICE_DIST_DIR))) {
+  console.log("dist/app or dist/backoffice has no build manifest: building (npm run build)…")
+  const build = spawnSync(process.execPath, [join(REPO_ROOT, "scripts", "build.ts")], {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+  })
   if (build.status !== 0) {
-    console.error("vite build failed")
+    console.error("the build failed")
     process.exit(build.status ?? 1)
   }
 }
 
 const report = measureBundle(DIST_DIR)
+const backofficeInitial = initialChunks(readManifest(BACKOFFICE_DIST_DIR))
+const backoffice = {
+  js: backofficeInitial.js.map((file) => sizeOf(file, BACKOFFICE_DIST_DIR)),
+  css: backofficeInitial.css.map((file) => sizeOf(file, BACKOFFICE_DIST_DIR)),
+}
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`
 const row = (cells: ReadonlyArray<string>): string =>
@@ -74,8 +87,17 @@ for (const group of report.lazy) {
   if (largest.length > 5) console.log(`    … and ${largest.length - 5} smaller files`)
 }
 
+console.log("\nBack office (its own build, dist/backoffice, at /backoffice: no player downloads it)")
+console.log(header)
+for (const size of [...backoffice.js, ...backoffice.css]) console.log(line(size))
+console.log(line(totalOf(backoffice.js), "total JS"))
+console.log(line(totalOf(backoffice.css), "total CSS"))
+
 const out = join(REPO_ROOT, "test-results", "bundle.json")
 mkdirSync(join(REPO_ROOT, "test-results"), { recursive: true })
-writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), ...report }, null, 2)}\n`)
+writeFileSync(
+  out,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), ...report, backoffice }, null, 2)}\n`,
+)
 console.log(`\nWritten: test-results/bundle.json`)
 if (overBudget.js || overBudget.css) console.log("\n*** OVER BUDGET: see above ***")

@@ -13,6 +13,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 export const DIST_DIR = join(REPO_ROOT, "dist", "app")
+/** The back office's own build (vite.backoffice.config.ts), served at /backoffice: no player downloads it. */
+export const BACKOFFICE_DIST_DIR = join(REPO_ROOT, "dist", "backoffice")
 export const BUDGET_FILE = join(REPO_ROOT, "bench", "budget.json")
 
 /** The manifest key (relative to Vite's root, ui/) of the visualizer's dynamic entry. */
@@ -60,7 +62,9 @@ export interface Budget {
 
 export class BuildMissing extends Error {
   constructor(what: string) {
-    super(`${what} is missing: run npm run build first (vite build writes dist/app and its manifest)`)
+    super(
+      `${what} is missing: run npm run build first (it writes dist/app, dist/backoffice, their manifests)`,
+    )
     this.name = "BuildMissing"
   }
 }
@@ -194,6 +198,10 @@ export const totalOf = (sizes: ReadonlyArray<FileSize>): Omit<FileSize, "file"> 
   brotli: sizes.reduce((sum, s) => sum + s.brotli, 0),
 })
 
+/** A chunk of nothing but `import{…}from"…";` statements and one `export{…}`: no code of its own. */
+const isFacade = (code: string): boolean =>
+  /^(?:import\{[^}]*\}from"[^"]+";)*export\{[^}]*\};?\s*$/.test(code.trim())
+
 /**
  * The source modules a JS chunk was built from, from its sourcemap (`<file>.map`): repository
  * paths with `/` (`ui/main.tsx`, `node_modules/react-dom/…`); virtual modules as they are named.
@@ -207,6 +215,8 @@ export const sourcesOf = (
   // The bundler's own module-interop helpers (split out once a CommonJS module such as elkjs is
   // imported lazily) come from no source file, so they have no map.
   if (!existsSync(mapPath) && /(^|\/)rolldown-runtime-[\w-]+\.js$/.test(file)) return []
+  // Nor does a facade chunk, which only re-exports other chunks (the wallet flows' `flows.ts`).
+  if (!existsSync(mapPath) && isFacade(readFileSync(join(dist, file), "utf8"))) return []
   if (!existsSync(mapPath))
     throw new Error(`${file} has no sourcemap (${mapPath}); vite.config.ts sets build.sourcemap`)
   const map: unknown = JSON.parse(readFileSync(mapPath, "utf8"))

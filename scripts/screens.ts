@@ -1,7 +1,7 @@
 /**
  * `npm run screens`: every main screen of the player app, at desktop (1280×800) and phone (390×844)
  * width, saved to test-results/screens/<screen>-<width>.png to be looked at. Starts its own server
- * exactly as the e2e tests do (tests/e2e/global-setup.ts: builds dist/app when missing, a fresh
+ * exactly as the e2e tests do (tests/e2e/global-setup.ts: builds the apps when missing, a fresh
  * PostgreSQL database or PGlite) and stops it at the end. Chromium is /usr/bin/chromium (CHROMIUM
  * overrides it).
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test run (`npm test`): typecheck, lint, build the app, vitest (model, property, unit,
+# The whole test run (`npm test`): typecheck, lint, build the apps, vitest (model, property, unit,
 # server), then the Playwright end-to-end tests in Chromium. Every step runs even when an earlier
 # one failed, so one run shows everything; the exit status is non-zero if anything failed.
 # The last line is `N passed, N failed`: the vitest and Playwright test counts, plus one failure
@@ -43,7 +43,8 @@ run_step "lint" "$NODE" node_modules/@biomejs/biome/bin/biome check . || EXTRA_F
 run_step "layers" "$NODE" node_modules/dependency-cruiser/bin/dependency-cruiser.mjs --config .dependency-cruiser.cjs \
   --output-type err server providers protocols lib services machines ui compose statecharts || EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
 BUILD_OK=1
-run_step "build (vite build → dist/app)" "$NODE" node_modules/vite/bin/vite.js build || {
+# Both browser apps, each its own Vite build: the player's → dist/app, the back office → dist/backoffice.
+run_step "build (scripts/build.ts → dist/app, dist/backoffice)" "$NODE" scripts/build.ts || {
   BUILD_OK=0
   EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
 }

@@ -61,6 +61,8 @@ export interface AppConfigShape {
   readonly cdnDir: string
   /** The built player app (`vite build` output) served at `/`. */
   readonly staticDir: string
+  /** The built back office (vite.backoffice.config.ts output) served at `/backoffice`. */
+  readonly backofficeStaticDir: string
   /** Embeddable page of the registration tutorial (site-config.json `tutorialVideoUrl`). */
   readonly tutorialVideoUrl: string
   readonly blockedEmailDomains: ReadonlyArray<string>
@@ -637,6 +639,8 @@ export const loadConfig = (env: Env): AppConfigShape => {
     cdnBasePath,
     cdnDir,
     staticDir: str(env, "STATIC_DIR") ?? fileURLToPath(new URL("../dist/app", import.meta.url)),
+    backofficeStaticDir:
+      str(env, "BACKOFFICE_STATIC_DIR") ?? fileURLToPath(new URL("../dist/backoffice", import.meta.url)),
     tutorialVideoUrl,
     blockedEmailDomains,
     supportEmail: str(env, "SUPPORT_EMAIL") ?? "support@casino.example",

@@ -1,8 +1,9 @@
 /**
- * Entry point. `/statecharts` (the product owners' and QA's visualizer) and `/backoffice` (the
- * casino team's app) are their own lazily loaded chunks: the player app never downloads them. Every other path starts the shell actor with the DOM
- * effects the machines name (history, reload, title), forwards browser-level failures to it, and
- * renders the app.
+ * Entry point. `/statecharts` (the product owners' and QA's visualizer) is its own lazily loaded
+ * chunk: the player app never downloads it. (`/backoffice` is not a route of this app: it is a build
+ * of its own, vite.backoffice.config.ts, that the server serves.) Every other path starts the shell
+ * actor with the DOM effects the machines name (history, reload, title), forwards browser-level
+ * failures to it, and renders the app.
  */
 import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
@@ -23,8 +24,6 @@ if (!root) throw new Error("#root is missing from index.html")
 
 const isVisualizerRoute = (path: string): boolean =>
   path === "/statecharts" || path.startsWith("/statecharts/")
-
-const isBackofficeRoute = (path: string): boolean => path === "/backoffice" || path.startsWith("/backoffice/")
 
 const tabStorage = (): Storage | null => {
   try {
@@ -97,10 +96,7 @@ const startPlayerApp = (root: HTMLElement, inspect: ((event: InspectionEvent) =>
   )
 }
 
-if (isBackofficeRoute(window.location.pathname)) {
-  // The casino team's app: its own chunk, never part of the player's download.
-  void import("./backoffice/main.tsx").then(({ mountBackoffice }) => mountBackoffice(root))
-} else if (isVisualizerRoute(window.location.pathname)) {
+if (isVisualizerRoute(window.location.pathname)) {
   void import("./statecharts/main.tsx").then(({ mountVisualizer }) => mountVisualizer(root))
 } else if (liveModeRequested(window.location.search, tabStorage())) {
   // Live statecharts (QA, product owners): the inspector is its own chunk, loaded only when asked for.

@@ -9,13 +9,10 @@
  *   (a one-time password) ─▶ passwordRequired ─CHANGE_PASSWORD─▶ changingPassword ─▶ signedIn
  *   signedIn ─LOGOUT─▶ signingOut ─▶ signedOut;  signedIn ─SESSION_ENDED | idle─▶ signedOut
  */
-import { assign, setup } from "xstate"
-import { loginClient } from "../../services/backoffice/clients/login.ts"
-import { sessionClient } from "../../services/backoffice/clients/session.ts"
+import { assign, fromPromise, setup } from "xstate"
 import { Forbidden, ForbiddenAddress, InvalidCode, LoginExpired } from "../../services/backoffice/errors.ts"
-import type { LoginStep, Me } from "../../services/backoffice/operators.ts"
+import type { LoggedOut, LoginStep, Me } from "../../services/backoffice/operators.ts"
 import { type BackofficeScreen, pathOfScreen, screenAllowed } from "../../services/backoffice/screens.ts"
-import { fromEffect } from "../../services/bridge.ts"
 import {
   IncorrectPassword,
   InvalidCredentials,
@@ -65,6 +62,12 @@ const messageOf = (error: unknown): string =>
     ? error.message
     : SessionMessages.failed
 
+// The calls are provided by the page (ui/backoffice/main.tsx), not imported here: the /statecharts
+// visualizer, part of the player's build, charts this machine, and the back office's clients and
+// schemas would otherwise come with it (and the effect functions they use into the player's core).
+const notProvided = (name: string) => () =>
+  Promise.reject(new Error(`${name} is provided by the back office's page (ui/backoffice/main.tsx)`))
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -76,15 +79,14 @@ export const sessionMachine = setup({
     idleTimeout: 30 * 60_000,
   },
   actors: {
-    me: fromEffect(() => sessionClient.me()),
-    login: fromEffect((input: { readonly email: string; readonly password: string }) =>
-      loginClient.login({ payload: input }),
+    me: fromPromise<Me>(notProvided("me")),
+    login: fromPromise<LoginStep, { readonly email: string; readonly password: string }>(
+      notProvided("login"),
     ),
-    loginTotp: fromEffect((code: string) => loginClient.loginTotp({ payload: { code } })),
-    logout: fromEffect(() => sessionClient.logout()),
-    changePassword: fromEffect(
-      (payload: { readonly currentPassword: string; readonly newPassword: string }) =>
-        sessionClient.changePassword({ payload }),
+    loginTotp: fromPromise<Me, string>(notProvided("loginTotp")),
+    logout: fromPromise<typeof LoggedOut.Type>(notProvided("logout")),
+    changePassword: fromPromise<Me, { readonly currentPassword: string; readonly newPassword: string }>(
+      notProvided("changePassword"),
     ),
   },
   guards: {

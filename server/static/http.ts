@@ -1,6 +1,8 @@
 /**
- * The player app (`vite build` → `STATIC_DIR`, default dist/app) on `/`, and the catch-all GET
- * route (HEAD reaches it too: the router answers HEAD with the GET route):
+ * The browser apps, each its own Vite build (scripts/build.ts), and the catch-all GET route (HEAD
+ * reaches it too: the router answers HEAD with the GET route): the player app (`STATIC_DIR`, default
+ * dist/app) on `/`, the back office (`BACKOFFICE_STATIC_DIR`, default dist/backoffice) on
+ * `/backoffice` and below. Both follow the same rules, paths being relative to where each is served:
  *
  * - a file of the build is served with its content type; hashed files under /assets/ are cached
  *   for a year (immutable), index.html never (`no-cache`), anything else for an hour;
@@ -10,10 +12,11 @@
  * - those copies are not addresses of their own: `/assets/x.js.br` is 404 when `/assets/x.js`
  *   exists (the same bytes are reachable as x.js with Accept-Encoding: br, and a raw brotli file
  *   under a second URL only invites a wrongly labelled or double-decoded download);
- * - any other GET/HEAD that accepts text/html and is not under an API prefix gets index.html
- *   (client routes such as /terms and /profile/verification); index.html has its
- *   `<meta name="cdn-base">` set to CDN_BASE_PATH and is compressed by the edge middleware;
- * - `/statecharts` (the visualizer, a client route of the same build) is 404 unless the config
+ * - any other GET/HEAD that accepts text/html and is not under an API prefix gets the build's
+ *   index.html (client routes such as /terms and /profile/verification, /backoffice/players); the
+ *   player's has its `<meta name="cdn-base">` set to CDN_BASE_PATH and its chat provider, the back
+ *   office's is sent as built; either is compressed by the edge middleware;
+ * - `/statecharts` (the visualizer, a client route of the player's build) is 404 unless the config
  *   allows it (STATECHARTS; off by default in production);
  * - a GET under an API prefix that no route took is 405 + Allow for a known path, else 404;
  *   anything else is 404 JSON (missing files).
@@ -83,62 +86,75 @@ export const injectChatProvider = (html: string, chat: ChatConfig): string => {
   return html.replace(/<meta\s+name=["']chat-provider["'][^>]*>/i, meta)
 }
 
+/** Where the back office (its own build, vite.backoffice.config.ts) is served: this path and below. */
+export const BACKOFFICE_BASE = "/backoffice"
+
+export const isBackofficePath = (path: string): boolean =>
+  path === BACKOFFICE_BASE || path.startsWith(`${BACKOFFICE_BASE}/`)
+
 const siblingExtension = { br: ".br", gzip: ".gz" } as const
 
-export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointIndex) => {
-  const indexPath = join(config.staticDir, "index.html")
-  // The encoded bytes are kept so the edge compresses the same object (it remembers bodies it saw).
-  let indexCache: { readonly stamp: string; readonly body: Uint8Array } | undefined
-
-  const index = Effect.promise(async () => {
+/**
+ * A build's index.html, `rewrite` applied: read again only when the file changes, and the encoded
+ * bytes kept, so the edge compresses the same object (it remembers bodies it saw).
+ */
+const indexPage = (dir: string, what: string, rewrite: (html: string) => string) => {
+  const indexPath = join(dir, "index.html")
+  let cache: { readonly stamp: string; readonly body: Uint8Array } | undefined
+  return Effect.promise(async () => {
     try {
       const s = await stat(indexPath)
       const stamp = `${s.mtimeMs}:${s.size}`
-      if (indexCache?.stamp !== stamp) {
+      if (cache?.stamp !== stamp) {
         const html = new TextDecoder().decode(await readBytes(indexPath))
-        indexCache = {
-          stamp,
-          body: new TextEncoder().encode(
-            injectChatProvider(injectCdnBase(html, config.cdnBasePath), config.chat),
-          ),
-        }
+        cache = { stamp, body: new TextEncoder().encode(rewrite(html)) }
       }
-      return HttpServerResponse.uint8Array(indexCache.body, {
+      return HttpServerResponse.uint8Array(cache.body, {
         contentType: "text/html; charset=utf-8",
         headers: { "cache-control": "no-cache" },
       })
     } catch {
       return HttpServerResponse.text(
-        `The player app is not built: ${indexPath} is missing. Run \`npm run build\` and reload.\n`,
+        `The ${what} is not built: ${indexPath} is missing. Run \`npm run build\` and reload.\n`,
         { status: 503, contentType: "text/plain; charset=utf-8", headers: { "cache-control": "no-store" } },
       )
     }
   })
+}
 
-  /** The file to send for `urlPath`: its build-time compressed copy when the client takes one. */
-  const pick = (urlPath: string, acceptEncoding: string | undefined) =>
+export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointIndex) => {
+  const playerIndex = indexPage(config.staticDir, "player app", (html) =>
+    injectChatProvider(injectCdnBase(html, config.cdnBasePath), config.chat),
+  )
+  // Nothing to rewrite: the back office reads no CDN base and runs no chat widget.
+  const backofficeIndex = indexPage(config.backofficeStaticDir, "back office", (html) => html)
+
+  /** The file to send for `urlPath` of `dir`: its build-time compressed copy when the client takes one. */
+  const pick = (dir: string, urlPath: string, acceptEncoding: string | undefined) =>
     Effect.promise(async () => {
       for (const coding of acceptableCodings(acceptEncoding)) {
         if (coding === "identity") return undefined
-        const sibling = await resolveInside(config.staticDir, urlPath + siblingExtension[coding])
+        const sibling = await resolveInside(dir, urlPath + siblingExtension[coding])
         if (sibling._tag === "File") return { coding, path: sibling.path }
       }
       return undefined
     })
 
-  return (request: HttpServerRequest.HttpServerRequest) =>
+  /** `path` (relative to where the build is served) from the build in `dir`, else its index.html or 404. */
+  const fromBuild = (
+    request: HttpServerRequest.HttpServerRequest,
+    dir: string,
+    path: string,
+    index: typeof playerIndex,
+  ) =>
     Effect.gen(function* () {
-      const path = pathOf(request.url)
-      if (isApiPath(config, path)) return apiFallback(endpoints, request.method, path)
-      if (path === "/" || path === "/index.html") return yield* index
-      if (!config.statecharts && isStatechartsPath(path)) return notFoundJson()
-      const resolved = yield* Effect.promise(() => resolveInside(config.staticDir, path))
+      const resolved = yield* Effect.promise(() => resolveInside(dir, path))
       if (resolved._tag === "Forbidden") return forbiddenPathJson()
       if (resolved._tag === "File") {
         const compressedCopy = /\.(br|gz)$/.exec(path)
         if (compressedCopy !== null) {
           const original = yield* Effect.promise(() =>
-            resolveInside(config.staticDir, path.slice(0, -compressedCopy[0].length)),
+            resolveInside(dir, path.slice(0, -compressedCopy[0].length)),
           )
           if (original._tag === "File") return notFoundJson()
         }
@@ -151,7 +167,7 @@ export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointInd
         let file = resolved.path
         if (isCompressible(contentType)) {
           headers.vary = "Accept-Encoding"
-          const chosen = yield* pick(path, request.headers["accept-encoding"])
+          const chosen = yield* pick(dir, path, request.headers["accept-encoding"])
           if (chosen !== undefined) {
             headers["content-encoding"] = chosen.coding
             file = chosen.path
@@ -163,6 +179,20 @@ export const makeStaticHandler = (config: AppConfigShape, endpoints: EndpointInd
       const accept = request.headers.accept ?? ""
       if (accept.includes("text/html")) return yield* index
       return notFoundJson()
+    })
+
+  return (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function* () {
+      const path = pathOf(request.url)
+      if (isApiPath(config, path)) return apiFallback(endpoints, request.method, path)
+      if (isBackofficePath(path)) {
+        const inside = path.slice(BACKOFFICE_BASE.length)
+        if (inside === "" || inside === "/" || inside === "/index.html") return yield* backofficeIndex
+        return yield* fromBuild(request, config.backofficeStaticDir, inside, backofficeIndex)
+      }
+      if (path === "/" || path === "/index.html") return yield* playerIndex
+      if (!config.statecharts && isStatechartsPath(path)) return notFoundJson()
+      return yield* fromBuild(request, config.staticDir, path, playerIndex)
     })
 }
 

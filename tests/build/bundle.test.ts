@@ -2,16 +2,19 @@
  * The built player app (dist/app, from `npm run build`; scripts/test-all.sh builds before vitest):
  * what every player downloads up front holds no visualizer code (proved from the sourcemaps of the
  * initial chunks), the /statecharts visualizer is a separate chunk that index.html does not
- * preload, and the initial JS and CSS stay within bench/budget.json. Fails, not skips, without a
- * build.
+ * preload, and the initial JS and CSS stay within bench/budget.json. The back office is a build of
+ * its own (dist/backoffice): no file of dist/app comes from its app, and no chunk a player can load
+ * holds any back-office module. Fails, not skips, without a build.
  */
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { readdirSync, readFileSync } from "node:fs"
+import { join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 import {
+  BACKOFFICE_DIST_DIR,
   type ChunkSet,
   DIST_DIR,
   initialChunks,
+  lazyGroups,
   type Manifest,
   readBudget,
   readManifest,
@@ -177,5 +180,57 @@ describe("bench/budget.json", { timeout: 60_000 }, () => {
       css.gzip,
       `initial CSS is ${css.gzip} B gzip; budget ${budget.initialCssGzipBytes} B`,
     ).toBeLessThanOrEqual(budget.initialCssGzipBytes)
+  })
+})
+
+/** The back office's app (ui/backoffice/): built by vite.backoffice.config.ts, never into dist/app. */
+const isBackofficeApp = (source: string): boolean => source.startsWith("ui/backoffice/")
+/** Any back-office module; in dist/app only the visualizer may hold some (it charts their machines). */
+const isBackofficeModule = (source: string): boolean => /^(ui|machines|services)\/backoffice\//.test(source)
+/** A class name of the back office's layout and sign-in page (its JS and CSS), found in no player code. */
+const BACKOFFICE_MARKER = "bo-brand"
+
+const filesUnder = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  )
+
+describe("the back office", () => {
+  it("is built on its own into dist/backoffice from ui/backoffice/main.tsx, its files under /backoffice/", () => {
+    const manifest = readManifest(BACKOFFICE_DIST_DIR)
+    const { js, css } = initialChunks(manifest)
+    expect(js.length).toBeGreaterThan(0)
+    expect(css.length).toBeGreaterThan(0)
+    expect(js.flatMap((file) => sourcesOf(file, BACKOFFICE_DIST_DIR))).toContain("ui/backoffice/main.tsx")
+    const html = readFileSync(join(BACKOFFICE_DIST_DIR, "index.html"), "utf8")
+    const named = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? "")
+    expect(named.length).toBeGreaterThan(0)
+    for (const href of named)
+      expect(href, "served from /backoffice/ (the build's base)").toMatch(/^\/backoffice\//)
+    for (const file of [...js, ...css]) expect(named).toContain(`/backoffice/${file}`)
+    // The marker the next check looks for in dist/app is really the back office's.
+    const built = [...js, ...css].map((file) => readFileSync(join(BACKOFFICE_DIST_DIR, file), "utf8"))
+    expect(built.some((text) => text.includes(BACKOFFICE_MARKER))).toBe(true)
+  })
+
+  it("is in no file of dist/app: no module of its app, no chunk, not its class names", () => {
+    // Source maps too: they carry every module's source text.
+    const files = filesUnder(DIST_DIR).filter((f) => /\.(js|css|html|json|map)$/.test(f))
+    expect(files.length).toBeGreaterThan(10)
+    const js = files.filter((f) => f.endsWith(".js"))
+    const fromApp = js.flatMap((f) => sourcesOf(relative(DIST_DIR, f), DIST_DIR).filter(isBackofficeApp))
+    expect(fromApp).toEqual([])
+    expect(Object.keys(build().manifest).filter((key) => key.startsWith("backoffice/"))).toEqual([])
+    const marked = files.filter((f) => readFileSync(f, "utf8").includes(BACKOFFICE_MARKER))
+    expect(marked.map((f) => relative(DIST_DIR, f))).toEqual([])
+  })
+
+  it("is in no chunk a player can load: the first screen and every lazy import but the visualizer", () => {
+    const { manifest, initialSources } = build()
+    const lazy = lazyGroups(manifest)
+      .filter((group) => group.entry !== VISUALIZER_ENTRY)
+      .flatMap((group) => group.js.flatMap((file) => sourcesOf(file, DIST_DIR)))
+    expect(lazy.length).toBeGreaterThan(0)
+    expect([...initialSources, ...lazy].filter(isBackofficeModule)).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Starts the REAL casino server for the browser tests, once per run:
- * - the app must be built (dist/app); it is built here when missing;
+ * - the apps must be built (dist/app, and dist/backoffice served at /backoffice); built here when
+ *   either is missing;
  * - a fresh PostgreSQL database when one is reachable (mandatory with CI=true), otherwise the
  *   embedded PGlite in a temporary DATA_DIR;
  * - TRUST_PROXY=true (a test may pretend to come from elsewhere with X-Forwarded-For), a low
@@ -36,12 +37,14 @@ const freePort = (): Promise<number> =>
   })
 
 const ensureBuilt = (): void => {
-  if (existsSync(join(repoRoot, "dist/app/index.html"))) return
-  process.stdout.write("[e2e] dist/app missing: running vite build\n")
-  execFileSync(node, [join(repoRoot, "node_modules/vite/bin/vite.js"), "build"], {
-    cwd: repoRoot,
-    stdio: "inherit",
-  })
+  const built = ["dist/app/index.html", "dist/backoffice/index.html"].every((f) =>
+    existsSync(join(repoRoot, f)),
+  )
+  if (built) return
+  process.stdout.write(
+    "[e2e] dist/app or dist/backoffice missing: running npm run build (scripts/build.ts)\n",
+  )
+  execFileSync(node, [join(repoRoot, "scripts/build.ts")], { cwd: repoRoot, stdio: "inherit" })
 }
 
 /** A fresh database on the local PostgreSQL, or undefined when none answers (allowed outside CI). */
