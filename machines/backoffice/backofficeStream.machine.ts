@@ -14,10 +14,9 @@
  *   streaming ─STREAM_DROP | openTimeout─▶ reconnecting { checking ─▶ waiting ─backoff─▶ streaming }
  *   reconnecting.checking ─401─▶ signedOut;  streaming ─no EventSource─▶ stopped
  */
-import { assign, emit, fromCallback, setup } from "xstate"
-import { SUPPORT_EVENTS_PATH } from "../../services/backoffice/chat.ts"
-import { sessionClient } from "../../services/backoffice/clients/session.ts"
-import { fromEffect } from "../../services/bridge.ts"
+import { assign, emit, fromCallback, fromPromise, setup } from "xstate"
+import type { Me } from "../../services/backoffice/operators.ts"
+import { SUPPORT_EVENTS_PATH } from "../../services/backoffice/paths.ts"
 import type { ChatEvent } from "../../services/chat-service.ts"
 import { subscribeChatEvents } from "../../services/chat-stream.ts"
 import { Unauthenticated } from "../../services/errors.ts"
@@ -73,7 +72,11 @@ export const streamMachine = setup({
         SUPPORT_EVENTS_PATH,
       ),
     ),
-    session: fromEffect(() => sessionClient.me()),
+    // Provided by the page (ui/backoffice/actors.tsx), not imported here: the /statecharts
+    // visualizer, part of the player's build, charts this machine without the back office's clients.
+    session: fromPromise<Me>(() =>
+      Promise.reject(new Error("session is provided by the back office's page (ui/backoffice/actors.tsx)")),
+    ),
   },
   guards: {
     isUnauthenticated: (_, params: { error: unknown }) => params.error instanceof Unauthenticated,

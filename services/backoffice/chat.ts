@@ -9,8 +9,7 @@ import { ChatMessage, MessageId } from "../chat-service.ts"
 import { KycState, PlayerWallet } from "./players.ts"
 import { StoredText } from "./text.ts"
 
-/** The staff's live stream of every conversation's `ChatEvent`s (a plain route beside the contract). */
-export const SUPPORT_EVENTS_PATH = "/api/backoffice/v1/chat/events"
+export { SUPPORT_EVENTS_PATH } from "./paths.ts"
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const Uuid = Schema.String.check(Schema.isPattern(uuidPattern, { message: "a uuid" }))

@@ -12,6 +12,8 @@ import { actionMachine } from "../../machines/backoffice/backofficeAction.machin
 import { resourceMachine } from "../../machines/backoffice/backofficeResource.machine.ts"
 import type { sessionMachine } from "../../machines/backoffice/backofficeSession.machine.ts"
 import { concerns, streamMachine } from "../../machines/backoffice/backofficeStream.machine.ts"
+import { sessionClient } from "../../services/backoffice/clients/session.ts"
+import { fromEffect } from "../../services/bridge.ts"
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
@@ -118,9 +120,13 @@ const liveStateOf = (snapshot: SnapshotFrom<typeof streamMachine>): LiveState =>
           ? "signedOut"
           : "connecting"
 
+const inboxStreamMachine = streamMachine.provide({
+  actors: { session: fromEffect(() => sessionClient.me()) },
+})
+
 /** The support inbox's live stream for as long as the screen is shown. */
 export const useInboxStream = (): { readonly state: LiveState; readonly stream: InboxStream } => {
-  const [snapshot, , stream] = useActor(streamMachine)
+  const [snapshot, , stream] = useActor(inboxStreamMachine)
   useEndsSession(snapshot.matches("signedOut"))
   return { state: liveStateOf(snapshot), stream }
 }
