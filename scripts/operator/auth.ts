@@ -52,7 +52,8 @@ export const forgetLogin = (env: NodeJS.ProcessEnv = process.env): boolean => {
   return had
 }
 
-const isAlive = (pid: number): boolean => {
+/** Whether process `pid` runs (EPERM: it runs, as another user). */
+export const isAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true

@@ -19,7 +19,7 @@ import { readOperatorEndpoint } from "../../server/operator/endpointFile.ts"
 import { RateLimiter } from "../../server/security/RateLimiter.ts"
 import { Passwords } from "../../server/users/Passwords.ts"
 import type { Role } from "../../services/backoffice/permissions.ts"
-import { dataDirOf } from "./auth.ts"
+import { dataDirOf, isAlive } from "./auth.ts"
 import { Refused, SetupError } from "./client.ts"
 
 export interface NewOperator {
@@ -85,15 +85,6 @@ const viaServer = async (url: string, secret: string, input: NewOperator): Promi
       message: `the server refused the operator request (${res.status}): ${String(body.message)}`,
     })
   throw new Refused({ error: String(body.error), message: String(body.message) })
-}
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
 }
 
 /** The pid holding the embedded database of `dataDir`, when that process is alive. */

@@ -82,6 +82,13 @@ const CreateOperator = ({ action }: { readonly action: Action }) => {
   )
 }
 
+/** An admin's resets of an operator's credentials; each also ends their sessions and API tokens. */
+const resets = [
+  { what: "password", label: "Reset password" },
+  { what: "totp", label: "Reset two-step" },
+  { what: "tokens", label: "End API tokens" },
+] as const
+
 const OperatorRow = ({
   operator,
   onChanged,
@@ -135,42 +142,21 @@ const OperatorRow = ({
         >
           {operator.disabled ? "Enable" : "Disable"}
         </button>
-        <button
-          type="button"
-          className="bo-button"
-          disabled={reset.state === "submitting"}
-          onClick={() =>
-            reset.submit(() =>
-              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "password" } }),
-            )
-          }
-        >
-          Reset password
-        </button>
-        <button
-          type="button"
-          className="bo-button"
-          disabled={reset.state === "submitting" || !operator.enrolled}
-          onClick={() =>
-            reset.submit(() =>
-              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "totp" } }),
-            )
-          }
-        >
-          Reset two-step
-        </button>
-        <button
-          type="button"
-          className="bo-button"
-          disabled={reset.state === "submitting"}
-          onClick={() =>
-            reset.submit(() =>
-              operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what: "tokens" } }),
-            )
-          }
-        >
-          End API tokens
-        </button>
+        {resets.map(({ what, label }) => (
+          <button
+            key={what}
+            type="button"
+            className="bo-button"
+            disabled={reset.state === "submitting" || (what === "totp" && !operator.enrolled)}
+            onClick={() =>
+              reset.submit(() =>
+                operatorsClient.resetOperator({ params: { id: operator.id }, payload: { what } }),
+              )
+            }
+          >
+            {label}
+          </button>
+        ))}
         {resetTo && (
           <p className="bo-success" role="status">
             New one-time password, shown only now: <code className="bo-code">{resetTo}</code>
