@@ -84,6 +84,12 @@ const measureUndecidedContrast = async (
         if (element === null) return "gone"
         // Behind an open modal (aria-hidden by the dialog): inert, and drawn dimmed on purpose.
         if (element.closest('[aria-hidden="true"], [inert]') !== null) return "inert"
+        // Under a CSS mask (a scrolling row's edge fade): the pixels are the mask's blend, not the
+        // text's contrast, and the text reads clear once scrolled; named, not measured.
+        for (let a: Element | null = element; a !== null; a = a.parentElement) {
+          const mask = getComputedStyle(a).maskImage
+          if (mask !== "" && mask !== "none") return "masked"
+        }
         // Scrolled into view for the screenshot; every scroll position is put back afterwards.
         for (let a: Element | null = element.parentElement; a !== null; a = a.parentElement) {
           a.setAttribute("data-a11y-scroll", `${a.scrollTop},${a.scrollLeft}`)
