@@ -6,6 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
+import { Option, Schema } from "effect"
 import { readOperatorEndpoint } from "../../server/operator/endpointFile.ts"
 
 export const DEFAULT_SERVER = "http://127.0.0.1:8080"
@@ -18,19 +19,14 @@ export interface SavedLogin {
 export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string =>
   join(env.XDG_CONFIG_HOME?.trim() || join(homedir(), ".config"), "casino-operator", "token.json")
 
+const decodeSavedLogin = Schema.decodeUnknownOption(
+  Schema.fromJsonString(Schema.Struct({ server: Schema.String, token: Schema.String })),
+)
+
+/** The login saved by `login`; none when the file is missing or not one. */
 export const readSavedLogin = (env: NodeJS.ProcessEnv = process.env): SavedLogin | undefined => {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(tokenFile(env), "utf8"))
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      "server" in parsed &&
-      "token" in parsed &&
-      typeof parsed.server === "string" &&
-      typeof parsed.token === "string"
-    )
-      return { server: parsed.server, token: parsed.token }
-    return undefined
+    return Option.getOrUndefined(decodeSavedLogin(readFileSync(tokenFile(env), "utf8")))
   } catch {
     return undefined
   }

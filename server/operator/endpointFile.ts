@@ -5,6 +5,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { Option, Schema } from "effect"
 
 export interface OperatorEndpoint {
   readonly url: string
@@ -23,20 +24,13 @@ export const removeOperatorEndpoint = (dataDir: string): void => {
   rmSync(operatorEndpointFile(dataDir), { force: true })
 }
 
+const decodeEndpoint = Schema.decodeUnknownOption(
+  Schema.fromJsonString(Schema.Struct({ url: Schema.String, pid: Schema.Number })),
+)
+
 export const readOperatorEndpoint = (dataDir: string): OperatorEndpoint | undefined => {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(operatorEndpointFile(dataDir), "utf8"))
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      "url" in parsed &&
-      "pid" in parsed &&
-      typeof parsed.url === "string" &&
-      typeof parsed.pid === "number"
-    ) {
-      return { url: parsed.url, pid: parsed.pid }
-    }
-    return undefined
+    return Option.getOrUndefined(decodeEndpoint(readFileSync(operatorEndpointFile(dataDir), "utf8")))
   } catch {
     return undefined
   }
