@@ -55,3 +55,40 @@ test("a player writes to support and sees the reply arrive live", async ({ page,
   await expect(panel).toHaveCount(0)
   await expect(launcher).toBeFocused()
 })
+
+test("the chat's background read after sign-in neither shows the panel nor moves the focus", async ({
+  page,
+  world,
+}) => {
+  // Anything that shows the panel or moves the focus while the player is elsewhere is recorded.
+  await page.addInitScript(() => {
+    const seen = { panel: false, focus: [] as Array<string> }
+    ;(window as unknown as { chatProbe: typeof seen }).chatProbe = seen
+    new MutationObserver(() => {
+      if (document.getElementById("chat-panel") !== null) seen.panel = true
+    }).observe(document, { childList: true, subtree: true })
+    document.addEventListener(
+      "focusin",
+      (e) =>
+        seen.focus.push(
+          (e.target as HTMLElement).getAttribute("aria-label") ?? (e.target as HTMLElement).textContent ?? "",
+        ),
+      true,
+    )
+  })
+  const stream = page.waitForRequest((r) => r.url().includes("/chat-service/api/v1/chat/events"), {
+    timeout: 60_000,
+  })
+  await signedInThroughApi(page, world, newPlayer(world, "chat-prefetch", "Grace Hopper"))
+  const deposit = page.getByRole("banner").getByRole("button", { name: "Deposit", exact: true })
+  await deposit.focus()
+  // The read is over once the machine follows the conversation's stream.
+  await stream
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  await expect(deposit).toBeFocused()
+  const probe = await page.evaluate(
+    () => (window as unknown as { chatProbe: { panel: boolean; focus: Array<string> } }).chatProbe,
+  )
+  expect(probe.panel, "the panel was shown by a background read").toBe(false)
+  expect(probe.focus.filter((f) => f.startsWith("Support chat"))).toEqual([])
+})

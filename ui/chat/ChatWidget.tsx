@@ -165,9 +165,14 @@ const PanelBody = ({ actor }: { actor: ChatActor }) => {
 }
 
 const BuiltinChat = ({ actor }: { actor: ChatActor }) => {
+  // A background read (the prefetch a few seconds after sign-in) is not the panel opening: shown
+  // as open, its end would move the focus to the launcher from wherever the player is.
   const open = useSelector(
     actor,
-    (s) => s.matches("loading") || s.matches("failed") || s.matches({ active: { panel: "open" } }),
+    (s) =>
+      (s.matches("loading") && s.context.wantsOpen) ||
+      s.matches("failed") ||
+      s.matches({ active: { panel: "open" } }),
   )
   const unread = useSelector(actor, (s) => (s.matches({ active: { panel: "open" } }) ? 0 : s.context.unread))
   const launcher = useRef<HTMLButtonElement>(null)
