@@ -13,7 +13,11 @@ export PATH="$ROOT/node_modules/.bin:$PATH"
 NODE="$ROOT/node_modules/.bin/node"
 RESULTS="$ROOT/test-results"
 mkdir -p "$RESULTS"
-rm -f "$RESULTS/vitest.json" "$RESULTS/playwright.json"
+rm -f "$RESULTS/vitest.json" "$RESULTS/playwright.json" "$RESULTS/vitest-timings.json"
+# One line per step (name, seconds, status), read by `npm run test:timings`.
+STEPS="$RESULTS/steps.tsv"
+: >"$STEPS"
+RUN_STARTED=$SECONDS
 
 declare -a SUMMARY=()
 FAILED_STEPS=0
@@ -26,10 +30,12 @@ run_step() {
   printf '\n\033[1m━━ %s\033[0m  (%s)\n' "$name" "$*"
   if "$@"; then
     SUMMARY+=("PASS  $name ($((SECONDS - started))s)")
+    printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" pass >>"$STEPS"
     return 0
   else
     local code=$?
     SUMMARY+=("FAIL  $name ($((SECONDS - started))s, exit $code)")
+    printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" fail >>"$STEPS"
     FAILED_STEPS=$((FAILED_STEPS + 1))
     return "$code"
   fi
@@ -51,7 +57,8 @@ run_step "build (scripts/build.ts → dist/app, dist/backoffice)" "$NODE" script
 
 VITEST_RC=0
 run_step "vitest (model, property, unit, server)" "$NODE" node_modules/vitest/vitest.mjs run \
-  --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json" || VITEST_RC=$?
+  --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest.json" \
+  --reporter=./tests/support/timings-reporter.ts || VITEST_RC=$?
 
 PLAYWRIGHT_RC=0
 if [ "$BUILD_OK" = 1 ]; then
@@ -140,6 +147,9 @@ if [ -f "$RESULTS/model-coverage.md" ]; then
 fi
 [ "$SKIPPED" -gt 0 ] && echo "$SKIPPED skipped (reasons are printed by the suites)"
 [ "$EXTRA_FAILURES" -gt 0 ] && echo "$EXTRA_FAILURES check(s) failed without test counts (each counted as one failure below)"
+
+printf '%s\t%s\t%s\n' "total" "$((SECONDS - RUN_STARTED))" - >>"$STEPS"
+echo "Timings: npm run test:timings"
 
 TOTAL_FAILED=$((FAILED + EXTRA_FAILURES))
 echo "$PASSED passed, $TOTAL_FAILED failed"
