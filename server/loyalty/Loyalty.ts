@@ -92,8 +92,8 @@ interface Tier extends TierRule {
   readonly row: LevelRow
 }
 
-/** A player who reached a higher level in an accrual window, at the time of the bet that reached it. */
-type LevelUp = Tier & { readonly userId: string; readonly at: string }
+/** A player who reached a higher level in an accrual window. */
+type LevelUp = Tier & { readonly userId: string }
 const noLevelUps: ReadonlyArray<LevelUp> = []
 
 const toTier = (row: LevelRow): Tier => ({
@@ -227,7 +227,7 @@ const make = Effect.gen(function* () {
           if (was === undefined || tier.minPoints > was.minPoints) {
             const at = reachedAt(start, stakes, tier.minPoints * WAGER_UNITS_PER_POINT)
             yield* repo.saveLevelReached(userId, tier.level, at)
-            levelUps.push({ ...tier, userId, at })
+            levelUps.push({ ...tier, userId })
           }
         }
         yield* repo.setCursor(to)
