@@ -181,6 +181,8 @@ export interface AppConfigShape {
   readonly withdrawDailyEurCents: bigint
   /** Seconds between the loyalty accrual job's runs (LOYALTY_ACCRUAL_SECONDS, 60): how late points follow bets. */
   readonly loyaltyAccrualSeconds: number
+  /** Whether this process runs the loyalty jobs (accrual, cashback): true; tests that date bets run them by hand. */
+  readonly loyaltyJobs: boolean
   /** Confirmations after which an EVM payout is paid (WITHDRAW_CONFIRMATIONS, 12). */
   readonly withdrawConfirmations: number
   /** Seconds between rounds of the payout loop: (re)send approved payouts, track sent ones (15). */
@@ -703,6 +705,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     withdrawMaxEurCents: BigInt(int(env, "WITHDRAW_MAX_EUR", 400, 1, 10_000_000)) * 100n,
     withdrawDailyEurCents: BigInt(int(env, "WITHDRAW_DAILY_EUR", 2000, 1, 100_000_000)) * 100n,
     loyaltyAccrualSeconds: int(env, "LOYALTY_ACCRUAL_SECONDS", 60, 1, 3600),
+    loyaltyJobs: true,
     withdrawConfirmations: int(env, "WITHDRAW_CONFIRMATIONS", 12, 1, 1000),
     withdrawPayoutPollSeconds: int(env, "WITHDRAW_PAYOUT_POLL_SECONDS", 15, 1, 3600),
     onrampWidgets,

@@ -1,7 +1,7 @@
 /**
  * Loyalty levels (docs/loyalty.md), pure and exact (bigint): how a real-money bet earns points, which
  * level points reach, the progress to the next one, the weekly cashback, the withdrawal-limit perk,
- * the ISO weeks the cashback is paid for, and the words the perks table shows. The server
+ * the ISO weeks the cashback is paid for and when, and the words the perks table shows. The server
  * (server/loyalty/Loyalty.ts) pays and answers by these; the Loyalty tab shows them.
  */
 import { RATE_SCALE } from "./money-rules.ts"
@@ -118,7 +118,7 @@ export const isoWeekStart = (ms: number): string => {
   return new Date(day - sinceMonday * DAY_MS).toISOString().slice(0, 10)
 }
 
-/** The Monday of the week before the one holding `ms`: the week the cashback job pays. */
+/** The Monday of the week before the one holding `ms`. */
 export const previousIsoWeekStart = (ms: number): string =>
   isoWeekStart(Date.parse(`${isoWeekStart(ms)}T00:00:00Z`) - 7 * DAY_MS)
 
@@ -127,6 +127,21 @@ export const weekBounds = (weekStart: string): { readonly start: Date; readonly 
   const start = Date.parse(`${weekStart}T00:00:00Z`)
   return { start: new Date(start), end: new Date(start + 7 * DAY_MS) }
 }
+
+/**
+ * Hours a week's cashback waits after the week ends: a rollback or a win of one of its rounds that
+ * arrives in them still counts (providers retry a failed rollback for hours; a day more covers an
+ * outage). Paid on Wednesday, 00:00 UTC, and final from then on.
+ */
+export const CASHBACK_GRACE_HOURS = 48
+
+/** The instant (ms) from which the cashback of the week starting on `weekStart` is paid. */
+export const cashbackDueAt = (weekStart: string): number =>
+  weekBounds(weekStart).end.getTime() + CASHBACK_GRACE_HOURS * 3_600_000
+
+/** The latest week whose cashback is due at the instant `ms`: the one the cashback job pays. */
+export const dueCashbackWeek = (ms: number): string =>
+  previousIsoWeekStart(ms - CASHBACK_GRACE_HOURS * 3_600_000)
 
 /** Basis points as a percent the player reads: 500 → "5 %", 250 → "2.5 %", 25 → "0.25 %". */
 export const formatBpsPercent = (bps: number): string => {

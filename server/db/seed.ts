@@ -1,8 +1,8 @@
 /**
  * Reference data, idempotent: safe to run on every start.
  *
- * - Currencies: inserted when missing, never overwritten (an operator may rename or disable one).
- *   `subunits_to_unit` is exact (NUMERIC), given here as decimal strings.
+ * - Currencies: the table every view shares (services/currencies.ts), inserted when missing, never
+ *   overwritten (an operator may rename or disable one). `subunits_to_unit` is exact (NUMERIC).
  * - Countries: every country libphonenumber-js knows (ISO 3166-1 alpha-2 plus XK Kosovo; the
  *   non-ISO AC/TA territories are left out) with its English name (`Intl.DisplayNames`) and calling
  *   code; refreshed on each start so a library update corrects them.
@@ -10,6 +10,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { getCountries, getCountryCallingCode } from "libphonenumber-js/max"
+import { knownCurrencies, subunitsToUnitOf } from "../../services/currencies.ts"
 import { fromEuros, parseDecimal } from "../../services/money-rules.ts"
 
 export interface SeedCurrency {
@@ -20,24 +21,14 @@ export interface SeedCurrency {
   readonly subunitsToUnit: string
 }
 
-export const seedCurrencies: ReadonlyArray<SeedCurrency> = [
-  { code: "EUR", name: "Euro", symbol: "€", type: "FIAT", subunitsToUnit: "100" },
-  { code: "USD", name: "US Dollar", symbol: "$", type: "FIAT", subunitsToUnit: "100" },
-  { code: "CAD", name: "Canadian Dollar", symbol: "CA$", type: "FIAT", subunitsToUnit: "100" },
-  { code: "NOK", name: "Norwegian Krone", symbol: "kr", type: "FIAT", subunitsToUnit: "100" },
-  { code: "BRL", name: "Brazilian Real", symbol: "R$", type: "FIAT", subunitsToUnit: "100" },
-  { code: "AUD", name: "Australian Dollar", symbol: "A$", type: "FIAT", subunitsToUnit: "100" },
-  { code: "NZD", name: "New Zealand Dollar", symbol: "NZ$", type: "FIAT", subunitsToUnit: "100" },
-  { code: "PLN", name: "Polish Zloty", symbol: "zł", type: "FIAT", subunitsToUnit: "100" },
-  { code: "JPY", name: "Japanese Yen", symbol: "¥", type: "FIAT", subunitsToUnit: "1" },
-  { code: "BTC", name: "Bitcoin", symbol: "₿", type: "CRYPTO", subunitsToUnit: "100000000" },
-  { code: "ETH", name: "Ethereum", symbol: "Ξ", type: "CRYPTO", subunitsToUnit: "1000000000000000000" },
-  { code: "LTC", name: "Litecoin", symbol: "Ł", type: "CRYPTO", subunitsToUnit: "100000000" },
-  // The spec's code for Dogecoin is DOG (displayed as DOGE).
-  { code: "DOG", name: "Dogecoin", symbol: "Ð", type: "CRYPTO", subunitsToUnit: "100000000" },
-  // Tether on Ethereum (ERC-20): 6 decimals.
-  { code: "USDT", name: "Tether", symbol: "₮", type: "CRYPTO", subunitsToUnit: "1000000" },
-]
+/** The one table of currencies (services/currencies.ts), shared with every view. */
+export const seedCurrencies: ReadonlyArray<SeedCurrency> = knownCurrencies.map((c) => ({
+  code: c.code,
+  name: c.name,
+  symbol: c.symbol,
+  type: c.type,
+  subunitsToUnit: subunitsToUnitOf(c.decimals),
+}))
 
 /**
  * First rates of each currency (EUR per whole unit), fixed plausible values — not market data: an

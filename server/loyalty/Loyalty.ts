@@ -11,24 +11,30 @@
  *   untouched), one window of ids per transaction; the cursor moves in the same transaction as the
  *   points, so a crash or a second process never counts a bet twice or skips one.
  * - The level is the highest whose threshold the points reach, and never goes down. A new level is
- *   pushed to the player's pages (`loyalty` event) after the commit.
- * - Weekly cashback: for an ISO week (UTC, Monday start) that is over, each player's net real-money
- *   loss per currency (cash-account entries of game postings) × the level's cashback, rounded down,
- *   paid as cash from the house's `cashback` account; once per player, currency and week.
+ *   recorded with the time of the bet that reached it, and pushed to the player's pages (`loyalty`
+ *   event) after the commit.
+ * - Weekly cashback: for an ISO week (UTC, Monday start), each player's net real-money loss per
+ *   currency in the rounds started that week (cash-account entries of their game postings, a later
+ *   rollback or win included) × the cashback of the level held at the week's end, rounded down, paid
+ *   as cash from the house's `cashback` account; once per player, currency and week, 48 hours after
+ *   the week ends (`CASHBACK_GRACE_HOURS`), so the rounds' late rollbacks and wins count.
  */
 import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import {
+  CASHBACK_GRACE_HOURS,
+  cashbackDueAt,
   cashbackOf,
+  dueCashbackWeek,
   heldLevel,
   isWeekStart,
   levelFor,
   perksOf,
   pointsOf,
-  previousIsoWeekStart,
   progressOf,
   sortTiers,
   type TierRule,
+  WAGER_UNITS_PER_POINT,
   weekBounds,
   weightedWagerUnits,
 } from "../../services/loyalty-rules.ts"
@@ -70,8 +76,9 @@ export interface LoyaltyShape {
   /** Counts the points of the bets settled since the last run (the job runs it every minute). */
   readonly accrue: Effect.Effect<AccrualRun, SqlError.SqlError>
   /**
-   * Pays the cashback of the ISO week starting on Monday `weekStart` (YYYY-MM-DD), once it is over;
-   * idempotent (the hourly job pays the previous week; tests and operators call it directly).
+   * Pays the cashback of the ISO week starting on Monday `weekStart` (YYYY-MM-DD), once it is due
+   * (48 hours after it ends); idempotent (the hourly job pays the latest week due; tests and
+   * operators call it directly).
    */
   readonly runCashback: (weekStart: string) => Effect.Effect<CashbackRun, CashbackRefused | SqlError.SqlError>
   /**
@@ -107,6 +114,25 @@ const toLoyaltyTier = (t: Tier): LoyaltyTier => ({
   withdrawLimitBps: t.withdrawLimitBps,
   perks: perksOf(t),
 })
+
+/** A stake's worth in wager units and when it was made. */
+interface Stake {
+  readonly units: bigint
+  readonly at: string
+}
+
+/**
+ * When `threshold` wager units were first reached from `start` by `stakes` (in id order): the time of
+ * the stake that reached it; the last one's if none did alone (the caller's sum reached it).
+ */
+const reachedAt = (start: bigint, stakes: readonly [Stake, ...Array<Stake>], threshold: bigint): string => {
+  let running = start
+  for (const stake of stakes) {
+    running += stake.units
+    if (running >= threshold) return stake.at
+  }
+  return (stakes.at(-1) ?? stakes[0]).at
+}
 
 /** A stake's signed worth in wager units: a bet adds, a rollback takes its bet's back. */
 const unitsOf = (row: StakeRow): bigint => {
@@ -171,15 +197,23 @@ const make = Effect.gen(function* () {
         if (position >= high) return { done: true, stakes: 0, levelUps: noLevelUps }
         const to = position + ACCRUAL_WINDOW < high ? position + ACCRUAL_WINDOW : high
         const rows = yield* repo.stakes(position, to)
-        const deltas = new Map<string, bigint>()
-        for (const row of rows) deltas.set(row.userId, (deltas.get(row.userId) ?? 0n) + unitsOf(row))
-        const before = new Map((yield* repo.standings([...deltas.keys()])).map((s) => [s.userId, s] as const))
+        // Each player's stakes in id order, with their worth: the one that reaches a level dates it.
+        const byUser = new Map<string, [Stake, ...Array<Stake>]>()
+        for (const row of rows) {
+          const stake = { units: unitsOf(row), at: row.at }
+          const list = byUser.get(row.userId)
+          if (list === undefined) byUser.set(row.userId, [stake])
+          else list.push(stake)
+        }
+        const before = new Map((yield* repo.standings([...byUser.keys()])).map((s) => [s.userId, s] as const))
         const lowest = levelFor(all, 0n)
         const levelUps: Array<LevelUp> = []
-        for (const [userId, delta] of deltas) {
+        for (const [userId, stakes] of byUser) {
+          const delta = stakes.reduce((sum, s) => sum + s.units, 0n)
           if (delta === 0n) continue
           const previous = before.get(userId)
-          const sum = BigInt(previous?.wagered ?? "0") + delta
+          const start = BigInt(previous?.wagered ?? "0")
+          const sum = start + delta
           const wagered = sum > 0n ? sum : 0n
           const points = pointsOf(wagered)
           const tier = yield* heldTier(all, points, previous?.level)
@@ -190,7 +224,11 @@ const make = Effect.gen(function* () {
             level: tier.level,
           })
           const was = all.find((t) => t.level === (previous?.level ?? lowest?.level))
-          if (was === undefined || tier.minPoints > was.minPoints) levelUps.push({ ...tier, userId })
+          if (was === undefined || tier.minPoints > was.minPoints) {
+            const at = reachedAt(start, stakes, tier.minPoints * WAGER_UNITS_PER_POINT)
+            yield* repo.saveLevelReached(userId, tier.level, at)
+            levelUps.push({ ...tier, userId })
+          }
         }
         yield* repo.setCursor(to)
         return { done: to >= high, stakes: rows.length, levelUps }
@@ -271,17 +309,21 @@ const make = Effect.gen(function* () {
       if (!isWeekStart(weekStart))
         return yield* new CashbackRefused({ weekStart, message: "A cashback week starts on a Monday." })
       const { start, end } = weekBounds(weekStart)
-      if (end.getTime() > (yield* Clock.currentTimeMillis))
-        return yield* new CashbackRefused({ weekStart, message: "This week is not over yet." })
-      // The week's last bets count towards the level its cashback is paid at.
+      const due = cashbackDueAt(weekStart)
+      if (due > (yield* Clock.currentTimeMillis))
+        return yield* new CashbackRefused({
+          weekStart,
+          message: `This week's cashback is paid from ${new Date(due).toISOString().slice(0, 16)} UTC, ${CASHBACK_GRACE_HOURS} hours after the week ends.`,
+        })
+      // The week's last bets count towards the level held at its end (the job may not have read them).
       yield* accrue.pipe(
         Effect.catchCause((cause) => Effect.logWarning("loyalty: accrual before cashback failed", cause)),
       )
       const all = yield* tiers
       let payments = 0
       for (const row of yield* repo.netLosses(start, end)) {
-        const standing = yield* repo.standing(row.userId)
-        const tier = yield* heldTier(all, BigInt(standing?.points ?? "0"), standing?.level)
+        // The level held at the week's end, not one reached since (none recorded: the lowest).
+        const tier = yield* heldTier(all, 0n, yield* repo.levelAt(row.userId, end))
         const netLoss = BigInt(row.loss)
         const amount = cashbackOf(netLoss, tier.cashbackBps)
         if (amount <= 0n || (yield* repo.cashbackPaid(row.userId, row.currency, weekStart))) continue
@@ -321,22 +363,24 @@ const make = Effect.gen(function* () {
     }).pipe(Effect.orDie)
 
   // The jobs run in every process: the cursor's row lock and the cashback's idempotency key make a
-  // second runner harmless.
-  yield* accrue.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("loyalty accrual failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.seconds(config.loyaltyAccrualSeconds))),
-    Effect.delay(Duration.seconds(Math.min(15, config.loyaltyAccrualSeconds))),
-    Effect.forkScoped,
-  )
-  yield* Effect.gen(function* () {
-    const week = previousIsoWeekStart(yield* Clock.currentTimeMillis)
-    if (!(yield* repo.weekDone(week))) yield* runCashback(week)
-  }).pipe(
-    Effect.catchCause((cause) => Effect.logWarning("loyalty cashback failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.hours(1))),
-    Effect.delay(Duration.seconds(30)),
-    Effect.forkScoped,
-  )
+  // second runner harmless. Tests that move bets back in time run them by hand.
+  if (config.loyaltyJobs) {
+    yield* accrue.pipe(
+      Effect.catchCause((cause) => Effect.logWarning("loyalty accrual failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.seconds(config.loyaltyAccrualSeconds))),
+      Effect.delay(Duration.seconds(Math.min(15, config.loyaltyAccrualSeconds))),
+      Effect.forkScoped,
+    )
+    yield* Effect.gen(function* () {
+      const week = dueCashbackWeek(yield* Clock.currentTimeMillis)
+      if (!(yield* repo.weekDone(week))) yield* runCashback(week)
+    }).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("loyalty cashback failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.hours(1))),
+      Effect.delay(Duration.seconds(30)),
+      Effect.forkScoped,
+    )
+  }
 
   return { status, accrue, runCashback, withdrawLimitFactorBps } satisfies LoyaltyShape
 })

@@ -1,7 +1,7 @@
 /**
- * The SQL of loyalty levels (migration 0071): the levels, the players' standing, the accrual job's
- * cursor over `game_transactions`, the week's net real-money losses from the ledger, and the
- * cashbacks paid. Only `Loyalty` (Loyalty.ts) calls it; every function fails only with `SqlError`.
+ * The SQL of loyalty levels (migrations 0071, 0081): the levels, the players' standing and when they
+ * reached each level, the accrual job's cursor over `game_transactions`, the net real-money losses of
+ * a week's rounds from the ledger, and the cashbacks paid. Only `Loyalty` (Loyalty.ts) calls it; every function fails only with `SqlError`.
  * Amounts and points cross the boundary as decimal strings (numeric and bigint read as text).
  */
 import { Context, Effect, Layer } from "effect"
@@ -37,12 +37,14 @@ export interface StakeRow {
   /** EUR per whole unit, 18 decimals; null when the currency has no rate. */
   readonly eurRate: string | null
   readonly subunits: string
+  /** When the wallet call was made (timestamptz as text). */
+  readonly at: string
 }
 
 export interface NetLossRow {
   readonly userId: string
   readonly currency: string
-  /** Real-money bets minus real-money wins and refunds in the week (> 0). */
+  /** Real-money bets minus real-money wins and refunds of the rounds started in the week (> 0). */
   readonly loss: string
 }
 
@@ -67,6 +69,10 @@ export interface LoyaltyRepoShape {
   readonly standing: (userId: string) => Sql<StandingRow | undefined>
   readonly standings: (userIds: ReadonlyArray<string>) => Sql<ReadonlyArray<StandingRow>>
   readonly saveStanding: (row: StandingRow) => Sql<void>
+  /** Records when a player reached a level (`at`: the reaching bet's time); the first record stands. */
+  readonly saveLevelReached: (userId: string, level: number, at: string) => Sql<void>
+  /** The highest level the player had reached before `at`; undefined when none was recorded. */
+  readonly levelAt: (userId: string, at: Date) => Sql<number | undefined>
   /**
    * The highest `game_transactions` id below which every row is committed (or gone for good):
    * taken under a brief SHARE lock, which waits for the wallet calls writing now and holds new ones
@@ -79,7 +85,10 @@ export interface LoyaltyRepoShape {
   readonly setCursor: (position: bigint) => Sql<void>
   /** The successful bets and rollbacks with an id in (from, to], in id order. */
   readonly stakes: (from: bigint, to: bigint) => Sql<ReadonlyArray<StakeRow>>
-  /** Per player and currency, the real-money net loss of game postings in [start, end). */
+  /**
+   * Per player and currency, the real-money net loss of the rounds started in [start, end): every
+   * game posting of those rounds, whenever it came (a Monday rollback of a Sunday bet included).
+   */
   readonly netLosses: (start: Date, end: Date) => Sql<ReadonlyArray<NetLossRow>>
   readonly cashbackPaid: (userId: string, currency: string, weekStart: string) => Sql<boolean>
   /** Records a cashback; false when that player's week in that currency was recorded already. */
@@ -120,6 +129,20 @@ const make = Effect.gen(function* () {
         SET wagered = EXCLUDED.wagered, points = EXCLUDED.points, level = EXCLUDED.level, updated_at = now()
     `.pipe(Effect.asVoid)
 
+  const saveLevelReached = (userId: string, level: number, at: string) =>
+    sql`
+      INSERT INTO loyalty_level_history (user_id, level, reached_at)
+      VALUES (${userId}, ${level}, ${at}::timestamptz)
+      ON CONFLICT (user_id, level) DO NOTHING
+    `.pipe(Effect.asVoid)
+
+  const levelAt = (userId: string, at: Date) =>
+    sql<{ readonly level: number }>`
+      SELECT h.level FROM loyalty_level_history h JOIN loyalty_levels l ON l.level = h.level
+      WHERE h.user_id = ${userId} AND h.reached_at < ${at.toISOString()}::timestamptz
+      ORDER BY l.min_points DESC LIMIT 1
+    `.pipe(Effect.map((rows) => rows[0]?.level))
+
   const settledHigh = () =>
     sql.withTransaction(
       Effect.gen(function* () {
@@ -151,7 +174,8 @@ const make = Effect.gen(function* () {
       SELECT t.id::text AS id, t.op, t.user_id::text AS "userId", t.currency,
              (CASE WHEN t.op = 'bet' THEN t.amount - t.bonus_amount ELSE coalesce(b.amount - b.bonus_amount, 0) END)::text
                AS "realAmount",
-             coalesce(w.percent, 0) AS weight, r.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits
+             coalesce(w.percent, 0) AS weight, r.eur_rate::text AS "eurRate", c.subunits_to_unit::text AS subunits,
+             t.created_at::text AS at
       FROM game_transactions t
       LEFT JOIN ledger_transactions lt ON t.op = 'rollback' AND lt.id = t.ledger_tx
       LEFT JOIN game_transactions b ON t.op = 'rollback' AND b.integration = t.integration
@@ -167,15 +191,20 @@ const make = Effect.gen(function* () {
       ORDER BY t.id
     `
 
-  // Only the player's cash account: bonus money bet or won is not the player's own money.
+  // Only the player's cash account: bonus money bet or won is not the player's own money. Every game
+  // posting names its round (integration and round id in its metadata; a rollback its bet's round),
+  // and none is older than its round, so `t.created_at >= start` only narrows the scan.
   const netLosses = (start: Date, end: Date) =>
     sql<NetLossRow>`
       SELECT a.user_id::text AS "userId", a.currency, (-sum(e.amount))::text AS loss
-      FROM ledger_transactions t
+      FROM game_rounds r
+      JOIN ledger_transactions t ON t.metadata ->> 'integration' = r.integration
+        AND t.metadata ->> 'roundId' = r.round_id
       JOIN ledger_entries e ON e.transaction_id = t.id
       JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'player_cash'
-      WHERE t.created_at >= ${start.toISOString()}::timestamptz AND t.created_at < ${end.toISOString()}::timestamptz
-        AND t.kind IN ('game.bet', 'game.win', 'game.rollback')
+      WHERE r.created_at >= ${start.toISOString()}::timestamptz AND r.created_at < ${end.toISOString()}::timestamptz
+        AND t.created_at >= ${start.toISOString()}::timestamptz
+        AND t.kind IN ('game.bet', 'game.win', 'game.jackpot', 'game.rollback')
       GROUP BY a.user_id, a.currency
       HAVING sum(e.amount) < 0
       ORDER BY 1, 2
@@ -214,6 +243,8 @@ const make = Effect.gen(function* () {
     standing,
     standings,
     saveStanding,
+    saveLevelReached,
+    levelAt,
     settledHigh,
     lockCursor,
     setCursor,

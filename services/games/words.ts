@@ -9,25 +9,14 @@
  *
  * Amounts are integer minor units; the minus is U+2212. Browser-safe and pure.
  */
+import { decimalsOfCurrency, subunitsToUnitOf } from "../currencies.ts"
 import { formatMinorUnits } from "../money.ts"
 
 export type ResultTone = "win" | "even" | "loss"
 
-/** Decimals of the currencies whose minor unit is not a hundredth (the casino's seed, ISO 4217). */
-const decimalsByCurrency: Readonly<Record<string, number>> = {
-  JPY: 0,
-  KRW: 0,
-  BTC: 8,
-  LTC: 8,
-  DOG: 8,
-  ETH: 18,
-  USDT: 6,
-}
-
-const amountText = (minor: bigint, currency: string): string => {
-  const decimals = decimalsByCurrency[currency] ?? 2
-  return formatMinorUnits(minor.toString(), (10n ** BigInt(decimals)).toString())
-}
+/** In the currency's decimals (the one currency table, services/currencies.ts). */
+const amountText = (minor: bigint, currency: string): string =>
+  formatMinorUnits(minor.toString(), subunitsToUnitOf(decimalsOfCurrency(currency)))
 
 export const resultWords = (
   bet: bigint,

@@ -3,12 +3,14 @@
  * and properties that hold for any input: 1 point = 1 EUR of real-money bets times the game's weight,
  * the level is the highest threshold reached and never goes down, progress runs 0 … 100 between two
  * thresholds, cashback is the loss times the level's basis points rounded down, ISO weeks start on
- * Monday (UTC). The level table below is written out here, not read from the code or the database.
+ * Monday (UTC) and a week's cashback is due 48 hours after it ends (Wednesday 00:00 UTC). The level table below is written out here, not read from the code or the database.
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  cashbackDueAt,
   cashbackOf,
+  dueCashbackWeek,
   formatBpsPercent,
   formatFactor,
   formatPoints,
@@ -207,6 +209,29 @@ describe("ISO weeks (UTC, Monday start)", () => {
       start: new Date("2026-11-16T00:00:00Z"),
       end: new Date("2026-11-23T00:00:00Z"),
     })
+  })
+
+  it("pay a week's cashback 48 hours after it ends: from Wednesday 00:00 UTC", () => {
+    expect(cashbackDueAt("2026-11-16")).toBe(Date.parse("2026-11-25T00:00:00Z"))
+    // Tuesday 24 November, a second before: still the week before; from Wednesday, the week of the 16th.
+    expect(dueCashbackWeek(Date.parse("2026-11-24T23:59:59Z"))).toBe("2026-11-09")
+    expect(dueCashbackWeek(Date.parse("2026-11-25T00:00:00Z"))).toBe("2026-11-16")
+    expect(dueCashbackWeek(Date.parse("2026-11-29T12:00:00Z"))).toBe("2026-11-16")
+    expect(dueCashbackWeek(Date.parse("2026-11-30T08:00:00Z"))).toBe("2026-11-16")
+  })
+
+  it("pay the latest week that is due, for any instant", () => {
+    const HOUR = 3_600_000
+    fc.assert(
+      fc.property(fc.integer({ min: 30 * 86_400_000, max: 4_102_444_800_000 }), (ms) => {
+        const week = dueCashbackWeek(ms)
+        expect(isWeekStart(week)).toBe(true)
+        const end = weekBounds(week).end.getTime()
+        // Due: its end is at least 48 hours ago; the next week's is not.
+        expect(end + 48 * HOUR).toBeLessThanOrEqual(ms)
+        expect(end + 7 * 86_400_000 + 48 * HOUR).toBeGreaterThan(ms)
+      }),
+    )
   })
 
   it("names only Mondays", () => {

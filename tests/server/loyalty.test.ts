@@ -3,11 +3,14 @@
  * bets only (bonus money earns none), weighted by game kind (slots 100 %, dice 10 %), a rollback
  * taking its bet's points back, the level-up pushed to the player's pages, the endpoint's answer,
  * 401 without a session, the weekly cashback paid once through the ledger (and nothing for a
- * winning week), the withdrawal-limit factor, and a balanced ledger. Expected figures are literals:
- * EUR at rate 1, Silver at 1,000 points with 2 % cashback and ×1.25 the daily withdrawal limit.
+ * winning week), a round counted in the week it started with its late rollback and win, the level
+ * held at the week's end, the 48 hours' wait before a week is paid, the withdrawal-limit factor, and
+ * a balanced ledger. Expected figures are literals: EUR at rate 1, Silver at 1,000 points with 2 %
+ * cashback and ×1.25 the daily withdrawal limit, Gold at 5,000 points with 5 %. The loyalty jobs are
+ * off: each test runs the accrual and the cashback itself, after moving its bets back in time.
  */
 import { randomUUID } from "node:crypto"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { Loyalty } from "../../server/loyalty/Loyalty.ts"
 import type { Game } from "../../services/game-service.ts"
@@ -24,6 +27,7 @@ import { ledgerReport, PROFILE } from "./money-support.ts"
 import type { Browser } from "./users-support.ts"
 
 const DAY = 86_400_000
+const HOUR = 3_600_000
 
 /** The Monday (UTC) `weeksBack` weeks before the one holding now, as YYYY-MM-DD. */
 const mondayWeeksAgo = (weeksBack: number): string => {
@@ -31,6 +35,21 @@ const mondayWeeksAgo = (weeksBack: number): string => {
   const sinceMonday = (new Date(today).getUTCDay() + 6) % 7
   return new Date(today - (sinceMonday + 7 * weeksBack) * DAY).toISOString().slice(0, 10)
 }
+
+/** The instant `days` days and `time` (HH:MM, UTC) after the Monday `week` starts, as ISO text. */
+const dayOfWeek = (week: string, days: number, time: string): string =>
+  `${new Date(Date.parse(`${week}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10)}T${time}:00Z`
+
+/** The real clock, but reading `ms` as the time (a run "48 hours after the week's end"). */
+const clockAt = (real: Clock.Clock, ms: number): Clock.Clock => ({
+  currentTimeMillisUnsafe: () => ms,
+  currentTimeMillis: Effect.succeed(ms),
+  currentTimeNanosUnsafe: () => BigInt(ms) * 1_000_000n,
+  currentTimeNanos: Effect.succeed(BigInt(ms) * 1_000_000n),
+  monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: real.monotonicTimeNanos,
+  sleep: (duration) => real.sleep(duration),
+})
 
 interface LevelView {
   readonly level: number
@@ -52,7 +71,10 @@ describeBackends("loyalty: points, levels, cashback", ({ start }) => {
   let dice: Game
   beforeAll(async () => {
     fake = await startFakeGameProvider()
-    server = await start({ captchaEnabled: false }, { env: { ...fake.env, RATE_LIMIT_SCALE: "100" } })
+    server = await start(
+      { captchaEnabled: false, loyaltyJobs: false },
+      { env: { ...fake.env, RATE_LIMIT_SCALE: "100" } },
+    )
     slot = await gameOfKind(server, "slot")
     dice = await gameOfKind(server, "dice")
   })
@@ -67,11 +89,89 @@ describeBackends("loyalty: points, levels, cashback", ({ start }) => {
         return yield* (yield* Loyalty).accrue
       }).pipe(Effect.orDie),
     )
-  const runCashback = (weekStart: string) =>
+  const runCashback = (weekStart: string, atMs?: number) =>
     server.run(
       Effect.gen(function* () {
-        return yield* (yield* Loyalty).runCashback(weekStart).pipe(Effect.result)
+        const run = (yield* Loyalty).runCashback(weekStart).pipe(Effect.result)
+        if (atMs === undefined) return yield* run
+        return yield* Clock.clockWith((real) => Effect.provideService(run, Clock.Clock, clockAt(real, atMs)))
       }).pipe(Effect.orDie),
+    )
+  /**
+   * Moves wallet calls (by transaction id) to `at`, as if made then: their rows and ledger postings,
+   * and with `rounds` the rounds they opened.
+   */
+  const backdate = async (
+    at: string,
+    calls: ReadonlyArray<{ readonly transactionId: string; readonly roundId?: string }>,
+    rounds = false,
+  ) => {
+    const ids = calls.map((c) => c.transactionId)
+    const list = ids.map((_, i) => `$${i + 2}`).join(", ")
+    await server.query(
+      `UPDATE ledger_transactions SET created_at = $1::timestamptz
+       WHERE id IN (SELECT ledger_tx FROM game_transactions WHERE transaction_id IN (${list}))`,
+      [at, ...ids],
+    )
+    await server.query(
+      `UPDATE game_transactions SET created_at = $1::timestamptz WHERE transaction_id IN (${list})`,
+      [at, ...ids],
+    )
+    if (rounds)
+      await server.query(`UPDATE game_rounds SET created_at = $1::timestamptz WHERE round_id IN (${list})`, [
+        at,
+        ...calls.map((c) => c.roundId ?? ""),
+      ])
+  }
+  /** A wallet call moved to `at`; a bet with the round it opens. */
+  const callAt = async (
+    op: "bet" | "win" | "rollback",
+    body: { readonly transactionId: string; readonly roundId: string },
+    at: string,
+  ) => {
+    expect((await walletCall(server.url, op, body)).status).toBe(200)
+    await backdate(at, [body], op === "bet")
+  }
+  /** A win's or rollback's body on the player's round. */
+  const followUp = (
+    p: { userId: string; token: string },
+    roundId: string,
+    extra: Record<string, unknown>,
+  ) => ({
+    sessionToken: p.token,
+    playerId: p.userId,
+    currency: "EUR",
+    transactionId: randomUUID(),
+    roundId,
+    ...extra,
+  })
+  /** `count` lost bets of `amount` on the slot, each its own round, moved to `at` (now when absent). */
+  const lostBets = async (
+    p: { userId: string; token: string },
+    count: number,
+    amount: string,
+    at?: string,
+  ) => {
+    const bodies = []
+    for (let i = 0; i < count; i++) {
+      const body = betBody(slot, p, amount)
+      expect((await walletCall(server.url, "bet", body)).status).toBe(200)
+      bodies.push(body)
+    }
+    if (at !== undefined) await backdate(at, bodies, true)
+  }
+  const cashbacksOf = (userId: string) =>
+    server.query<{
+      week_start: string
+      level: number
+      cashback_bps: number
+      net_loss: string
+      amount: string
+    }>(
+      `SELECT to_char(week_start, 'YYYY-MM-DD') AS week_start, level, cashback_bps, net_loss::text AS net_loss,
+              amount::text AS amount
+       FROM loyalty_cashbacks WHERE user_id = $1::uuid ORDER BY week_start`,
+      [userId],
     )
   const levelOf = async (browser: Browser) => {
     const res = await browser.get(`${PROFILE}/profile/loyalty-level`)
@@ -168,6 +268,21 @@ describeBackends("loyalty: points, levels, cashback", ({ start }) => {
       roundClosed: true,
     })
     expect(won.status).toBe(200)
+    // Their wallet calls, rounds and game postings belong to a finished week (two weeks back), from
+    // before the accrual: Silver is reached in that week.
+    const week = mondayWeeksAgo(2)
+    await server.query(
+      `UPDATE ledger_transactions SET created_at = $3::timestamptz
+       WHERE kind LIKE 'game.%' AND id IN (
+         SELECT e.transaction_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+         WHERE a.user_id IN ($1::uuid, $2::uuid))`,
+      [loser.userId, winner.userId, `${week}T12:00:00Z`],
+    )
+    for (const table of ["game_rounds", "game_transactions"])
+      await server.query(
+        `UPDATE ${table} SET created_at = $3::timestamptz WHERE user_id IN ($1::uuid, $2::uuid)`,
+        [loser.userId, winner.userId, `${week}T12:00:00Z`],
+      )
     await accrue()
     const pushed = await stream.until('"type":"loyalty"')
     await stream.close()
@@ -196,15 +311,6 @@ describeBackends("loyalty: points, levels, cashback", ({ start }) => {
     expect(thisWeek._tag).toBe("Failure")
     expect((await runCashback("2026-11-25"))._tag).toBe("Failure")
 
-    // Their game postings belong to a finished week (two weeks back: the hourly job pays only the last one).
-    const week = mondayWeeksAgo(2)
-    await server.query(
-      `UPDATE ledger_transactions SET created_at = $3::timestamptz
-       WHERE kind LIKE 'game.%' AND id IN (
-         SELECT e.transaction_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-         WHERE a.user_id IN ($1::uuid, $2::uuid))`,
-      [loser.userId, winner.userId, `${week}T12:00:00Z`],
-    )
     const cashBefore = (await walletOf(server, loser.userId)).cash
     expect(cashBefore).toBe(50_000n)
     const first = await runCashback(week)
@@ -236,5 +342,77 @@ describeBackends("loyalty: points, levels, cashback", ({ start }) => {
     )
     expect(house).toEqual([{ balance: "-2000" }])
     expect((await ledgerReport(server)).clean).toBe(true)
+  })
+
+  it("a round counts in the week it started, with its rollback and win: a Sunday-night bet refunded on Monday earns nothing", async () => {
+    const week = mondayWeeksAgo(3)
+    const p = await fundedPlayer(server, fake, "loyalty-late-rollback", 120_000n, slot)
+    // Wednesday: 20 lost bets of 50.00 EUR: Silver (1,000 points) and 1,000.00 EUR lost that week.
+    await lostBets(p, 20, "5000", dayOfWeek(week, 2, "12:00"))
+    await accrue()
+    // Sunday 23:50: 50.00 EUR, rolled back on Monday 00:10.
+    const refunded = betBody(slot, p, "5000")
+    await callAt("bet", refunded, dayOfWeek(week, 6, "23:50"))
+    await callAt(
+      "rollback",
+      followUp(p, refunded.roundId, { refTransactionId: refunded.transactionId }),
+      dayOfWeek(week, 7, "00:10"),
+    )
+    // Sunday 23:55: 50.00 EUR, 20.00 EUR won on Monday 00:05: 30.00 EUR lost in that round.
+    const late = betBody(slot, p, "5000")
+    await callAt("bet", late, dayOfWeek(week, 6, "23:55"))
+    await callAt(
+      "win",
+      followUp(p, late.roundId, { gameId: slot.launchId, amount: "2000", roundClosed: true }),
+      dayOfWeek(week, 7, "00:05"),
+    )
+    await accrue()
+
+    const paid = await runCashback(week)
+    expect(paid).toMatchObject({ _tag: "Success", success: { weekStart: week, payments: 1 } })
+    // 1,000.00 + 30.00 EUR lost in the week's rounds × 2 % = 20.60 EUR; the refunded bet is no loss.
+    expect(await cashbacksOf(p.userId)).toEqual([
+      { week_start: week, level: 2, cashback_bps: 200, net_loss: "103000", amount: "2060" },
+    ])
+    // The Monday's refund and win belong to last week's rounds: the next week pays nothing for them.
+    await runCashback(mondayWeeksAgo(2))
+    expect((await cashbacksOf(p.userId)).length).toBe(1)
+    expect((await walletOf(server, p.userId)).cash).toBe(19_060n)
+    expect((await ledgerReport(server)).clean).toBe(true)
+  })
+
+  it("the cashback is paid at the level held at the week's end, not at a later one", async () => {
+    const week = mondayWeeksAgo(4)
+    const wednesday = dayOfWeek(week, 2, "12:00")
+    // Silver in the week (1,000 points, 1,000.00 EUR lost), Gold only after it (4,000 points more).
+    const silver = await fundedPlayer(server, fake, "loyalty-later-gold", 500_000n, slot)
+    await lostBets(silver, 20, "5000", wednesday)
+    // Bronze in the week (500 points, 500.00 EUR lost), Silver only after it.
+    const bronze = await fundedPlayer(server, fake, "loyalty-later-silver", 100_000n, slot)
+    await lostBets(bronze, 10, "5000", wednesday)
+    await accrue()
+    await lostBets(silver, 80, "5000")
+    await lostBets(bronze, 10, "5000")
+    await accrue()
+    expect((await levelOf(silver.player.browser)).name).toBe("Gold")
+    expect((await levelOf(bronze.player.browser)).name).toBe("Silver")
+
+    const paid = await runCashback(week)
+    expect(paid).toMatchObject({ _tag: "Success", success: { weekStart: week, payments: 1 } })
+    // Silver's 2 % of 1,000.00 EUR = 20.00 EUR, not Gold's 5 %; Bronze's week earns nothing.
+    expect(await cashbacksOf(silver.userId)).toEqual([
+      { week_start: week, level: 2, cashback_bps: 200, net_loss: "100000", amount: "2000" },
+    ])
+    expect(await cashbacksOf(bronze.userId)).toEqual([])
+  })
+
+  it("a week is paid 48 hours after it ends, not before: late rollbacks and wins come first", async () => {
+    const week = mondayWeeksAgo(6)
+    const end = Date.parse(`${week}T00:00:00Z`) + 7 * DAY
+    const early = await runCashback(week, end + 47 * HOUR)
+    expect(early).toMatchObject({ _tag: "Failure", failure: { _tag: "CashbackRefused", weekStart: week } })
+    expect(early._tag === "Failure" ? early.failure.message : "").toContain("48 hours")
+    const due = await runCashback(week, end + 48 * HOUR)
+    expect(due).toMatchObject({ _tag: "Success", success: { weekStart: week, payments: 0 } })
   })
 })

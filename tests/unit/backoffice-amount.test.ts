@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { decimalsOfCurrency, majorOf, minorOf, signedMinor, toMinor } from "../../ui/backoffice/amount.ts"
+import { decimalsOfCurrency } from "../../services/currencies.ts"
+import { majorOf, minorOf, signedMinor, toMinor } from "../../ui/backoffice/amount.ts"
 
 describe("toMinor: major units typed by an operator → integer minor units, no floats", () => {
   it("converts plain amounts of a two-decimal currency", () => {
@@ -42,6 +43,9 @@ describe("toMinor: major units typed by an operator → integer minor units, no 
     expect(decimalsOfCurrency("BTC")).toBe(8)
     expect(decimalsOfCurrency("ETH")).toBe(18)
     expect(decimalsOfCurrency("USDT")).toBe(6)
+    // Dogecoin's code is DOG (shown as DOGE to players): 8 decimals, not the 2 of an unknown code.
+    expect(decimalsOfCurrency("DOG")).toBe(8)
+    expect(decimalsOfCurrency("LTC")).toBe(8)
   })
 
   it("signs a debit", () => {
@@ -66,5 +70,7 @@ describe("minorOf / majorOf: the settings' minimums, zero allowed", () => {
     expect(majorOf("5", "EUR")).toBe("0.05")
     expect(majorOf("1500", "JPY")).toBe("1500")
     expect(majorOf("10000", "BTC")).toBe("0.00010000")
+    expect(majorOf("100000000", "DOG")).toBe("1.00000000")
+    expect(minorOf("1", "DOG")).toBe("100000000")
   })
 })

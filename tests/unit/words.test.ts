@@ -16,7 +16,9 @@ const cases: ReadonlyArray<readonly [bigint, bigint, string, string, "win" | "ev
   [100n, 90n, "JPY", "Returned 90 JPY (−10)", "loss"],
   [100n, 100n, "JPY", "Returned 100 JPY (±0)", "even"],
   [1_000n, 0n, "JPY", "Lost 1,000 JPY", "loss"],
-  [500n, 0n, "KRW", "Lost 500 KRW", "loss"],
+  // The casino's crypto currencies: Dogecoin's code DOG has 8 decimals, as BTC has.
+  [100_000_000n, 0n, "DOG", "Lost 1.00 DOG", "loss"],
+  [100_000n, 150_000n, "BTC", "Won 0.0015 BTC (+0.0005)", "win"],
 ]
 
 describe("resultWords", () => {

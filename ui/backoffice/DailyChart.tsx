@@ -6,7 +6,7 @@
 import { useEffect, useRef } from "react"
 import uPlot from "uplot"
 import "uplot/dist/uPlot.min.css"
-import { decimalsOfCurrency } from "./amount.ts"
+import { decimalsOfCurrency } from "../../services/currencies.ts"
 import { money } from "./format.ts"
 
 export interface DailyFigures {

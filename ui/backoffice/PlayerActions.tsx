@@ -4,9 +4,10 @@ import type { Effect } from "effect"
 import { type FormEvent, useCallback, useId, useState } from "react"
 import { playersClient } from "../../services/backoffice/clients/players.ts"
 import type { Adjustment, PlayerPage as Page } from "../../services/backoffice/players.ts"
+import { decimalsOfCurrency } from "../../services/currencies.ts"
 import { Failure } from "./ActionFailure.tsx"
 import { type Action, useAction } from "./actors.tsx"
-import { decimalsOfCurrency, signedMinor, toMinor } from "./amount.ts"
+import { signedMinor, toMinor } from "./amount.ts"
 import { signedMoney } from "./PlayerParts.tsx"
 
 /** A reason and a confirm button: lock and unlock (the API requires the reason). */

@@ -3,10 +3,7 @@
  * ("1250"), digit by digit: a float would turn 0.29 into 28.999… cents and lose the 18 decimals of
  * ETH altogether.
  */
-import { decimalsOf } from "./format.ts"
-
-/** The currency's minor-unit places (2 unless it is one of the known exceptions). */
-export const decimalsOfCurrency = (currency: string): number => decimalsOf[currency] ?? 2
+import { decimalsOfCurrency } from "../../services/currencies.ts"
 
 /**
  * A positive decimal in major units → its minor units, or null when it is not a plain positive

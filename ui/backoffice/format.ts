@@ -1,17 +1,12 @@
-/** How the back office writes amounts and times: minor units as the currency's decimal, UTC times. */
-export const decimalsOf: Readonly<Record<string, number>> = {
-  BTC: 8,
-  LTC: 8,
-  DOGE: 8,
-  ETH: 18,
-  USDT: 6,
-  USDC: 6,
-  JPY: 0,
-}
+/**
+ * How the back office writes amounts and times: minor units as the currency's decimal (the decimals
+ * of the one currency table, services/currencies.ts), UTC times.
+ */
+import { decimalsOfCurrency } from "../../services/currencies.ts"
 
 /** "12345" EUR → "123.45 EUR" (strings of integer minor units, as the API sends them). */
 export const money = (minor: string, currency: string): string => {
-  const decimals = decimalsOf[currency] ?? 2
+  const decimals = decimalsOfCurrency(currency)
   const negative = minor.startsWith("-")
   const digits = (negative ? minor.slice(1) : minor).padStart(decimals + 1, "0")
   const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ",")

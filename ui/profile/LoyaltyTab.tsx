@@ -109,8 +109,8 @@ export const LoyaltyTab = ({ actor }: { actor: Actor }) => {
         </tbody>
       </table>
       <p className="muted">
-        Cashback is paid every Monday for the week before (UTC): your net real-money losses of that week times
-        your level's percentage, as cash you can withdraw.
+        Cashback is paid every Wednesday for the week before (UTC): your net real-money losses in the rounds
+        you started that week times the percentage of the level you held at its end, as cash you can withdraw.
       </p>
     </div>
   )
