@@ -4,7 +4,7 @@
  * status 2 and one line saying what to set; SIGINT / SIGTERM stop everything gracefully.
  */
 import { runMain } from "../lib/main.ts"
-import { inSandboxMode, SANDBOX_MODE } from "../server/security/production.ts"
+import { startBanner } from "../server/security/production.ts"
 import { startLocal } from "./local.ts"
 
 runMain({
@@ -12,12 +12,7 @@ runMain({
   config: () => process.env,
   start: (env) => startLocal(env),
   describe: (_env, stack) => [
-    ...(inSandboxMode(stack.config) ? [SANDBOX_MODE] : []),
-    `listening on ${stack.casino.url} (public URL ${stack.config.publicUrl}, database: ${
-      stack.config.databaseUrl === undefined
-        ? `embedded PGlite in ${stack.config.dataDir}/pglite`
-        : "PostgreSQL"
-    })`,
+    ...startBanner(stack.config, stack.casino.url),
     ...[...stack.parties.values()].map(
       (party) =>
         `sandbox ${party.name}: ${party.publicUrl} (a test environment: nothing it takes or pays is real)`,

@@ -86,10 +86,19 @@ export const origins = (env: Env, name: string, def: ReadonlyArray<string>): Rea
     .map((s) => originOf(name, s))
 }
 
+/** The value that names the embedded database (PGlite in the data folder) explicitly, as unset does. */
+export const EMBEDDED_DATABASE = "embedded"
+
+/** Whether the variable says `embedded`: the embedded database chosen, not merely defaulted. */
+export const isEmbeddedDatabase = (env: Env, name: string): boolean =>
+  text(env, name)?.toLowerCase() === EMBEDDED_DATABASE
+
+/** A PostgreSQL URL, or undefined for the embedded database (the variable unset or `embedded`). */
 export const postgresUrl = (env: Env, name: string): string | undefined => {
+  if (isEmbeddedDatabase(env, name)) return undefined
   const v = text(env, name)
   if (v !== undefined && !/^postgres(ql)?:\/\//.test(v))
-    invalid(name, v, "a postgres:// or postgresql:// URL")
+    invalid(name, v, `a postgres:// or postgresql:// URL, or ${EMBEDDED_DATABASE}`)
   return v
 }
 

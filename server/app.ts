@@ -68,6 +68,7 @@ import { Reports } from "./reports/Reports.ts"
 import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.ts"
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
+import { SHARED_ORIGIN_WARNING } from "./security/production.ts"
 import { RateLimiter } from "./security/RateLimiter.ts"
 import { makeEndpointIndex, notBuiltEndpoints, notImplemented } from "./static/endpoints.ts"
 import { healthEndpoints, healthRoute } from "./static/health.ts"
@@ -98,6 +99,9 @@ const bootstrap = (config: AppConfigShape) =>
           "CAPTCHA=off: sign-in, registration and password reset accept requests without a captcha",
         )
       }
+      // The back office's host routing itself is the edge's (security/middleware.ts, static/hosts.ts).
+      if (config.nodeEnv === "production" && config.backofficeUrl === undefined)
+        yield* Effect.logWarning(SHARED_ORIGIN_WARNING)
       yield* migrate()
       yield* seed
       yield* writeCdnFiles(config)

@@ -7,7 +7,18 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Exit, Layer, type LogLevel, Schema } from "effect"
 import proxyaddr from "proxy-addr"
-import { bool, ConfigError, int, invalid, logLevels, originOf, persistentSecret, text } from "../lib/env.ts"
+import {
+  bool,
+  ConfigError,
+  int,
+  invalid,
+  isEmbeddedDatabase,
+  logLevels,
+  originOf,
+  persistentSecret,
+  postgresUrl,
+  text,
+} from "../lib/env.ts"
 import { defaultFreeRoundsUrl } from "../protocols/game-wallet/free-rounds.ts"
 import { cardGateways } from "../services/wallet-service.ts"
 import { type ChatConfig, loadChatConfig } from "./chat/config.ts"
@@ -43,7 +54,7 @@ export type RateLimitName = keyof RateLimits
 export interface AppConfigShape {
   readonly port: number
   readonly host: string
-  /** PostgreSQL URL; undefined ⇒ embedded PGlite at `${dataDir}/pglite`. */
+  /** PostgreSQL URL; undefined ⇒ embedded PGlite at `${dataDir}/pglite` (DATABASE_URL unset or `embedded`). */
   readonly databaseUrl: string | undefined
   readonly dataDir: string
   /** Public origin of the site, used in e-mail links and the default Origin allow-list. */
@@ -97,17 +108,34 @@ export interface AppConfigShape {
   readonly operatorSecrets: ReadonlyArray<OperatorSecret>
   /** The variables left unset that the server fills in itself (refused in production). */
   readonly defaulted: ReadonlyArray<
-    "PUBLIC_URL" | "CAPTCHA_SECRET" | "OPERATOR_SECRETS" | "BACKOFFICE_TOTP_KEY"
+    | "PUBLIC_URL"
+    | "CAPTCHA_SECRET"
+    | "OPERATOR_SECRETS"
+    | "BACKOFFICE_TOTP_KEY"
+    | "BACKOFFICE_ALLOW"
+    | "SMTP_URL"
+    | "DATABASE_URL"
   >
+  /**
+   * What was chosen explicitly where leaving the variable unset is refused in production: an open
+   * back office, the embedded database. Production accepts them; the start banner repeats them.
+   */
+  readonly optedIn: ReadonlyArray<"BACKOFFICE_ALLOW=any" | "DATABASE_URL=embedded">
   /** Chain keys that are public test values (refused in production): one line each, what to set. */
   readonly publicTestKeys: ReadonlyArray<string>
   readonly sessionTtlHours: number
   readonly cookieSecure: boolean
   /**
    * BACKOFFICE_ALLOW: the addresses and CIDR networks (client IP as TRUST_PROXY resolves it) that
-   * may reach the back office at all; empty = every address.
+   * may reach the back office at all; empty = every address (unset, or `any`: chosen).
    */
   readonly backofficeAllow: ReadonlyArray<string>
+  /**
+   * BACKOFFICE_URL: the back office's own origin (e.g. https://admin.casino.example), where alone it
+   * and its API are served (by the Host header; server/static/hosts.ts); undefined ⇒ on the player
+   * app's origin, at /backoffice.
+   */
+  readonly backofficeUrl: string | undefined
   /** A back-office session unused this long ends (BACKOFFICE_IDLE_MINUTES, 30; sliding). */
   readonly backofficeIdleMinutes: number
   /** A back-office session ends this long after its login, used or not (BACKOFFICE_SESSION_HOURS, 12). */
@@ -443,14 +471,40 @@ export const selfHostFor = (host: string): string => {
   return host.includes(":") ? `[${host.replace(/^\[|\]$/g, "")}]` : host
 }
 
+/**
+ * BACKOFFICE_URL's origin: an http(s) origin (no path) on a host that is not the player app's
+ * (PUBLIC_URL, ALLOWED_ORIGINS): the two are told apart by the Host header.
+ */
+const backofficeOriginOf = (
+  raw: string | undefined,
+  publicUrl: string,
+  allowedOrigins: ReadonlyArray<string>,
+): string | undefined => {
+  if (raw === undefined) return undefined
+  const refuse = () =>
+    fail(
+      "BACKOFFICE_URL",
+      raw,
+      "an origin of its own such as https://admin.casino.example (not PUBLIC_URL's or ALLOWED_ORIGINS' host, no path)",
+    )
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return refuse()
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return refuse()
+  if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || url.username !== "") return refuse()
+  const playerHosts = [publicUrl, ...allowedOrigins].map((o) => new URL(o).host)
+  if (playerHosts.includes(url.host)) return refuse()
+  return url.origin
+}
+
 /** Parses the environment. Throws `ConfigError` on a bad value. */
 export const loadConfig = (env: Env): AppConfigShape => {
   const port = int(env, "PORT", 8080, 0, 65_535)
   const host = str(env, "HOST") ?? "0.0.0.0"
-  const databaseUrl = str(env, "DATABASE_URL")
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    fail("DATABASE_URL", databaseUrl, "a postgres:// or postgresql:// URL")
-  }
+  const databaseUrl = postgresUrl(env, "DATABASE_URL")
   const dataDir = str(env, "DATA_DIR") ?? ".data"
   const publicUrlRaw = str(env, "PUBLIC_URL") ?? `http://localhost:${port}`
   originOf("PUBLIC_URL", publicUrlRaw)
@@ -525,12 +579,19 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const trustProxy = parseTrustProxy(trustProxyRaw)
   if ("error" in trustProxy) return fail("TRUST_PROXY", trustProxyRaw ?? "", trustProxy.error)
   const backofficeAllowRaw = str(env, "BACKOFFICE_ALLOW")
-  const backofficeAllow = backofficeAllowRaw === undefined ? [] : list(backofficeAllowRaw)
+  // `any`: every address, as unset, but chosen (production refuses it unset).
+  const backofficeOpen = backofficeAllowRaw?.toLowerCase() === "any"
+  const backofficeAllow = backofficeAllowRaw === undefined || backofficeOpen ? [] : list(backofficeAllowRaw)
   try {
     proxyaddr.compile([...backofficeAllow])
   } catch {
-    fail("BACKOFFICE_ALLOW", backofficeAllowRaw ?? "", "comma-separated IP addresses or CIDR networks")
+    fail(
+      "BACKOFFICE_ALLOW",
+      backofficeAllowRaw ?? "",
+      "comma-separated IP addresses or CIDR networks, or any",
+    )
   }
+  const backofficeUrl = backofficeOriginOf(str(env, "BACKOFFICE_URL"), publicUrl, allowedOrigins)
   const backofficeTotpKeyRaw = str(env, "BACKOFFICE_TOTP_KEY")
   if (backofficeTotpKeyRaw !== undefined && backofficeTotpKeyRaw.length < 32)
     fail("BACKOFFICE_TOTP_KEY", "(hidden)", "at least 32 characters")
@@ -660,11 +721,19 @@ export const loadConfig = (env: Env): AppConfigShape => {
       ...(captchaSecretRaw === undefined ? (["CAPTCHA_SECRET"] as const) : []),
       ...(operatorSecrets.length === 0 ? (["OPERATOR_SECRETS"] as const) : []),
       ...(backofficeTotpKeyRaw === undefined ? (["BACKOFFICE_TOTP_KEY"] as const) : []),
+      ...(backofficeAllowRaw === undefined ? (["BACKOFFICE_ALLOW"] as const) : []),
+      ...(str(env, "SMTP_URL") === undefined ? (["SMTP_URL"] as const) : []),
+      ...(str(env, "DATABASE_URL") === undefined ? (["DATABASE_URL"] as const) : []),
+    ],
+    optedIn: [
+      ...(backofficeOpen ? (["BACKOFFICE_ALLOW=any"] as const) : []),
+      ...(isEmbeddedDatabase(env, "DATABASE_URL") ? (["DATABASE_URL=embedded"] as const) : []),
     ],
     publicTestKeys,
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     backofficeAllow,
+    backofficeUrl,
     backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
     backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),
     backofficeTokenDays: int(env, "BACKOFFICE_TOKEN_DAYS", 90, 1, 365),

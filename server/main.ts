@@ -7,16 +7,11 @@
 import { runMain } from "../lib/main.ts"
 import { makeServer } from "./app.ts"
 import { loadConfig } from "./config.ts"
-import { inSandboxMode, SANDBOX_MODE } from "./security/production.ts"
+import { startBanner } from "./security/production.ts"
 
 runMain({
   name: "casino",
   config: () => loadConfig(process.env),
   start: makeServer,
-  describe: (config, server) => [
-    ...(inSandboxMode(config) ? [SANDBOX_MODE] : []),
-    `listening on ${server.url} (public URL ${config.publicUrl}, database: ${
-      config.databaseUrl === undefined ? `embedded PGlite in ${config.dataDir}/pglite` : "PostgreSQL"
-    })`,
-  ],
+  describe: (config, server) => startBanner(config, server.url),
 })

@@ -1,15 +1,16 @@
 /**
  * `operators add` without a token: the first admin, before anyone can sign in to make a token.
- * With DATABASE_URL the command opens PostgreSQL itself; on the embedded PGlite in DATA_DIR it
- * opens the folder when no server holds it, and otherwise goes through that server's bootstrap
- * endpoint (/api/operator/v1/backoffice/operators) with the local operator secret. Loaded only for
- * this command: it brings the server's modules with it.
+ * With DATABASE_URL the command opens PostgreSQL itself; on the embedded PGlite in DATA_DIR (no
+ * DATABASE_URL, or `embedded`) it opens the folder when no server holds it, and otherwise goes
+ * through that server's bootstrap endpoint (/api/operator/v1/backoffice/operators) with the local
+ * operator secret. Loaded only for this command: it brings the server's modules with it.
  */
 import { readFileSync } from "node:fs"
 import { hostname, userInfo } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Layer, References } from "effect"
 import { makeDbLayer } from "../../lib/db/client.ts"
+import { postgresUrl } from "../../lib/env.ts"
 import { Backoffice } from "../../server/backoffice/Backoffice.ts"
 import { AppConfig, loadConfig, operatorSecretFile } from "../../server/config.ts"
 import { migrate } from "../../server/db/migrate.ts"
@@ -98,7 +99,8 @@ const pgliteHolder = (dataDir: string): number | undefined => {
 }
 
 export const bootstrapOperator = async (input: NewOperator): Promise<unknown> => {
-  if (process.env.DATABASE_URL?.trim()) return direct(input)
+  // DATABASE_URL=embedded is the embedded database, as unset (lib/env.ts).
+  if (postgresUrl(process.env, "DATABASE_URL") !== undefined) return direct(input)
   const dataDir = dataDirOf()
   const holder = pgliteHolder(dataDir)
   if (holder === undefined) return direct(input)

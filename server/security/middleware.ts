@@ -3,8 +3,11 @@
  *
  * 1. Size of the request head: a URL over 8 KiB is 414 `UriTooLong`, headers over 16 KiB are 431
  *    `RequestHeaderFieldsTooLarge` (larger heads never parse: server/security/nodeServer.ts).
- * 2. Origin check on writes (POST, PUT, PATCH, DELETE): a present `Origin` must be one of
- *    ALLOWED_ORIGINS or the request's own host (same origin), otherwise 403
+ * 2. Host routing (server/static/hosts.ts): with BACKOFFICE_URL, the back office's host serves
+ *    only the back office and the other hosts everything else (404 JSON, its root a 308 to
+ *    `/backoffice/`). Then the Origin check on writes (POST, PUT, PATCH, DELETE): a present
+ *    `Origin` must be one of ALLOWED_ORIGINS or the request's own host (same origin) — for the
+ *    back-office API with BACKOFFICE_URL, that origin alone — otherwise 403
  *    `{ "error": "ForbiddenOrigin" }`; without `Origin`, a request the browser marks
  *    `Sec-Fetch-Site: cross-site` is refused the same way. Clients that send neither (curl,
  *    server-to-server) pass: the session cookie is SameSite=Lax anyway.
@@ -22,7 +25,9 @@
  * 6. Compression of answers held in memory by Accept-Encoding, `Vary: Accept-Encoding`
  *    (server/security/compression.ts).
  * 7. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors) and one
- *    log line per request: method, path, status, milliseconds. In local sandbox mode the CSP's
+ *    log line per request: method, path, status, milliseconds. The back office (its paths, and
+ *    anything on its own host) has a strict CSP of its own: nothing from another origin, never
+ *    framed. In local sandbox mode the CSP's
  *    frames, and the parties' addresses in JSON answers, follow the host the player typed
  *    (server/security/frameHosts.ts).
  */
@@ -43,6 +48,7 @@ import { chatOrigins } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
+import { isBackofficeApiPath, makeHostRouting } from "../static/hosts.ts"
 import { compressDynamic } from "./compression.ts"
 import { casinoFrameAncestors, makeFrameHosts, type RequestFrames, rewriteOrigins } from "./frameHosts.ts"
 import {
@@ -97,6 +103,38 @@ export const isOriginAllowed = (
   const host = headers.host?.toLowerCase()
   return host !== undefined && originHost(origin) === host
 }
+
+/**
+ * A write to the back-office API when it has a host of its own: its Origin must be BACKOFFICE_URL's
+ * (ALLOWED_ORIGINS are the player app's); without Origin, as above.
+ */
+export const isBackofficeOriginAllowed = (
+  backofficeUrl: string,
+  headers: Readonly<Record<string, string | undefined>>,
+): boolean => {
+  const origin = headers.origin
+  if (origin === undefined) return headers["sec-fetch-site"] !== "cross-site"
+  return origin.replace(/\/+$/, "").toLowerCase() === backofficeUrl
+}
+
+/**
+ * The back office's Content-Security-Policy: its own scripts, styles and API only (the QR code of
+ * the enrolment may be a data: image), no third-party origin at all, never framed. A script
+ * injected into a player page, or the chat vendor's, cannot run here.
+ */
+export const backofficeCsp = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join("; ")
 
 /**
  * The app's Content-Security-Policy. The ALTCHA widget solves in web workers (blob:) and may use
@@ -160,6 +198,8 @@ const headerBytes = (headers: Readonly<Record<string, string | undefined>>): num
   return total
 }
 
+const notFound = { error: "NotFound", message: "There is nothing at this address." } as const
+
 export const internalErrorBody = {
   error: "InternalError",
   message: "Something went wrong on our side. It has been logged; please try again later.",
@@ -209,6 +249,7 @@ export const edgeMiddleware = (
   bodyLimits: ReadonlyArray<BodyLimit> = [],
 ) => {
   const frames = makeFrameHosts(config)
+  const hosts = makeHostRouting(config)
   const ancestors = casinoFrameAncestors(config)
   const cspOf = new Map<ReadonlyArray<string>, string>()
   /** The player CSP for this request's frames (one string per distinct origin list, kept). */
@@ -228,7 +269,12 @@ export const edgeMiddleware = (
         const started = performance.now()
         const path = pathOf(request.url)
         const requestFrames = frames.forHost(request.headers.host)
-        const csp = path === "/docs" || path.startsWith("/docs/") ? docsCsp : playerCsp(requestFrames.origins)
+        const backoffice = hosts.isBackofficeHost(request.headers.host) || hosts.isBackoffice(path)
+        const csp = backoffice
+          ? backofficeCsp
+          : path === "/docs" || path.startsWith("/docs/")
+            ? docsCsp
+            : playerCsp(requestFrames.origins)
         const special = bodyLimits.find((b) => b.paths.includes(path))
 
         yield* HttpEffect.appendPreResponseHandler((_req, response) =>
@@ -240,7 +286,7 @@ export const edgeMiddleware = (
               "content-security-policy": response.headers["content-security-policy"] ?? csp,
               "x-content-type-options": "nosniff",
               "referrer-policy": "strict-origin-when-cross-origin",
-              "x-frame-options": "SAMEORIGIN",
+              "x-frame-options": backoffice ? "DENY" : "SAMEORIGIN",
               "cross-origin-resource-policy": "same-origin",
             })
             if (config.nodeEnv === "production" && config.publicUrl.startsWith("https://")) {
@@ -278,8 +324,19 @@ export const edgeMiddleware = (
         const answer = yield* Effect.gen(function* () {
           if (request.url.length > maxUrlBytes) return jsonError(414, uriTooLong)
           if (headerBytes(request.headers) > maxHeaderFieldsBytes) return jsonError(431, headersTooLarge)
+          const route = hosts.route(request.headers.host, path)
+          if (route === "notFound") return jsonError(404, notFound)
+          if (route === "toBackoffice")
+            return HttpServerResponse.redirect("/backoffice/", {
+              status: 308,
+              headers: { "cache-control": "no-store" },
+            })
           if (!writeMethods.has(request.method)) return yield* Effect.catchCause(httpEffect, recover)
-          if (!isOriginAllowed(config, request.headers)) {
+          const originAllowed =
+            config.backofficeUrl !== undefined && isBackofficeApiPath(path)
+              ? isBackofficeOriginAllowed(config.backofficeUrl, request.headers)
+              : isOriginAllowed(config, request.headers)
+          if (!originAllowed) {
             return jsonError(403, {
               error: "ForbiddenOrigin",
               message: "This request does not come from an allowed origin.",

@@ -18,6 +18,8 @@
  *   office's is sent as built; either is compressed by the edge middleware;
  * - `/statecharts` (the visualizer, a client route of the player's build) is 404 unless the config
  *   allows it (STATECHARTS; off by default in production);
+ * - with BACKOFFICE_URL, the edge has already kept each host to its own app (./hosts.ts): the
+ *   back office's host reaches only the back office's part here, the others only the player's;
  * - a GET under an API prefix that no route took is 405 + Allow for a known path, else 404;
  *   anything else is 404 JSON (missing files).
  */
@@ -32,6 +34,7 @@ import { acceptableCodings, isCompressible } from "../security/compression.ts"
 import { pathOf } from "../security/middleware.ts"
 import { apiFallback, type EndpointIndex } from "./endpoints.ts"
 import { contentTypeOf, readBytes, resolveInside } from "./files.ts"
+import { BACKOFFICE_BASE, isBackofficePath } from "./hosts.ts"
 
 /** Paths that belong to the API or the server, never to the client router. */
 export const apiPrefixes = (config: Pick<AppConfigShape, "cdnBasePath">): ReadonlyArray<string> => [
@@ -85,12 +88,6 @@ export const injectChatProvider = (html: string, chat: ChatConfig): string => {
       : `<meta name="chat-provider" content="builtin" />`
   return html.replace(/<meta\s+name=["']chat-provider["'][^>]*>/i, meta)
 }
-
-/** Where the back office (its own build, vite.backoffice.config.ts) is served: this path and below. */
-export const BACKOFFICE_BASE = "/backoffice"
-
-export const isBackofficePath = (path: string): boolean =>
-  path === BACKOFFICE_BASE || path.startsWith(`${BACKOFFICE_BASE}/`)
 
 const siblingExtension = { br: ".br", gzip: ".gz" } as const
 

@@ -6,10 +6,17 @@
  * page on that host. A party that cannot be reached (its requests
  * aborted) leaves no blank box: the frame's place says the page could not be loaded, with Try
  * again, which loads it once the party answers again; a frame the browser refuses says so at once.
+ * The back office on a host of its own (BACKOFFICE_URL, a casino of its own started here): an
+ * operator signs in there under its strict CSP, and the player's host has none of it.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { Page } from "@playwright/test"
+import { freePort, startServerProcess } from "../support/server.ts"
 import { API } from "./bindings/common.ts"
 import { registerPlayer, solvedCaptcha } from "./support/api.ts"
+import { addOperatorByCommand, signInToBackoffice } from "./support/backoffice.ts"
 import { openUsdtForm } from "./support/crypto.ts"
 import {
   balance,
@@ -178,4 +185,58 @@ test("the payment page unreachable: the frame's place says so, and Try again loa
   await page.unroute(payments)
   await failed.getByRole("button", { name: "Try again" }).click()
   await expect(paymentPage(page).getByLabel("Card number")).toBeVisible()
+})
+
+test("the back office on a host of its own: an operator signs in there under its strict CSP; the player's host has none of it", async ({
+  page,
+  world,
+}) => {
+  test.setTimeout(300_000)
+  // A casino of its own (the e2e server shares one origin): the player's host 127.0.0.1, the back
+  // office's localhost, one port; on the embedded database of a fresh folder.
+  const dataDir = mkdtempSync(join(tmpdir(), "casino-e2e-backoffice-host-"))
+  const port = await freePort()
+  const player = `http://127.0.0.1:${port}`
+  const admin = `http://localhost:${port}`
+  const server = await startServerProcess({
+    dataDir,
+    port,
+    env: { BACKOFFICE_URL: admin },
+  })
+  try {
+    expect(server.url).toBe(player)
+    const refused: Array<string> = []
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) refused.push(message.text())
+    })
+    const staff = await addOperatorByCommand(world, "admin", "Host admin", dataDir)
+    // Its bare root leads to the app; the whole sign-in (enrolment, QR code, own password) runs there.
+    await signInToBackoffice(page, staff, `${admin}/`)
+    expect(new URL(page.url()).origin).toBe(admin)
+    expect(new URL(page.url()).pathname).toMatch(/^\/backoffice\//)
+    await world.screenshot(page, "hosts-backoffice-own-host")
+    expect(refused).toEqual([])
+    const home = await page.request.get(`${admin}/backoffice/`)
+    expect(home.headers()["content-security-policy"]).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
+    )
+    // The session's cookie is the back office's host's alone.
+    const cookies = await page.context().cookies()
+    expect(cookies.filter((c) => c.name === "bo_session").map((c) => c.domain)).toEqual(["localhost"])
+    expect((await page.request.get(`${admin}/api/backoffice/v1/me`)).status()).toBe(200)
+    // The player's host: no back office, no API of it; the back office's host: nothing of the player's.
+    expect((await page.request.get(`${player}/backoffice/`)).status()).toBe(404)
+    expect((await page.request.get(`${player}/api/backoffice/v1/me`)).status()).toBe(404)
+    expect((await page.request.get(`${admin}/profile`, { headers: { accept: "text/html" } })).status()).toBe(
+      404,
+    )
+    const fromPlayer = await page.request.post(`${admin}/api/backoffice/v1/logout`, {
+      headers: { origin: player },
+    })
+    expect(fromPlayer.status()).toBe(403)
+    expect((await page.request.get(`${admin}/api/backoffice/v1/me`)).status()).toBe(200)
+  } finally {
+    await server.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 })

@@ -24,7 +24,8 @@ describeBackends("operator command: back-office operators and signing in", ({ st
       DATA_DIR: server.dataDir,
       LOG_LEVEL: "Warn",
       XDG_CONFIG_HOME: configHome,
-      ...(server.config.databaseUrl === undefined ? {} : { DATABASE_URL: server.config.databaseUrl }),
+      // PGlite: DATABASE_URL=embedded says so explicitly, as a production server's environment would.
+      DATABASE_URL: server.config.databaseUrl ?? "embedded",
     }
   })
   afterAll(() => server?.close())

@@ -568,19 +568,26 @@ describe("configuration", () => {
       // The captcha secret is generated once and kept in the data folder.
       expect(config.captchaSecret).toMatch(/^[0-9a-f]{64}$/)
       expect(loadConfig({ DATA_DIR: dataDir }).captchaSecret).toBe(config.captchaSecret)
-      const scaled = loadConfig({
+      const production = loadConfig({
         DATA_DIR: dataDir,
         PUBLIC_URL: "https://casino.example/",
         NODE_ENV: "production",
         CAPTCHA_SECRET: "c".repeat(32),
         OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
         BACKOFFICE_TOTP_KEY: "b".repeat(32),
+        BACKOFFICE_ALLOW: "203.0.113.0/24",
+        SMTP_URL: "smtp://mail.casino.example:587",
+        DATABASE_URL: "embedded",
+      })
+      expect(production.publicUrl).toBe("https://casino.example")
+      expect(production.allowedOrigins).toEqual(["https://casino.example"])
+      expect(production.cookieSecure).toBe(true)
+      // A scale above 1 is a developer's machine's (production refuses it).
+      const scaled = loadConfig({
+        DATA_DIR: dataDir,
         RATE_LIMIT_SCALE: "2",
         RATE_LIMITS: '{"signinPerIp":{"max":7,"windowSeconds":60}}',
       })
-      expect(scaled.publicUrl).toBe("https://casino.example")
-      expect(scaled.allowedOrigins).toEqual(["https://casino.example"])
-      expect(scaled.cookieSecure).toBe(true)
       expect(scaled.rateLimits.signinPerIp).toEqual({ max: 14, windowSeconds: 60 })
       expect(scaled.rateLimits.forgotPerEmail).toEqual({ max: 6, windowSeconds: 3600 })
     } finally {

@@ -109,6 +109,9 @@ it("configuration has no hot wallet by default and refuses a public anvil key in
     CAPTCHA_SECRET: "c".repeat(32),
     OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
     BACKOFFICE_TOTP_KEY: "b".repeat(32),
+    BACKOFFICE_ALLOW: "203.0.113.0/24",
+    SMTP_URL: "smtp://mail.casino.example:587",
+    DATABASE_URL: "embedded",
   }
   for (const account of anvilDevAccounts)
     expect(() => loadConfig({ ...productionBasics, CRYPTO_HOT_WALLET_KEY_ETH: account.privateKey })).toThrow(

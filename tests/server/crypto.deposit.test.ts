@@ -63,6 +63,9 @@ describe("address derivation", () => {
       CAPTCHA_SECRET: "x".repeat(32),
       OPERATOR_SECRET: "y".repeat(32),
       BACKOFFICE_TOTP_KEY: "b".repeat(32),
+      BACKOFFICE_ALLOW: "203.0.113.0/24",
+      SMTP_URL: "smtp://mail.casino.example:587",
+      DATABASE_URL: "embedded",
     }
     // Unset: no deposits offered on any chain, which is a configuration, not a danger.
     const unset = loadConfig(base)

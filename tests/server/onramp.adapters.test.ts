@@ -274,6 +274,9 @@ describe("buyCryptoWidgets", () => {
       PUBLIC_URL: "https://casino.example",
       OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
       BACKOFFICE_TOTP_KEY: "b".repeat(32),
+      BACKOFFICE_ALLOW: "203.0.113.0/24",
+      SMTP_URL: "smtp://mail.casino.example:587",
+      DATABASE_URL: "embedded",
     }
     expect(() => config({ ...production, ...testWidgetsEnv(sandbox) })).toThrow(
       /ONRAMP_WIDGETS: widget banxa is served over plain http/,

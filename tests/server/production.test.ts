@@ -2,9 +2,11 @@
  * Production refuses test parts. Each case starts the REAL entry point in its own process with
  * NODE_ENV=production and a configuration that is fine but for one test part, and expects exit 2
  * with one line saying what to set. The casino alone (`node server/main.ts`), and the composition
- * root `npm start` runs (`node compose/start.ts`), which also refuses every sandbox.
+ * root `npm start` runs (`node compose/start.ts`), which also refuses every sandbox. What an
+ * operator may really want (an open back office, the embedded database) is an explicit value that
+ * the start banner repeats, beside the warning of a back office on the player app's origin.
  */
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,6 +27,8 @@ const production = (): Record<string, string> => ({
   DATA_DIR: dataDir,
   DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
   PUBLIC_URL: "https://casino.example",
+  BACKOFFICE_ALLOW: "203.0.113.0/24",
+  SMTP_URL: "smtp://mailer:secret@mail.casino.example:587",
   CAPTCHA_SECRET: "c".repeat(40),
   OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(40) }),
   BACKOFFICE_TOTP_KEY: "b".repeat(40),
@@ -87,6 +91,41 @@ const cases: ReadonlyArray<readonly [string, Record<string, string | undefined>,
     },
     /GAME_PROVIDERS: provider acme has a sandbox's test key/,
   ],
+  [
+    "RATE_LIMIT_SCALE above 1",
+    { RATE_LIMIT_SCALE: "1000" },
+    /RATE_LIMIT_SCALE=1000 multiplies every rate limit \(the back office's second-factor guesses too\): remove it, or set 1/,
+  ],
+  [
+    "COOKIE_SECURE=false",
+    { COOKIE_SECURE: "false" },
+    /COOKIE_SECURE=false: remove it \(production's default is true\) or set COOKIE_SECURE=true/,
+  ],
+  [
+    "a plain-http PUBLIC_URL",
+    { PUBLIC_URL: "http://casino.example" },
+    /PUBLIC_URL=http:\/\/casino\.example is plain http: set the casino's https address/,
+  ],
+  [
+    "an empty BACKOFFICE_ALLOW",
+    { BACKOFFICE_ALLOW: "" },
+    /BACKOFFICE_ALLOW is not set: list the addresses or networks the team reaches the back office from \(e\.g\. 203\.0\.113\.0\/24\), or set BACKOFFICE_ALLOW=any/,
+  ],
+  [
+    "no SMTP_URL",
+    { SMTP_URL: undefined },
+    /SMTP_URL is not set: set the SMTP server that sends the casino's mail/,
+  ],
+  [
+    "no DATABASE_URL",
+    { DATABASE_URL: undefined },
+    /DATABASE_URL is not set: set the PostgreSQL URL \(postgres:\/\/…\), or DATABASE_URL=embedded/,
+  ],
+  [
+    "a plain-http BACKOFFICE_URL",
+    { BACKOFFICE_URL: "http://admin.casino.example" },
+    /BACKOFFICE_URL=http:\/\/admin\.casino\.example is plain http: set the back office's https address/,
+  ],
 ]
 
 describe("production refuses test parts", () => {
@@ -105,6 +144,12 @@ describe("production refuses test parts", () => {
     })
   }
 
+  it("takes the explicit opt-in BACKOFFICE_ALLOW=any (an open back office, chosen)", () => {
+    const { code, stderr } = start("server/main.ts", { ...production(), BACKOFFICE_ALLOW: "any" })
+    expect(stderr).not.toMatch(/configuration error/)
+    expect(code).toBe(1)
+  })
+
   for (const sandbox of ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"]) {
     it(`npm start refuses ${sandbox}=on`, () => {
       const { code, stderr } = start("compose/start.ts", { ...production(), [sandbox]: "on" })
@@ -121,6 +166,66 @@ describe("production refuses test parts", () => {
     expect(stderr).not.toMatch(/configuration error/)
     expect(code).toBe(1)
   })
+})
+
+/**
+ * Starts `entry` and returns what it printed up to its "listening on" line (the banner's notes come
+ * before it), then stops it with SIGTERM.
+ */
+const banner = (entry: string, env: Record<string, string>): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(nodeBinary, [join(repoRoot, entry)], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let output = ""
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+      if (/casino: listening on /.test(output)) child.kill("SIGTERM")
+    }
+    child.stdout.on("data", collect)
+    child.stderr.on("data", collect)
+    child.once("error", reject)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve(output)
+    })
+  })
+
+describe("the start banner repeats what production was told to accept", () => {
+  /** Production on the embedded database, which it starts on (no PostgreSQL to reach). */
+  const embedded = (): Record<string, string> => ({
+    ...production(),
+    DATABASE_URL: "embedded",
+    BACKOFFICE_ALLOW: "any",
+    HOST: "127.0.0.1",
+  })
+
+  it("the casino: both opt-ins, and the warning of a back office on the player app's origin", async () => {
+    const out = await banner("server/main.ts", embedded())
+    expect(out).toMatch(
+      /casino: listening on http:\/\/127\.0\.0\.1:\d+ \(public URL https:\/\/casino\.example, database: embedded PGlite in /,
+    )
+    expect(out).toContain(
+      "casino: DATABASE_URL=embedded: the embedded PGlite database, chosen (one process on one machine; no PostgreSQL)",
+    )
+    expect(out).toContain("casino: BACKOFFICE_ALLOW=any: the back office is open to every address, chosen")
+    expect(out).toContain(
+      "casino: WARNING: the back office shares the player app's origin (BACKOFFICE_URL is not set): a script on a player page could call /api/backoffice with a signed-in operator's cookie; give it a host of its own (docs/backoffice.md)",
+    )
+  }, 180_000)
+
+  it("npm start: the back office on its own host, no warning", async () => {
+    const out = await banner("compose/start.ts", {
+      ...embedded(),
+      BACKOFFICE_URL: "https://admin.casino.example",
+    })
+    expect(out).toMatch(/casino: listening on /)
+    expect(out).toContain("casino: the back office: https://admin.casino.example/backoffice/")
+    expect(out).toContain("casino: BACKOFFICE_ALLOW=any: the back office is open to every address, chosen")
+    expect(out).not.toMatch(/WARNING/)
+  }, 180_000)
 })
 
 describe("the mode is impossible to miss", () => {

@@ -31,6 +31,10 @@ const configWith = (env: Record<string, string>) =>
     CAPTCHA_SECRET: "x".repeat(32),
     OPERATOR_SECRET: "y".repeat(32),
     BACKOFFICE_TOTP_KEY: "b".repeat(32),
+    // What production needs besides (tests/server/production.test.ts refuses each one missing).
+    BACKOFFICE_ALLOW: "203.0.113.0/24",
+    SMTP_URL: "smtp://mail.casino.example:587",
+    DATABASE_URL: "embedded",
     ...env,
   })
 

@@ -143,14 +143,18 @@ const measureUndecidedContrast = async (
             }
           }
         }
-        if (document.getElementById("a11y-probe-style") === null) {
-          const sheet = document.createElement("style")
-          sheet.id = "a11y-probe-style"
-          sheet.textContent =
+        // A constructed sheet (CSSOM), not a <style> element: a page whose CSP admits no inline
+        // style (the back office's) would refuse that one, and every text would measure 1:1.
+        const probing = window as Window & { a11yProbeSheet?: CSSStyleSheet }
+        if (probing.a11yProbeSheet === undefined) {
+          const sheet = new CSSStyleSheet()
+          sheet.replaceSync(
             "[data-a11y-probe]{color:transparent!important;-webkit-text-fill-color:transparent!important;" +
-            "fill:transparent!important;text-shadow:none!important;caret-color:transparent!important;" +
-            "text-decoration-color:transparent!important}[data-a11y-probe] *{visibility:hidden!important}"
-          document.head.append(sheet)
+              "fill:transparent!important;text-shadow:none!important;caret-color:transparent!important;" +
+              "text-decoration-color:transparent!important}[data-a11y-probe] *{visibility:hidden!important}",
+          )
+          document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+          probing.a11yProbeSheet = sheet
         }
         element.setAttribute("data-a11y-probe", "")
         return { fg, large, lines }

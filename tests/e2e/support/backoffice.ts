@@ -19,19 +19,22 @@ export interface Staff {
   lastStep: number
 }
 
-/** An operator added with `npm run operator -- operators add`: its one-time password from the output. */
-export const addOperatorByCommand = async (world: World, role: string, name: string): Promise<Staff> => {
+/**
+ * An operator added with `npm run operator -- operators add`: its one-time password from the output.
+ * `embeddedIn`: another server's DATA_DIR (on its embedded database) instead of the e2e server's.
+ */
+export const addOperatorByCommand = async (
+  world: World,
+  role: string,
+  name: string,
+  embeddedIn?: string,
+): Promise<Staff> => {
   const email = world.uniqueEmail(`bo-${role}`)
-  const { stdout } = await operator(world.databaseUrl, [
-    "operators",
-    "add",
-    "--email",
-    email,
-    "--name",
-    name,
-    "--role",
-    role,
-  ])
+  const { stdout } = await operator(
+    embeddedIn === undefined ? world.databaseUrl : undefined,
+    ["operators", "add", "--email", email, "--name", name, "--role", role],
+    embeddedIn,
+  )
   const password = /one-time password: (\S+)/.exec(stdout)?.[1]
   if (password === undefined) throw new Error(`no one-time password in: ${stdout}`)
   return { email, password, secret: null, lastStep: 0 }

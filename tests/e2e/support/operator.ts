@@ -18,11 +18,13 @@ export interface OperatorResult {
 export const operator = async (
   databaseUrl: string | undefined,
   args: ReadonlyArray<string>,
+  /** The server's DATA_DIR (default: the e2e server's); its embedded database is reached through it. */
+  dataDir = requiredEnv(E2E_ENV.dataDir),
 ): Promise<OperatorResult> => {
   const env: Record<string, string> = Object.fromEntries(
     Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   )
-  env.DATA_DIR = requiredEnv(E2E_ENV.dataDir)
+  env.DATA_DIR = dataDir
   if (databaseUrl === undefined) delete env.DATABASE_URL
   else env.DATABASE_URL = databaseUrl
   const { stdout, stderr } = await run(

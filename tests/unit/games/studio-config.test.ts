@@ -96,6 +96,9 @@ describe("game studio configuration", () => {
       CAPTCHA_SECRET: "c".repeat(32),
       OPERATOR_SECRETS: JSON.stringify({ ana: "a".repeat(32) }),
       BACKOFFICE_TOTP_KEY: "b".repeat(32),
+      BACKOFFICE_ALLOW: "203.0.113.0/24",
+      SMTP_URL: "smtp://mail.casino.example:587",
+      DATABASE_URL: "embedded",
     }
     const casinoDir = await dataDir()
     const providers = (key: string) =>
