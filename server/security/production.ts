@@ -146,14 +146,15 @@ export interface BannerInputs extends ProductionInputs {
 /**
  * The casino's start banner (`node server/main.ts` and `npm start`): its mode, the explicit
  * opt-ins, in production the warning of a back office on the player app's origin, where it
- * listens, and the back office's own address when it has one.
+ * the back office's own address when it has one, and where it listens (last).
  */
 export const startBanner = (c: BannerInputs, url: string): ReadonlyArray<string> => [
   ...(inSandboxMode(c) ? [SANDBOX_MODE] : []),
   ...c.optedIn.flatMap((o) => optInNotes[o] ?? []),
   ...(c.nodeEnv === "production" && c.backofficeUrl === undefined ? [SHARED_ORIGIN_WARNING] : []),
+  ...(c.backofficeUrl === undefined ? [] : [`the back office: ${c.backofficeUrl}/backoffice/`]),
+  // Last: tools and tests take this line as "ready" (and may stop reading there).
   `listening on ${url} (public URL ${c.publicUrl}, database: ${
     c.databaseUrl === undefined ? `embedded PGlite in ${c.dataDir}/pglite` : "PostgreSQL"
   })`,
-  ...(c.backofficeUrl === undefined ? [] : [`the back office: ${c.backofficeUrl}/backoffice/`]),
 ]
