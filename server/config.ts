@@ -127,8 +127,9 @@ export interface AppConfigShape {
   /** The back office's clock, milliseconds since the epoch (sessions, TOTP): `Date.now`; tests move it. */
   readonly backofficeClock: () => number
   /**
-   * A balance adjustment of more than this (absolute, in the currency's minor units) waits for a
-   * second operator's approval (BACKOFFICE_ADJUST_APPROVAL_MINOR, 10000; docs/backoffice.md).
+   * EUR cents one operator may adjust on one player alone over 24 hours (absolute values at each
+   * adjustment's rate); the adjustment past it waits for a second operator's approval
+   * (BACKOFFICE_ADJUST_APPROVAL_MINOR, 10000; docs/backoffice.md).
    */
   readonly backofficeAdjustApprovalMinor: number
   readonly smtpUrl: string | undefined
