@@ -1,7 +1,8 @@
 /**
  * The SQL of the back office's players group (tables of 0002/0003 users and sessions, 0010 ledger,
- * 0077 notes and adjustments, 0081 their EUR value and the operators' `role_since`). No rules here: ./Players.ts decides; a function that must run in
- * the caller's transaction says so. Amounts cross as decimal strings (numeric read as text).
+ * 0077 notes and adjustments, 0082 their EUR value and the operators' `role_since`). No rules
+ * here: ./Players.ts decides; a function that must run in the caller's transaction says so.
+ * Amounts cross as decimal strings (numeric read as text).
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -166,7 +167,7 @@ export interface PlayersRepoShape {
   }) => Sql<bigint>
   /**
    * Whether the operator has held their current role (enabled) since strictly before the
-   * adjustment was requested (`role_since`, kept by 0081's trigger); false for an unknown one.
+   * adjustment was requested (`role_since`, kept by 0082's trigger); false for an unknown one.
    */
   readonly heldRoleBefore: (operatorId: string, adjustmentId: string) => Sql<boolean>
   /** The new adjustment (pending), or undefined when its idempotency key exists already. */

@@ -1,5 +1,5 @@
 /**
- * The SQL of the support chat (migrations 0076, 0082). Only `Chat` (Chat.ts) calls it; every function
+ * The SQL of the support chat (migrations 0076, 0083). Only `Chat` (Chat.ts) calls it; every function
  * fails only with `SqlError`. Message ids (bigserial) cross the boundary as decimal strings.
  */
 import { Context, Effect, Layer } from "effect"

@@ -1,4 +1,4 @@
--- 0081_adjustment_two_person: the two-person rule on balance adjustments can be neither split nor
+-- 0082_adjustment_two_person: the two-person rule on balance adjustments can be neither split nor
 -- self-approved (docs/backoffice.md, "Two people above a threshold"). Portable PostgreSQL (15 … 18 / PGlite).
 
 -- What each adjustment was worth in EUR cents (absolute, rounded up) at the rate of its request: an
