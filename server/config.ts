@@ -47,6 +47,10 @@ export interface RateLimits {
   readonly documentUploadPerUser: RateLimit
   /** Bonus codes checked or redeemed, per client IP: codes must not be guessable by brute force. */
   readonly couponPerIp: RateLimit
+  /** Visitors' chat conversations opened per address (IPv4, IPv6 /64); docs/chat.md. */
+  readonly chatConversationsPerIp: RateLimit
+  /** Visitors' chat messages per address that opened their conversation; docs/chat.md. */
+  readonly chatMessagesPerIp: RateLimit
 }
 
 export type RateLimitName = keyof RateLimits
@@ -155,8 +159,9 @@ export interface AppConfigShape {
   /** The back office's clock, milliseconds since the epoch (sessions, TOTP): `Date.now`; tests move it. */
   readonly backofficeClock: () => number
   /**
-   * A balance adjustment of more than this (absolute, in the currency's minor units) waits for a
-   * second operator's approval (BACKOFFICE_ADJUST_APPROVAL_MINOR, 10000; docs/backoffice.md).
+   * EUR cents one operator may adjust on one player alone over 24 hours (absolute values at each
+   * adjustment's rate); the adjustment past it waits for a second operator's approval
+   * (BACKOFFICE_ADJUST_APPROVAL_MINOR, 10000; docs/backoffice.md).
    */
   readonly backofficeAdjustApprovalMinor: number
   readonly smtpUrl: string | undefined
@@ -358,6 +363,8 @@ export const defaultRateLimits: RateLimits = {
   errorLogPerIp: { max: 30, windowSeconds: 60 },
   documentUploadPerUser: { max: 20, windowSeconds: 3600 },
   couponPerIp: { max: 60, windowSeconds: 600 },
+  chatConversationsPerIp: { max: 10, windowSeconds: 3600 },
+  chatMessagesPerIp: { max: 60, windowSeconds: 600 },
 }
 
 export const defaultBlockedEmailDomains: ReadonlyArray<string> = [
@@ -404,6 +411,8 @@ const RateLimitsOverride = Schema.fromJsonString(
     errorLogPerIp: Schema.optional(Limit),
     documentUploadPerUser: Schema.optional(Limit),
     couponPerIp: Schema.optional(Limit),
+    chatConversationsPerIp: Schema.optional(Limit),
+    chatMessagesPerIp: Schema.optional(Limit),
   }),
 )
 
@@ -430,6 +439,8 @@ const parseRateLimits = (raw: string | undefined): RateLimits => {
     errorLogPerIp: override.errorLogPerIp ?? defaultRateLimits.errorLogPerIp,
     documentUploadPerUser: override.documentUploadPerUser ?? defaultRateLimits.documentUploadPerUser,
     couponPerIp: override.couponPerIp ?? defaultRateLimits.couponPerIp,
+    chatConversationsPerIp: override.chatConversationsPerIp ?? defaultRateLimits.chatConversationsPerIp,
+    chatMessagesPerIp: override.chatMessagesPerIp ?? defaultRateLimits.chatMessagesPerIp,
   }
 }
 
@@ -448,6 +459,8 @@ export const scaleRateLimits = (limits: RateLimits, scale: number): RateLimits =
   errorLogPerIp: scaleLimit(limits.errorLogPerIp, scale),
   documentUploadPerUser: scaleLimit(limits.documentUploadPerUser, scale),
   couponPerIp: scaleLimit(limits.couponPerIp, scale),
+  chatConversationsPerIp: scaleLimit(limits.chatConversationsPerIp, scale),
+  chatMessagesPerIp: scaleLimit(limits.chatMessagesPerIp, scale),
 })
 
 /** Reads `${dataDir}/captcha-secret`, creating it (32 random bytes, hex, mode 0600) on first use. */

@@ -23,10 +23,16 @@ import { chatClient } from "../../services/clients/chat.ts"
 import { RateLimited, ValidationFailed } from "../../services/errors.ts"
 import { chatIdentityMachine } from "./chatIdentity.machine.ts"
 
+/** A 429's Retry-After as a person reads it: seconds under two minutes, else minutes (rounded up). */
+const waitText = (seconds: number): string =>
+  seconds === 1 ? "1 second" : seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`
+
 export const ChatWidgetMessages = {
   loadFailed: "The chat could not be opened. Check your connection and try again.",
   sendFailed: "Your message was not sent. Check your connection and try again.",
   closedByStaff: "Support closed this conversation. Write again to start a new one.",
+  /** The server's 429: this sender's, or this address's, messages or new conversations for now. */
+  tooMany: (seconds: number) => `Too many messages for now. Please try again in ${waitText(seconds)}.`,
 } as const
 
 export interface ChatWidgetInput {
@@ -141,9 +147,11 @@ export const chatWidgetMachine = setup({
     })),
     sendRefused: assign((_, params: { error: unknown }) => ({
       error:
-        params.error instanceof ValidationFailed || params.error instanceof RateLimited
-          ? params.error.message
-          : ChatWidgetMessages.sendFailed,
+        params.error instanceof RateLimited
+          ? ChatWidgetMessages.tooMany(params.error.retryAfterSeconds)
+          : params.error instanceof ValidationFailed
+            ? params.error.message
+            : ChatWidgetMessages.sendFailed,
     })),
     sendFailed: assign({ error: ChatWidgetMessages.sendFailed }),
     addSeen: assign(({ context }, params: { event: ChatEvent }) =>

@@ -8,11 +8,14 @@
  *   resolving) and ends the player's sessions; unlock clears it. Both are idempotent: locking a
  *   locked player records the new reason.
  * - A balance adjustment moves cash between the player's account and the house's `adjustments`
- *   account through the ledger only (so it can never take the player below 0). Up to
- *   BACKOFFICE_ADJUST_APPROVAL_MINOR (absolute, minor units) it posts at once; above it waits
- *   `pending` for a second operator with `players.adjust` — never its requester — to approve
- *   (then it posts) or reject it. The client's idempotency key is UNIQUE: a retry answers the
- *   first adjustment and posts nothing.
+ *   account through the ledger only (so it can never take the player below 0). It posts at once
+ *   while what its operator adjusted on this player alone over the last 24 hours, itself included,
+ *   stays within BACKOFFICE_ADJUST_APPROVAL_MINOR (EUR cents, each adjustment's absolute value at
+ *   the rate of its request): a split into small ones adds up. Past it, or in a currency without a
+ *   rate, it waits `pending` for a second operator with `players.adjust` to approve (then it
+ *   posts) or reject it: never its requester, and for an approval only one who held their role
+ *   before the request (so an operator created or promoted for the occasion cannot). The client's
+ *   idempotency key is UNIQUE: a retry answers the first adjustment and posts nothing.
  * - A round's fairness proof is the player's own (`roundFairness()`, docs/fairness.md) asked about
  *   this player's round: read-only, not audited.
  */
@@ -26,6 +29,7 @@ import {
 import type { Adjustment, PlayerNote, PlayerPage, PlayerSummary } from "../../services/backoffice/players.ts"
 import { type GameUnavailable, RoundNotFound } from "../../services/errors.ts"
 import type { RoundFairness } from "../../services/game-service.ts"
+import { RATE_SCALE } from "../../services/money-rules.ts"
 import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig } from "../config.ts"
 import { Games } from "../games/Games.ts"
@@ -39,6 +43,7 @@ import { OperatorAudit } from "../operator/Audit.ts"
 import { Deposits } from "../payments/Deposits.ts"
 import { ResponsibleGaming } from "../responsible-gaming/ResponsibleGaming.ts"
 import { Sessions } from "../users/Sessions.ts"
+import { type CurrencyRate, Rates } from "../wallet/Rates.ts"
 import { Withdrawals } from "../withdrawals/Withdrawals.ts"
 import type { Actor } from "./Backoffice.ts"
 import { type AdjustmentRow, PlayersRepo } from "./PlayersRepo.ts"
@@ -47,6 +52,15 @@ import { type AdjustmentRow, PlayersRepo } from "./PlayersRepo.ts"
 export const ADJUSTMENTS_HOUSE_CODE = "adjustments"
 export const SEARCH_LIMIT = 50
 export const PAGE_LIMIT = 50
+/** The rolling window an operator's lone adjustments to one player add up over. */
+export const ADJUSTMENT_WINDOW_HOURS = 24
+
+/** An amount's absolute value in EUR cents at `rate`, rounded up: a fraction of a cent still counts. */
+const eurCentsUp = (amount: bigint, rate: Pick<CurrencyRate, "eurRate" | "subunitsToUnit">): bigint => {
+  const magnitude = amount < 0n ? -amount : amount
+  const divisor = rate.subunitsToUnit * RATE_SCALE
+  return (magnitude * rate.eurRate * 100n + divisor - 1n) / divisor
+}
 
 /** An operator acting (not `npm run operator`): notes and adjustments name their account. */
 export interface OperatorActor extends Actor {
@@ -159,6 +173,7 @@ const make = Effect.gen(function* () {
   const loyalty = yield* Loyalty
   const gamesRepo = yield* GamesRepo
   const integrations = yield* Integrations
+  const rates = yield* Rates
   const threshold = BigInt(config.backofficeAdjustApprovalMinor)
 
   const notFound = () => new PlayerNotFound({ message: "No player with this id." })
@@ -404,7 +419,9 @@ const make = Effect.gen(function* () {
     const reason = yield* text(input.reason, "reason")
     const amount = BigInt(input.amount)
     if (amount === 0n) return yield* new BadInput({ message: "The amount is 0." })
-    const needsApproval = (amount < 0n ? -amount : amount) > threshold
+    const rate = yield* rates.get(input.currency)
+    // No rate, no value: a second operator looks at it.
+    const eurCents = rate === undefined ? null : eurCentsUp(amount, rate)
     const same = (row: AdjustmentRow) =>
       row.playerId === userId &&
       row.currency === input.currency &&
@@ -437,6 +454,13 @@ const make = Effect.gen(function* () {
               message: "The player's balance is lower than this debit.",
               reason: "insufficient-funds",
             })
+          // Read under the player's row lock: two adjustments of one player are counted one after the other.
+          const soloToday = yield* repo.soloEurCents({
+            userId,
+            operatorId: actor.operatorId,
+            hours: ADJUSTMENT_WINDOW_HOURS,
+          })
+          const needsApproval = eurCents === null || soloToday + eurCents > threshold
           const inserted = yield* repo.insertAdjustment({
             idempotencyKey: input.idempotencyKey,
             userId,
@@ -444,6 +468,7 @@ const make = Effect.gen(function* () {
             amount,
             reason,
             needsApproval,
+            eurCents,
             operatorId: actor.operatorId,
             operatorEmail: actor.email,
           })
@@ -493,6 +518,13 @@ const make = Effect.gen(function* () {
             return yield* new AdjustmentRefused({
               message: "Another operator must decide an adjustment you requested.",
               reason: "own-request",
+            })
+          // A second person is one who held the role before the request, not one made for it.
+          if (decision === null && !(yield* repo.heldRoleBefore(actor.operatorId, row.id)))
+            return yield* new AdjustmentRefused({
+              message:
+                "Only an operator who held their role before this adjustment was requested may approve it.",
+              reason: "approver-too-recent",
             })
           const after =
             decision === null

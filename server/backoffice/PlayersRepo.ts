@@ -1,7 +1,8 @@
 /**
  * The SQL of the back office's players group (tables of 0002/0003 users and sessions, 0010 ledger,
- * 0077 notes and adjustments). No rules here: ./Players.ts decides; a function that must run in
- * the caller's transaction says so. Amounts cross as decimal strings (numeric read as text).
+ * 0077 notes and adjustments, 0082 their EUR value and the operators' `role_since`). No rules
+ * here: ./Players.ts decides; a function that must run in the caller's transaction says so.
+ * Amounts cross as decimal strings (numeric read as text).
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -113,6 +114,8 @@ export interface NewAdjustment {
   readonly amount: bigint
   readonly reason: string
   readonly needsApproval: boolean
+  /** Its absolute value in EUR cents at the request's rate; null when no rate is known. */
+  readonly eurCents: bigint | null
   readonly operatorId: string
   readonly operatorEmail: string
 }
@@ -153,6 +156,20 @@ export interface PlayersRepoShape {
     readonly body: string
   }) => Sql<NoteRow>
   readonly currencyExists: (code: string) => Sql<boolean>
+  /**
+   * In the caller's transaction: the EUR cents of what `operatorId` adjusted on `userId` without a
+   * second operator (posted at once) in the last `hours` hours, by the database's clock.
+   */
+  readonly soloEurCents: (q: {
+    readonly userId: string
+    readonly operatorId: string
+    readonly hours: number
+  }) => Sql<bigint>
+  /**
+   * Whether the operator has held their current role (enabled) since strictly before the
+   * adjustment was requested (`role_since`, kept by 0082's trigger); false for an unknown one.
+   */
+  readonly heldRoleBefore: (operatorId: string, adjustmentId: string) => Sql<boolean>
   /** The new adjustment (pending), or undefined when its idempotency key exists already. */
   readonly insertAdjustment: (a: NewAdjustment) => Sql<AdjustmentRow | undefined>
   readonly adjustmentByKey: (key: string) => Sql<AdjustmentRow | undefined>
@@ -329,15 +346,30 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const inserted = yield* sql<{ readonly id: string }>`
         INSERT INTO balance_adjustments (idempotency_key, user_id, currency, amount, reason, needs_approval,
-                                         status, requested_by, requested_by_email)
+                                         eur_cents, status, requested_by, requested_by_email)
         VALUES (${a.idempotencyKey}, ${a.userId}::uuid, ${a.currency}, ${a.amount.toString()}::numeric,
-                ${a.reason}, ${a.needsApproval}, 'pending', ${a.operatorId}::uuid, ${a.operatorEmail})
+                ${a.reason}, ${a.needsApproval}, ${a.eurCents?.toString() ?? null}::numeric, 'pending',
+                ${a.operatorId}::uuid, ${a.operatorEmail})
         ON CONFLICT (idempotency_key) DO NOTHING
         RETURNING id::text AS id
       `
       const id = inserted[0]?.id
       return id === undefined ? undefined : yield* byId(id, false)
     })
+
+  const soloEurCents: PlayersRepoShape["soloEurCents"] = (q) =>
+    sql<{ readonly total: string }>`
+      SELECT coalesce(sum(eur_cents), 0)::text AS total FROM balance_adjustments
+      WHERE user_id = ${q.userId}::uuid AND requested_by = ${q.operatorId}::uuid AND NOT needs_approval
+        AND status = 'posted' AND requested_at > now() - make_interval(hours => ${q.hours}::int)
+    `.pipe(Effect.map((rows) => BigInt(rows[0]?.total ?? "0")))
+
+  const heldRoleBefore = (operatorId: string, adjustmentId: string) =>
+    sql<{ readonly held: boolean }>`
+      SELECT (o.role_since < b.requested_at) AS held
+      FROM backoffice_operators o, balance_adjustments b
+      WHERE o.id = ${operatorId}::uuid AND b.id = ${adjustmentId}::uuid
+    `.pipe(Effect.map((rows) => rows[0]?.held === true))
 
   const adjustmentByKey = (key: string) =>
     sql<AdjustmentRow>`
@@ -396,6 +428,8 @@ const make = Effect.gen(function* () {
     liveSessions,
     insertNote,
     currencyExists,
+    soloEurCents,
+    heldRoleBefore,
     insertAdjustment,
     adjustmentByKey,
     lockAdjustment: (id) => byId(id, true),

@@ -5,6 +5,12 @@
  * player's, unless the player has one already. Bodies are trimmed and 1–2,000 characters; each
  * owner may send `chatSendLimit` messages per window (the shared database rate limiter).
  *
+ * Visitors cost nothing to make (a request without the cookie is a new one), so their limits are
+ * per address (./address.ts) too: conversations opened from an address
+ * (`rateLimits.chatConversationsPerIp`), and messages (`rateLimits.chatMessagesPerIp`) counted
+ * against the address that opened the visitor's conversation, wherever they are sent from. A
+ * signed-in player is an account, limited as one: a stranger on the same address costs them nothing.
+ *
  * Live updates go through `ChatEvents` (./ChatEvents.ts): published after the commit, heard by every
  * server process on the database (LISTEN/NOTIFY; in-process on PGlite). The player's SSE stream
  * filters its owner; the back office's inbox takes them all.
@@ -21,6 +27,7 @@ import {
 import { type RateLimited, ValidationFailed } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
 import { RateLimiter } from "../security/RateLimiter.ts"
+import { chatAddressOf } from "./address.ts"
 import { makeChatEvents } from "./ChatEvents.ts"
 import { ChatRepo, type ConversationRow, type InboxRow, type MessageRow } from "./ChatRepo.ts"
 
@@ -84,9 +91,11 @@ export interface ChatShape {
   readonly conversation: (owner: ChatOwner) => Effect.Effect<ChatConversation>
   /** A signed-in player carrying a visitor cookie: the visitor's conversation becomes theirs. */
   readonly attachVisitor: (tokenHash: string, userId: string) => Effect.Effect<boolean>
+  /** `ip`: the client's address (`Geo.clientIp`), what a visitor's limits count against. */
   readonly send: (
     owner: ChatOwner,
     body: string,
+    ip: string,
   ) => Effect.Effect<ChatMessage, ValidationFailed | RateLimited>
   /** Staff messages up to `lastReadId` are read; answers what is still unread. */
   readonly markRead: (owner: ChatOwner, lastReadId: string) => Effect.Effect<number>
@@ -154,12 +163,30 @@ export class Chat extends Context.Service<Chat, ChatShape>()("casino/server/Chat
         } satisfies ChatConversation
       })
 
-      const send = Effect.fn("Chat.send")(function* (owner: ChatOwner, raw: string) {
+      /**
+       * The visitor's open conversation for one more message, or a new one: a new one counts against
+       * the sender's address, every message against the address that opened the conversation.
+       * Refused, nothing is stored.
+       */
+      const visitorConversation = (tokenHash: string, from: string) =>
+        Effect.gen(function* () {
+          const open = yield* db(repo.openForVisitor(tokenHash))
+          if (open === undefined)
+            yield* limiter.consume(`chat:conversations:ip:${from}`, config.rateLimits.chatConversationsPerIp)
+          yield* limiter.consume(
+            `chat:messages:ip:${open?.openedFrom ?? from}`,
+            config.rateLimits.chatMessagesPerIp,
+          )
+          return open ?? (yield* db(repo.ensureForVisitor(tokenHash, from)))
+        })
+
+      const send = Effect.fn("Chat.send")(function* (owner: ChatOwner, raw: string, ip: string) {
         const body = yield* validBody(raw)
         yield* limiter.consume(`chat:${ownerKey(owner)}`, config.chatSendLimit)
-        const row = yield* db(
-          owner.kind === "player" ? repo.ensureForUser(owner.userId) : repo.ensureForVisitor(owner.tokenHash),
-        )
+        const row =
+          owner.kind === "player"
+            ? yield* db(repo.ensureForUser(owner.userId))
+            : yield* visitorConversation(owner.tokenHash, chatAddressOf(ip))
         const message = yield* db(
           repo.insertMessage(row.id, owner.kind === "player" ? "player" : "visitor", null, body),
         )

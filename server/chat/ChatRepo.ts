@@ -1,5 +1,5 @@
 /**
- * The SQL of the support chat (migration 0076). Only `Chat` (Chat.ts) calls it; every function
+ * The SQL of the support chat (migrations 0076, 0083). Only `Chat` (Chat.ts) calls it; every function
  * fails only with `SqlError`. Message ids (bigserial) cross the boundary as decimal strings.
  */
 import { Context, Effect, Layer } from "effect"
@@ -10,6 +10,8 @@ export interface ConversationRow {
   readonly id: string
   readonly userId: string | null
   readonly visitorTokenHash: string | null
+  /** The address (./address.ts) a visitor opened it from; null for a player's. */
+  readonly openedFrom: string | null
   readonly status: "open" | "closed"
   readonly assignedOperatorId: string | null
   readonly attributes: Record<string, unknown>
@@ -46,7 +48,8 @@ export interface ChatRepoShape {
   readonly openForVisitor: (tokenHash: string) => Sql<ConversationRow | undefined>
   /** The open conversation of the player, created when there is none (one per player, any race). */
   readonly ensureForUser: (userId: string) => Sql<ConversationRow>
-  readonly ensureForVisitor: (tokenHash: string) => Sql<ConversationRow>
+  /** Likewise for a visitor; a new one records the address it is opened from. */
+  readonly ensureForVisitor: (tokenHash: string, openedFrom: string) => Sql<ConversationRow>
   /** A visitor's open conversation becomes the player's (false when the player already has one). */
   readonly attachVisitor: (tokenHash: string, userId: string) => Sql<boolean>
   readonly byId: (id: string) => Sql<ConversationRow | undefined>
@@ -79,7 +82,8 @@ const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
   const conversationCols = sql.literal(`
-    id::text AS id, user_id::text AS "userId", visitor_token_hash AS "visitorTokenHash", status,
+    id::text AS id, user_id::text AS "userId", visitor_token_hash AS "visitorTokenHash",
+    opened_from AS "openedFrom", status,
     assigned_operator_id::text AS "assignedOperatorId", attributes,
     player_read_id::text AS "playerReadId", staff_read_id::text AS "staffReadId",
     created_at AS "createdAt", updated_at AS "updatedAt"
@@ -116,9 +120,9 @@ const make = Effect.gen(function* () {
       Effect.flatMap((row) => one<ConversationRow>("ensureForUser")(row === undefined ? [] : [row])),
     )
 
-  const ensureForVisitor = (tokenHash: string) =>
+  const ensureForVisitor = (tokenHash: string, openedFrom: string) =>
     sql`
-      INSERT INTO chat_conversations (visitor_token_hash) VALUES (${tokenHash})
+      INSERT INTO chat_conversations (visitor_token_hash, opened_from) VALUES (${tokenHash}, ${openedFrom})
       ON CONFLICT (visitor_token_hash) WHERE status = 'open' AND visitor_token_hash IS NOT NULL DO NOTHING
     `.pipe(
       Effect.andThen(openForVisitor(tokenHash)),

@@ -4,6 +4,9 @@
  * only its SHA-256 is stored), which the first call without either sets. A signed-in player who
  * still carries a visitor cookie takes over that visitor's conversation once, and the cookie goes.
  *
+ * Sending passes the client's address (`Geo.clientIp`: the peer, or what a trusted proxy saw) for
+ * the visitors' limits per address (./Chat.ts).
+ *
  * `GET …/chat/identity` answers the signed-in player's id with Chatwoot's identity hash (./identity.ts).
  *
  * `GET /chat-service/api/v1/chat/events`: the owner's chat events as server-sent events (named by
@@ -17,6 +20,7 @@ import { CasinoApi } from "../../services/api.ts"
 import { ValidationFailed } from "../../services/errors.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { eventStreamResponse } from "../events/http.ts"
+import { Geo } from "../geo/Geo.ts"
 import { requireSession, UnauthenticatedMessage } from "../users/auth.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
@@ -104,6 +108,7 @@ export const ChatHandlers = HttpApiBuilder.group(
     const sessions = yield* Sessions
     const chat = yield* Chat
     const config = yield* AppConfig
+    const geo = yield* Geo
     const owner = yield* ownerOf
     return handlers
       .handle("conversation", ({ request }) =>
@@ -112,7 +117,7 @@ export const ChatHandlers = HttpApiBuilder.group(
       .handle("send", ({ request, payload }) =>
         owner(request, true).pipe(
           Effect.flatMap(owned),
-          Effect.flatMap((o) => chat.send(o, payload.body)),
+          Effect.flatMap((o) => chat.send(o, payload.body, geo.clientIp(request))),
         ),
       )
       .handle("markRead", ({ request, payload }) =>

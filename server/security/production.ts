@@ -145,8 +145,8 @@ export interface BannerInputs extends ProductionInputs {
 
 /**
  * The casino's start banner (`node server/main.ts` and `npm start`): its mode, the explicit
- * opt-ins, in production the warning of a back office on the player app's origin, where it
- * the back office's own address when it has one, and where it listens (last).
+ * opt-ins, in production the warning of a back office on the player app's origin, the back
+ * office's own address when it has one, and where it listens (last).
  */
 export const startBanner = (c: BannerInputs, url: string): ReadonlyArray<string> => [
   ...(inSandboxMode(c) ? [SANDBOX_MODE] : []),

@@ -91,13 +91,20 @@ export class AdjustmentNotFound extends Schema.TaggedError<AdjustmentNotFound>()
 /**
  * A balance adjustment the rules refuse; nothing was posted: the requester deciding their own
  * (`own-request`), one already decided (`decided`), a debit larger than the balance
- * (`insufficient-funds`), an idempotency key used before for another adjustment (`key-reused`).
+ * (`insufficient-funds`), an idempotency key used before for another adjustment (`key-reused`), an
+ * approver who did not hold their role before the request was made (`approver-too-recent`).
  */
 export class AdjustmentRefused extends Schema.TaggedError<AdjustmentRefused>()(
   "AdjustmentRefused",
   {
     message: Schema.String,
-    reason: Schema.Literals(["own-request", "decided", "insufficient-funds", "key-reused"]),
+    reason: Schema.Literals([
+      "own-request",
+      "decided",
+      "insufficient-funds",
+      "key-reused",
+      "approver-too-recent",
+    ]),
   },
   { httpApiStatus: 409 },
 ) {}

@@ -137,7 +137,10 @@ export const Adjustment = Schema.Struct({
   amount: Schema.String,
   reason: Schema.String,
   status: AdjustmentStatus,
-  /** Above BACKOFFICE_ADJUST_APPROVAL_MINOR: a second operator decides. */
+  /**
+   * A second operator decides: with it, the requester's lone adjustments to this player over 24 hours
+   * (EUR cents at each one's rate) pass BACKOFFICE_ADJUST_APPROVAL_MINOR, or its currency has no rate.
+   */
   needsApproval: Schema.Boolean,
   requestedBy: Schema.String,
   requestedAt: Schema.String,

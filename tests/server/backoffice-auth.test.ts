@@ -29,6 +29,8 @@ describeBackends("back-office login", ({ start }) => {
         errorLogPerIp: { max: 30, windowSeconds: 60 },
         documentUploadPerUser: { max: 20, windowSeconds: 3600 },
         couponPerIp: { max: 60, windowSeconds: 600 },
+        chatConversationsPerIp: { max: 10, windowSeconds: 3600 },
+        chatMessagesPerIp: { max: 60, windowSeconds: 600 },
       },
     })
   })

@@ -200,7 +200,9 @@ describeBackends("back-office permissions", ({ start }) => {
     pools.chatClose = []
     for (let i = 0; i < 5; i++) {
       await server.run(
-        Effect.flatMap(Chat, (chat) => chat.send({ kind: "visitor", tokenHash: `perm-visitor-${i}` }, "Hi")),
+        Effect.flatMap(Chat, (chat) =>
+          chat.send({ kind: "visitor", tokenHash: `perm-visitor-${i}` }, "Hi", "192.0.2.1"),
+        ),
       )
       const [row] = await server.query<{ id: string }>(
         "SELECT id::text AS id FROM chat_conversations WHERE visitor_token_hash = $1",

@@ -101,6 +101,8 @@ describeBackends("server core", ({ start }) => {
           errorLogPerIp: { max: 3, windowSeconds: 120 },
           documentUploadPerUser: { max: 20, windowSeconds: 3600 },
           couponPerIp: { max: 60, windowSeconds: 600 },
+          chatConversationsPerIp: { max: 10, windowSeconds: 3600 },
+          chatMessagesPerIp: { max: 60, windowSeconds: 600 },
         },
       },
       { env: { TRUST_PROXY: "true", CDN_BASE_PATH: CDN, STATIC_DIR: staticDir } },

@@ -166,6 +166,8 @@ const limits = (errorLogMax: number) => ({
   errorLogPerIp: { max: errorLogMax, windowSeconds: 600 },
   documentUploadPerUser: { max: 20, windowSeconds: 3600 },
   couponPerIp: { max: 60, windowSeconds: 600 },
+  chatConversationsPerIp: { max: 10, windowSeconds: 3600 },
+  chatMessagesPerIp: { max: 60, windowSeconds: 600 },
 })
 
 describeBackends("TRUST_PROXY on the real server", ({ start }) => {

@@ -262,7 +262,8 @@ export const AdjustControl = ({
             </label>
           </div>
           <p id={ids.hint} className="bo-muted">
-            In {currency}, e.g. 12.50. Cash balance only; large amounts wait for a second operator.
+            In {currency}, e.g. 12.50. Cash balance only; once what you adjust for this player in 24 hours
+            passes the approval threshold, a second operator decides.
           </p>
           {invalid && (
             <p className="bo-error" role="alert">

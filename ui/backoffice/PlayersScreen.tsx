@@ -134,8 +134,9 @@ const PendingAdjustments = ({ onOpen }: { readonly onOpen: (id: string) => void 
         </button>
       </div>
       <p className="bo-muted">
-        Adjustments above the approval threshold wait here until a second operator decides. Nobody decides
-        their own request.
+        Adjustments that take their operator's 24 hours with a player past the approval threshold wait here
+        until a second operator decides. Nobody decides their own request, nor one made before they held their
+        role.
       </p>
       {decided && (
         <p className="bo-success" role="status">
