@@ -10,6 +10,7 @@
  *   reset it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { awayFromWindowEnd } from "../support/windows.ts"
 import { newPlayer } from "./account-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { Browser, uniqueIp } from "./users-support.ts"
@@ -32,6 +33,9 @@ describeBackends("chat: limits per address", ({ start }) => {
     afterAll(() => server?.close())
 
     it("refuses cookie-less sends from one address past the limit with 429 and Retry-After", async () => {
+      // The conversations' window is an hour; the messages' ten minutes.
+      await awayFromWindowEnd(3600)
+      await awayFromWindowEnd(600)
       const address = uniqueIp()
       const before = await openConversations(server)
       const statuses: Array<number> = []
@@ -79,6 +83,8 @@ describeBackends("chat: limits per address", ({ start }) => {
     afterAll(() => server?.close())
 
     it("counts a visitor's messages against the address that opened the conversation", async () => {
+      await awayFromWindowEnd(3600)
+      await awayFromWindowEnd(600)
       const opener = uniqueIp()
       const visitor = new Browser(server, opener)
       expect((await visitor.post(`${CHAT}/messages`, { body: "one" })).status).toBe(200)
