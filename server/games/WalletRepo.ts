@@ -140,7 +140,10 @@ export interface WalletRepoShape {
     },
     done: Completion,
   ) => Sql<boolean>
-  /** ONE statement: adds the win to its round and completes the call's row with its answer. */
+  /**
+   * ONE statement: adds the win to its round and completes the call's row with its answer. A void
+   * win (its round rolled back) leaves the round as it is and is marked `voided`.
+   */
   readonly addWinAndComplete: (
     r: {
       readonly integration: string
@@ -148,6 +151,7 @@ export interface WalletRepoShape {
       readonly amount: bigint
       readonly jackpot: bigint
       readonly closed: boolean
+      readonly voided?: boolean
     },
     done: Completion,
   ) => Sql<void>
@@ -388,10 +392,10 @@ const make = Effect.gen(function* () {
         UPDATE game_rounds SET win_total = win_total + ${(r.amount + r.jackpot).toString()}::numeric,
           jackpot_win = jackpot_win + ${r.jackpot.toString()}::numeric, updated_at = now(),
           status = CASE WHEN ${r.closed} AND status = 'open' THEN 'settled' ELSE status END
-        WHERE integration = ${r.integration} AND round_id = ${r.roundId}
+        WHERE integration = ${r.integration} AND round_id = ${r.roundId} AND NOT ${r.voided === true}
       )
       UPDATE game_transactions SET status = ${done.status}, response = ${JSON.stringify(done.response)}::jsonb,
-        ledger_tx = ${done.ledgerTx}::uuid
+        ledger_tx = ${done.ledgerTx}::uuid, voided = ${r.voided === true}
       WHERE id = ${done.id}
     `.pipe(Effect.asVoid)
 
