@@ -173,8 +173,11 @@ export interface WalletRepoShape {
   /** Forgets the signatures signed before `before` (unix seconds): their replays are stale anyway. */
   readonly pruneSignatures: (before: number) => Sql<number>
   readonly playerAccount: (userId: string, currency: string) => Sql<string | undefined>
-  /** Takes a refunded bet off its round; a round left with no bet and no win is 'rolled-back'. */
-  readonly removeBet: (integration: string, roundId: string, amount: bigint) => Sql<void>
+  /**
+   * Takes a refunded bet off its round (its bonus money part too: a win is then split by the bets
+   * left); a round left with no bet and no win is 'rolled-back'.
+   */
+  readonly removeBet: (integration: string, roundId: string, amount: bigint, bonusAmount: bigint) => Sql<void>
   /** Marks the bet rolled back by `by`; false when another rollback did already. */
   readonly markRolledBack: (integration: string, betTransactionId: string, by: string) => Sql<boolean>
   readonly jackpotWon: (jackpotId: string) => Sql<void>
@@ -399,9 +402,10 @@ const make = Effect.gen(function* () {
       WHERE id = ${done.id}
     `.pipe(Effect.asVoid)
 
-  const removeBet = (integration: string, roundId: string, amount: bigint) =>
+  const removeBet = (integration: string, roundId: string, amount: bigint, bonusAmount: bigint) =>
     sql`
       UPDATE game_rounds SET bet_total = greatest(bet_total - ${amount.toString()}::numeric, 0), updated_at = now(),
+        bonus_bet = greatest(bonus_bet - ${bonusAmount.toString()}::numeric, 0),
         status = CASE WHEN bet_total - ${amount.toString()}::numeric <= 0 AND win_total = 0 THEN 'rolled-back' ELSE status END
       WHERE integration = ${integration} AND round_id = ${roundId}
     `.pipe(Effect.asVoid)

@@ -315,6 +315,7 @@ export const makeWalletCalls = Effect.gen(function* () {
         const shares = yield* play.shares({
           userId: call.playerId,
           currency: call.currency,
+          cashAccountId: playerAccount,
           bonusId: round.bonusId,
           bonusPart: bonusPartOf(amount, BigInt(round.bonusBet), BigInt(round.betTotal)),
           amount,
