@@ -248,13 +248,15 @@ const make = Effect.gen(function* () {
   /**
    * Ends an active bonus (the caller holds the player's bonus lock): its whole bonus balance goes to
    * the player's cash when completed, back to the house when forfeited or expired. Cash is never
-   * touched otherwise. Locks the bonus account before the bonus row (the play's order).
+   * touched otherwise. Locks the bonus account before the bonus row (the play's order). A
+   * conversion records the bet that met the wagering (`convertedBy`): a rollback may undo it.
    */
   const end = (
     bonusId: string,
     userId: string,
     currency: string,
     status: "completed" | "forfeited" | "expired",
+    convertedBy?: string,
   ) =>
     Effect.gen(function* () {
       const account = yield* ledger.bonusAccount(userId, currency)
@@ -273,7 +275,9 @@ const make = Effect.gen(function* () {
               status === "completed"
                 ? "bonus.convert"
                 : `bonus.${status === "forfeited" ? "forfeit" : "expire"}`,
-            idempotencyKey: `bonus:end:${bonus.id}`,
+            // A bonus whose conversion was undone ends again: each end has its own key.
+            idempotencyKey:
+              bonus.reversals === 0 ? `bonus:end:${bonus.id}` : `bonus:end:${bonus.id}:${bonus.reversals}`,
             entries: [
               { accountId: account.id, currency, amount: -balance },
               { accountId: to, currency, amount: balance },
@@ -283,7 +287,13 @@ const make = Effect.gen(function* () {
           .pipe(Effect.catchTag(["LedgerConflict", "InsufficientFunds", "InvalidPosting"], Effect.die))
         transactionId = posted.transactionId
       }
-      yield* repo.endBonus({ id: bonus.id, status, endedAmount: balance, transactionId })
+      yield* repo.endBonus({
+        id: bonus.id,
+        status,
+        endedAmount: balance,
+        transactionId,
+        ...(convertedBy === undefined ? {} : { convertedBy }),
+      })
       // Spins not played yet go with a forfeited or expired bonus; a converted one keeps them (their
       // winnings are then cash).
       if (status !== "completed") yield* freeRounds.cancelForBonus(bonus.id)
@@ -331,8 +341,9 @@ const make = Effect.gen(function* () {
   const play = makeBonusPlay({
     repo,
     ledger,
-    convert: (bonusId, userId, currency) =>
-      end(bonusId, userId, currency, "completed").pipe(Effect.map((ended) => ended?.moved ?? 0n)),
+    convert: (bonusId, userId, currency, by) =>
+      end(bonusId, userId, currency, "completed", by).pipe(Effect.map((ended) => ended?.moved ?? 0n)),
+    cancelSpins: freeRounds.cancelForBonus,
   })
 
   /** Why the code grants nothing to this player now, or the promotion it names. */

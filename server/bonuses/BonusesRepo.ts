@@ -60,6 +60,8 @@ export interface BonusRow {
   readonly createdAt: Date
   readonly endedAt: Date | null
   readonly endedAmount: string | null
+  /** How often a conversion of it was undone (the ledger key of its next end names it). */
+  readonly reversals: number
   /** The wallet's bonus account balance now. */
   readonly balance: string
   /** The free rounds that came with it (its latest grant), or null. */
@@ -94,6 +96,24 @@ export interface NewBonus {
   readonly grantTransactionId: string | null
 }
 
+/** The bonus a rolled-back bet's money belongs to now, as a refund needs it (locked). */
+export interface RefundBonus {
+  readonly id: string
+  readonly status: BonusStatus
+  /** Bonus money that became cash because it converted (what undoing the conversion takes back). */
+  readonly convertedTotal: bigint
+  /** Its end (expires_at) has passed. */
+  readonly lapsed: boolean
+}
+
+/** What undoing a conversion made of the bonus (docs/bonuses.md, "Rollbacks"). */
+export type UndoneConversion =
+  | { readonly _tag: "Reactivated" }
+  /** Its end had passed meanwhile: it ends expired, `endedAmount` back to the house. */
+  | { readonly _tag: "Expired"; readonly endedAmount: bigint }
+  /** Another bonus became active meanwhile: `money` of this one's joins it. */
+  | { readonly _tag: "Merged"; readonly into: string; readonly money: bigint }
+
 type Sql<A> = Effect.Effect<A, SqlError.SqlError>
 
 export interface BonusesRepoShape {
@@ -126,6 +146,8 @@ export interface BonusesRepoShape {
     readonly status: Exclude<BonusStatus, "active">
     readonly endedAmount: bigint
     readonly transactionId: string | null
+    /** A conversion: the bet whose wagering met the requirement ("<integration>:<transaction id>"). */
+    readonly convertedBy?: string
   }) => Sql<void>
   /** The bonus part of a bet, on its round and on the bet itself (for a refund). */
   readonly recordStake: (stake: {
@@ -142,16 +164,37 @@ export interface BonusesRepoShape {
     gameKind: string,
   ) => Sql<{ readonly wagered: bigint; readonly required: bigint } | undefined>
   /**
-   * Takes a refunded bet's wagering back (its weight from its round's game), never below 0; only
-   * while the bonus is active (a converted bonus stays converted).
+   * Takes a refunded bet's wagering back (its weight from its round's game), never below 0, whatever
+   * the bonus's status; whether the wagering is then short of the requirement.
    */
   readonly removeWagering: (
     bonusId: string,
     amount: bigint,
     integration: string,
     roundId: string,
-  ) => Sql<void>
-  readonly statusOf: (bonusId: string) => Sql<BonusStatus | undefined>
+  ) => Sql<{ readonly short: boolean }>
+  /**
+   * The bonus whose money a round of `bonusId` plays for now — itself, or the one its money joined
+   * (`merged_into`) — and its status; undefined: no such bonus.
+   */
+  readonly effectiveOf: (
+    bonusId: string,
+  ) => Sql<{ readonly id: string; readonly status: BonusStatus } | undefined>
+  /** The same, locked for the caller's transaction, with what a refund needs. */
+  readonly lockEffective: (bonusId: string) => Sql<RefundBonus | undefined>
+  /** A converted bonus's share of a win or a refund paid to cash: counted in what undoing takes back. */
+  readonly addConverted: (bonusId: string, amount: bigint) => Sql<void>
+  /**
+   * Undoes a conversion on the (locked) bonus row: `unrecovered` is what could not be taken back
+   * from cash. Reactivated: active again, its end cleared. Expired: ended now. Merged: the other
+   * bonus's amount grows by `money` and its wagering by what this one still needed; the spins left
+   * and bonuses merged into this one follow.
+   */
+  readonly undoConversion: (undo: {
+    readonly id: string
+    readonly unrecovered: bigint
+    readonly outcome: UndoneConversion
+  }) => Sql<void>
   readonly bonusBalance: (userId: string, currency: string) => Sql<bigint>
   /** Active bonuses past their end, oldest first. */
   readonly expiredActive: (
@@ -194,6 +237,7 @@ const bonusColumns = `
   b.free_spins AS "freeSpins", b.wagering_required::text AS "wageringRequired",
   floor(b.wagered)::text AS wagered, b.max_bet::text AS "maxBet", b.expires_at AS "expiresAt",
   b.created_at AS "createdAt", b.ended_at AS "endedAt", b.ended_amount::text AS "endedAmount",
+  b.reversals,
   CASE WHEN b.status = 'active' THEN coalesce(a.balance, 0) ELSE 0 END::text AS balance,
   ${latestFreeRoundsColumn("f.bonus_id = b.id")}`
 
@@ -282,7 +326,9 @@ const make = Effect.gen(function* () {
   const endBonus: BonusesRepoShape["endBonus"] = (end) =>
     sql`
       UPDATE player_bonuses SET status = ${end.status}, ended_at = now(),
-             ended_amount = ${end.endedAmount.toString()}::numeric, end_transaction_id = ${end.transactionId}::uuid
+             ended_amount = ${end.endedAmount.toString()}::numeric, end_transaction_id = ${end.transactionId}::uuid,
+             converted_by = ${end.convertedBy ?? null},
+             converted_total = ${end.status === "completed" ? end.endedAmount.toString() : "0"}::numeric
       WHERE id = ${end.id}::uuid AND status = 'active'
     `.pipe(Effect.asVoid)
 
@@ -311,18 +357,81 @@ const make = Effect.gen(function* () {
     )
 
   const removeWagering: BonusesRepoShape["removeWagering"] = (bonusId, amount, integration, roundId) =>
-    sql`
+    sql<{ readonly short: boolean }>`
       UPDATE player_bonuses SET wagered = greatest(0, wagered - (${amount.toString()}::numeric *
         coalesce((SELECT w.percent FROM game_rounds r JOIN games g ON g.id = r.game_id
                   JOIN bonus_game_weights w ON w.game_kind = g.kind
                   WHERE r.integration = ${integration} AND r.round_id = ${roundId}), 0)) / 100)
-      WHERE id = ${bonusId}::uuid AND status = 'active'
+      WHERE id = ${bonusId}::uuid
+      RETURNING wagered < wagering_required AS short
+    `.pipe(Effect.map((rows) => ({ short: rows[0]?.short === true })))
+
+  // A bonus merged into another once points at it; `undoConversion` re-points what pointed at the
+  // merged one, so one step always reaches the bonus whose money it is now.
+  const effectiveOf: BonusesRepoShape["effectiveOf"] = (bonusId) =>
+    sql<{ readonly id: string; readonly status: BonusStatus }>`
+      SELECT m.id::text AS id, m.status FROM player_bonuses b
+      JOIN player_bonuses m ON m.id = coalesce(b.merged_into, b.id)
+      WHERE b.id = ${bonusId}::uuid
+    `.pipe(Effect.map((rows) => rows[0]))
+
+  const lockEffective: BonusesRepoShape["lockEffective"] = (bonusId) =>
+    sql<{
+      readonly id: string
+      readonly status: BonusStatus
+      readonly convertedTotal: string
+      readonly lapsed: boolean
+    }>`
+      SELECT m.id::text AS id, m.status, m.converted_total::text AS "convertedTotal", m.expires_at <= now() AS lapsed
+      FROM player_bonuses m
+      WHERE m.id = (SELECT coalesce(b.merged_into, b.id) FROM player_bonuses b WHERE b.id = ${bonusId}::uuid)
+      FOR UPDATE
+    `.pipe(
+      Effect.map((rows) =>
+        rows[0] === undefined ? undefined : { ...rows[0], convertedTotal: BigInt(rows[0].convertedTotal) },
+      ),
+    )
+
+  const addConverted: BonusesRepoShape["addConverted"] = (bonusId, amount) =>
+    sql`
+      UPDATE player_bonuses SET converted_total = converted_total + ${amount.toString()}::numeric
+      WHERE id = ${bonusId}::uuid AND status = 'completed'
     `.pipe(Effect.asVoid)
 
-  const statusOf = (bonusId: string) =>
-    sql<{ readonly status: BonusStatus }>`SELECT status FROM player_bonuses WHERE id = ${bonusId}::uuid`.pipe(
-      Effect.map((rows) => rows[0]?.status),
-    )
+  const undoConversion: BonusesRepoShape["undoConversion"] = ({ id, unrecovered, outcome }) =>
+    Effect.gen(function* () {
+      const lost = unrecovered.toString()
+      if (outcome._tag === "Reactivated") {
+        yield* sql`
+          UPDATE player_bonuses SET status = 'active', ended_at = NULL, ended_amount = NULL, end_transaction_id = NULL,
+                 converted_by = NULL, converted_total = 0, reversals = reversals + 1,
+                 unrecovered = unrecovered + ${lost}::numeric
+          WHERE id = ${id}::uuid AND status = 'completed'`
+        return
+      }
+      if (outcome._tag === "Expired") {
+        yield* sql`
+          UPDATE player_bonuses SET status = 'expired', ended_at = now(),
+                 ended_amount = ${outcome.endedAmount.toString()}::numeric, end_transaction_id = NULL,
+                 converted_by = NULL, converted_total = 0, reversals = reversals + 1,
+                 unrecovered = unrecovered + ${lost}::numeric
+          WHERE id = ${id}::uuid AND status = 'completed'`
+        return
+      }
+      yield* sql`
+        UPDATE player_bonuses SET amount = amount + ${outcome.money.toString()}::numeric,
+               wagering_required = wagering_required +
+                 (SELECT ceil(greatest(0, o.wagering_required - o.wagered)) FROM player_bonuses o WHERE o.id = ${id}::uuid)
+        WHERE id = ${outcome.into}::uuid`
+      yield* sql`
+        UPDATE player_bonuses SET converted_total = 0, reversals = reversals + 1,
+               unrecovered = unrecovered + ${lost}::numeric, merged_into = ${outcome.into}::uuid
+        WHERE id = ${id}::uuid`
+      yield* sql`UPDATE player_bonuses SET merged_into = ${outcome.into}::uuid WHERE merged_into = ${id}::uuid`
+      yield* sql`
+        UPDATE free_round_grants SET bonus_id = ${outcome.into}::uuid, updated_at = now()
+        WHERE bonus_id = ${id}::uuid AND status IN ('pending', 'active')`
+    })
 
   const bonusBalance = (userId: string, currency: string) =>
     sql<{ readonly balance: string }>`
@@ -400,7 +509,10 @@ const make = Effect.gen(function* () {
     recordStake,
     addWagering,
     removeWagering,
-    statusOf,
+    effectiveOf,
+    lockEffective,
+    addConverted,
+    undoConversion,
     bonusBalance,
     expiredActive,
     bonusesOf,

@@ -76,6 +76,8 @@ export interface WinDone {
   readonly roundId: string
   readonly amount: bigint
   readonly closed: boolean
+  /** Its round was rolled back: the round is left as it is, the call marked void. */
+  readonly voided: boolean
   readonly response: unknown
   readonly ledgerTx: string | null
 }
@@ -252,11 +254,12 @@ const make = Effect.gen(function* () {
             round_id: w.roundId,
             amount: w.amount.toString(),
             closed: w.closed,
+            voided: w.voided,
             response: w.response,
             ledger_tx: w.ledgerTx,
           })),
         )}::jsonb) AS x (id bigint, integration text, round_id text, amount numeric, closed boolean,
-                         response jsonb, ledger_tx uuid)
+                         voided boolean, response jsonb, ledger_tx uuid)
       ), bet_rounds AS (
         INSERT INTO game_rounds (integration, round_id, user_id, game_id, currency, bet_total)
         SELECT integration, round_id, user_id, game_id, currency, amount FROM bet_in ORDER BY integration, round_id
@@ -268,10 +271,11 @@ const make = Effect.gen(function* () {
       ), win_rounds AS (
         UPDATE game_rounds r SET win_total = r.win_total + w.amount, updated_at = now(),
           status = CASE WHEN w.closed AND r.status = 'open' THEN 'settled' ELSE r.status END
-        FROM win_in w WHERE r.integration = w.integration AND r.round_id = w.round_id
+        FROM win_in w WHERE r.integration = w.integration AND r.round_id = w.round_id AND NOT w.voided
       ), completed AS (
-        UPDATE game_transactions t SET status = 200, response = c.response, ledger_tx = c.ledger_tx
-        FROM (SELECT id, response, ledger_tx FROM bet_in UNION ALL SELECT id, response, ledger_tx FROM win_in) c
+        UPDATE game_transactions t SET status = 200, response = c.response, ledger_tx = c.ledger_tx, voided = c.voided
+        FROM (SELECT id, response, ledger_tx, false AS voided FROM bet_in
+              UNION ALL SELECT id, response, ledger_tx, voided FROM win_in) c
         WHERE t.id = c.id
       ), dropped AS (
         DELETE FROM game_transactions

@@ -140,7 +140,10 @@ export interface WalletRepoShape {
     },
     done: Completion,
   ) => Sql<boolean>
-  /** ONE statement: adds the win to its round and completes the call's row with its answer. */
+  /**
+   * ONE statement: adds the win to its round and completes the call's row with its answer. A void
+   * win (its round rolled back) leaves the round as it is and is marked `voided`.
+   */
   readonly addWinAndComplete: (
     r: {
       readonly integration: string
@@ -148,6 +151,7 @@ export interface WalletRepoShape {
       readonly amount: bigint
       readonly jackpot: bigint
       readonly closed: boolean
+      readonly voided?: boolean
     },
     done: Completion,
   ) => Sql<void>
@@ -169,8 +173,11 @@ export interface WalletRepoShape {
   /** Forgets the signatures signed before `before` (unix seconds): their replays are stale anyway. */
   readonly pruneSignatures: (before: number) => Sql<number>
   readonly playerAccount: (userId: string, currency: string) => Sql<string | undefined>
-  /** Takes a refunded bet off its round; a round left with no bet and no win is 'rolled-back'. */
-  readonly removeBet: (integration: string, roundId: string, amount: bigint) => Sql<void>
+  /**
+   * Takes a refunded bet off its round (its bonus money part too: a win is then split by the bets
+   * left); a round left with no bet and no win is 'rolled-back'.
+   */
+  readonly removeBet: (integration: string, roundId: string, amount: bigint, bonusAmount: bigint) => Sql<void>
   /** Marks the bet rolled back by `by`; false when another rollback did already. */
   readonly markRolledBack: (integration: string, betTransactionId: string, by: string) => Sql<boolean>
   readonly jackpotWon: (jackpotId: string) => Sql<void>
@@ -388,16 +395,17 @@ const make = Effect.gen(function* () {
         UPDATE game_rounds SET win_total = win_total + ${(r.amount + r.jackpot).toString()}::numeric,
           jackpot_win = jackpot_win + ${r.jackpot.toString()}::numeric, updated_at = now(),
           status = CASE WHEN ${r.closed} AND status = 'open' THEN 'settled' ELSE status END
-        WHERE integration = ${r.integration} AND round_id = ${r.roundId}
+        WHERE integration = ${r.integration} AND round_id = ${r.roundId} AND NOT ${r.voided === true}
       )
       UPDATE game_transactions SET status = ${done.status}, response = ${JSON.stringify(done.response)}::jsonb,
-        ledger_tx = ${done.ledgerTx}::uuid
+        ledger_tx = ${done.ledgerTx}::uuid, voided = ${r.voided === true}
       WHERE id = ${done.id}
     `.pipe(Effect.asVoid)
 
-  const removeBet = (integration: string, roundId: string, amount: bigint) =>
+  const removeBet = (integration: string, roundId: string, amount: bigint, bonusAmount: bigint) =>
     sql`
       UPDATE game_rounds SET bet_total = greatest(bet_total - ${amount.toString()}::numeric, 0), updated_at = now(),
+        bonus_bet = greatest(bonus_bet - ${bonusAmount.toString()}::numeric, 0),
         status = CASE WHEN bet_total - ${amount.toString()}::numeric <= 0 AND win_total = 0 THEN 'rolled-back' ELSE status END
       WHERE integration = ${integration} AND round_id = ${roundId}
     `.pipe(Effect.asVoid)

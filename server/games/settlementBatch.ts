@@ -117,7 +117,12 @@ export const makeSettlementBatcher = (
           readonly accountId: string
           readonly gameId: string
         }> = []
-        const zeroWins: Array<{ readonly index: number; readonly accountId: string }> = []
+        /** Wins that book nothing: of 0, or void (their round rolled back). */
+        const zeroWins: Array<{
+          readonly index: number
+          readonly accountId: string
+          readonly voided: boolean
+        }> = []
 
         for (const [index, job] of jobs.entries()) {
           const row = rows[index]
@@ -183,12 +188,13 @@ export const makeSettlementBatcher = (
               refuse(decided.refused)
               continue
             }
-            if (row.round?.status === "rolled-back")
+            if (decided.voided)
+              // Every bet of its round was rolled back: acknowledged as it is, nothing paid (walletDecisions.ts).
               yield* Effect.logWarning(
-                `games: win ${job.call.transactionId} on rolled-back round ${job.call.roundId} (paid)`,
+                `games: win ${job.call.transactionId} on rolled-back round ${job.call.roundId} (void: nothing paid)`,
               )
-            if (amount === 0n) {
-              zeroWins.push({ index, accountId: decided.accountId })
+            if (amount === 0n || decided.voided) {
+              zeroWins.push({ index, accountId: decided.accountId, voided: decided.voided })
               continue
             }
             posting.push({
@@ -252,6 +258,7 @@ export const makeSettlementBatcher = (
                       roundId: job.call.roundId,
                       amount: BigInt(job.call.amount),
                       closed: job.call.roundClosed,
+                      voided: false,
                       response: body,
                       ledgerTx: outcome.transactionId,
                     })
@@ -268,6 +275,7 @@ export const makeSettlementBatcher = (
                     roundId: job.call.roundId,
                     amount: 0n,
                     closed: job.call.roundClosed,
+                    voided: z.voided,
                     response: body,
                     ledgerTx: null,
                   })

@@ -278,10 +278,24 @@ export const makeWalletCalls = Effect.gen(function* () {
         const playerAccount = decided.accountId
         const round = claimed.round
         if (round === undefined) return yield* Effect.die(new Error("a decided win has no round"))
-        if (round.status === "rolled-back")
+        if (decided.voided) {
+          // Every bet of its round was rolled back: acknowledged as it is, nothing paid (walletDecisions.ts).
           yield* Effect.logWarning(
-            `games: win ${call.transactionId} on rolled-back round ${call.roundId} (paid)`,
+            `games: win ${call.transactionId} on rolled-back round ${call.roundId} (void: nothing paid)`,
           )
+          const cash = yield* balanceOf(playerAccount)
+          const body: Record<string, unknown> = {
+            balance: (cash + (yield* play.bonusBalance(call.playerId, call.currency))).toString(),
+            currency: call.currency,
+            transactionId: call.transactionId,
+          }
+          if (jackpotId !== null) body.jackpotAmount = "0"
+          yield* repo.addWinAndComplete(
+            { integration, roundId: call.roundId, amount: 0n, jackpot: 0n, closed: false, voided: true },
+            { id, status: 200, response: body, ledgerTx: null },
+          )
+          return { answer: answer(200, body), balance: undefined }
+        }
         // The jackpot named must be the one the round's game feeds; anything else pays the plain win.
         const validJackpot = jackpotId !== null && jackpotId === round.jackpotId ? jackpotId : null
         if (jackpotId !== null && validJackpot === null)
@@ -301,6 +315,7 @@ export const makeWalletCalls = Effect.gen(function* () {
         const shares = yield* play.shares({
           userId: call.playerId,
           currency: call.currency,
+          cashAccountId: playerAccount,
           bonusId: round.bonusId,
           bonusPart: bonusPartOf(amount, BigInt(round.bonusBet), BigInt(round.betTotal)),
           amount,

@@ -83,16 +83,20 @@ export interface WinRound {
   readonly status: "open" | "settled" | "rolled-back"
 }
 
-/** Whether a win may be paid: the player's wallet and the round must be the call's. */
+/**
+ * Whether a win may be paid: the player's wallet and the round must be the call's. A win on a round
+ * whose bets were all rolled back is `voided`: acknowledged with the balance as it is, nothing paid
+ * (docs/game-wallet-protocol.md) — the provider stops retrying, the round stays rolled back.
+ */
 export const decideWin = (
   call: { readonly playerId: string; readonly currency: string },
   accountId: string | undefined,
   round: WinRound | undefined,
-): { readonly refused: WalletAnswer } | { readonly accountId: string } => {
+): { readonly refused: WalletAnswer } | { readonly accountId: string; readonly voided: boolean } => {
   if (accountId === undefined) return { refused: unknownPlayer }
   if (round === undefined || round.userId !== call.playerId) return { refused: unknownRound }
   if (round.currency !== call.currency) return { refused: badRequest("currency is not the round's") }
-  return { accountId }
+  return { accountId, voided: round.status === "rolled-back" }
 }
 
 /** A bet's or a win's answer body. */

@@ -1,12 +1,15 @@
 /**
  * The rollback of a bet (docs/game-wallet-protocol.md): refunds the referenced bet once, whichever
  * rollback id comes first; a rollback for a bet never seen is acknowledged and leaves a tombstone
- * under the bet's id, so the bet arriving later is ROLLED_BACK. A bet paid partly with bonus money
- * is refunded the same way (server/bonuses/play.ts).
+ * under the bet's id, so the bet arriving later is ROLLED_BACK. A bet placed with a bonus active is
+ * undone by the bonus rules (server/bonuses/play.ts, docs/bonuses.md "Rollbacks"): its stake back
+ * where it came from, its wagering taken back, and a conversion it no longer justifies undone — all
+ * in the one posting of this transaction.
  */
 import { Effect } from "effect"
 import type { AcceptedSignature } from "../../protocols/game-wallet/signature.ts"
 import type { RollbackCall } from "../../protocols/game-wallet/wallet.ts"
+import type { Refund } from "../bonuses/play.ts"
 import type { PostingEntry } from "../ledger/Ledger.ts"
 import { callFingerprint } from "./rules.ts"
 import { Refused, type WalletCore } from "./walletCore.ts"
@@ -49,7 +52,7 @@ export const makeRollback = (core: WalletCore) => {
             jackpotShare: 0n,
             fingerprint,
           })
-          const ack = (balance: bigint, ledgerTx: string | null) =>
+          const ack = (balance: bigint, ledgerTx: string | null, bonusTookPart = false) =>
             Effect.gen(function* () {
               // What the player can bet: cash, plus bonus money while a bonus is active.
               const bonus = yield* play.bonusBalance(call.playerId, call.currency)
@@ -59,7 +62,11 @@ export const makeRollback = (core: WalletCore) => {
                 transactionId: call.transactionId,
               }
               yield* repo.complete(id, 200, body, ledgerTx)
-              return { answer: answer(200, body), balance, bonusBalance: bonus > 0n ? bonus : undefined }
+              return {
+                answer: answer(200, body),
+                balance,
+                bonusBalance: bonusTookPart || bonus > 0n ? bonus : undefined,
+              }
             })
           let bet = yield* repo.findCall(integration, call.refTransactionId)
           if (bet === undefined) {
@@ -96,31 +103,37 @@ export const makeRollback = (core: WalletCore) => {
           if (!first) return yield* ack(yield* balanceOf(playerAccount), null)
           const amount = BigInt(bet.amount)
           const share = BigInt(bet.jackpotShare)
-          // A bet paid partly with bonus money is refunded the same way (server/bonuses/play.ts).
-          const refund = yield* play.shares({
-            userId: call.playerId,
-            currency: call.currency,
-            bonusId: bet.bonusId,
-            bonusPart: BigInt(bet.bonusAmount),
-            amount,
-          })
-          // The bet counted towards its bonus's wagering: a refunded bet no longer does.
-          if (bet.bonusId !== null)
-            yield* play.unwager({
-              userId: call.playerId,
-              bonusId: bet.bonusId,
-              amount,
-              integration,
-              roundId: bet.roundId,
-            })
+          const bonusAmount = BigInt(bet.bonusAmount)
+          // A bet placed with a bonus active is undone by the bonus rules (server/bonuses/play.ts).
+          const refund: Refund =
+            bet.bonusId === null
+              ? { cash: amount, bonus: undefined, houseKeeps: 0n, bonusHouse: undefined, undone: undefined }
+              : yield* play.refund({
+                  userId: call.playerId,
+                  currency: call.currency,
+                  cashAccountId: playerAccount,
+                  bonusId: bet.bonusId,
+                  bonusPart: bonusAmount,
+                  amount,
+                  integration,
+                  roundId: bet.roundId,
+                })
+          const withBonus = bet.bonusId !== null
+          // Cash may lose: a conversion undone takes back what it made cash (never below 0).
           const entries: Array<PostingEntry> = []
-          if (refund.cash > 0n)
+          if (refund.cash !== 0n)
             entries.push({ accountId: playerAccount, currency: call.currency, amount: refund.cash })
-          if (refund.bonus !== undefined && refund.bonus.amount > 0n)
+          if (refund.bonus !== undefined)
             entries.push({
               accountId: refund.bonus.accountId,
               currency: call.currency,
               amount: refund.bonus.amount,
+            })
+          if (refund.bonusHouse !== undefined)
+            entries.push({
+              accountId: refund.bonusHouse.accountId,
+              currency: call.currency,
+              amount: refund.bonusHouse.amount,
             })
           const houseBack = amount - share - refund.houseKeeps
           if (houseBack !== 0n)
@@ -131,10 +144,11 @@ export const makeRollback = (core: WalletCore) => {
               currency: call.currency,
               amount: -share,
             })
+          const offRound = repo.removeBet(integration, bet.roundId, amount, bonusAmount)
           // Every cent of it a forfeited bonus's: nothing to refund, the round still loses the bet.
           if (entries.length < 2) {
-            yield* repo.removeBet(integration, bet.roundId, amount)
-            return yield* ack(yield* balanceOf(playerAccount), null)
+            yield* offRound
+            return yield* ack(yield* balanceOf(playerAccount), null, withBonus)
           }
           const posted = yield* ledger
             .post(
@@ -142,9 +156,20 @@ export const makeRollback = (core: WalletCore) => {
                 kind: "game.rollback",
                 idempotencyKey: `game:${integration}:${call.transactionId}`,
                 entries,
-                metadata: { integration, roundId: bet.roundId, refTransactionId: call.refTransactionId },
+                metadata: {
+                  integration,
+                  roundId: bet.roundId,
+                  refTransactionId: call.refTransactionId,
+                  ...(refund.undone === undefined
+                    ? {}
+                    : {
+                        undoneBonus: refund.undone.bonusId,
+                        undoneTaken: refund.undone.taken.toString(),
+                        undoneUnrecovered: refund.undone.unrecovered.toString(),
+                      }),
+                },
               },
-              () => repo.removeBet(integration, bet.roundId, amount),
+              () => offRound,
             )
             .pipe(
               Effect.catchTag("LedgerConflict", () => Effect.fail(new Refused({ ...mismatch }))),
@@ -154,6 +179,7 @@ export const makeRollback = (core: WalletCore) => {
           return yield* ack(
             posted.balances.get(playerAccount) ?? (yield* balanceOf(playerAccount)),
             posted.transactionId,
+            withBonus,
           )
         }),
       )

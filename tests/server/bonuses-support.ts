@@ -10,11 +10,15 @@ import type { TestServer } from "./harness.ts"
 import { insertDeposit } from "./money-support.ts"
 import { Browser } from "./users-support.ts"
 
-/** A first deposit of `cents` naming WELCOME1, paid its bonus (the deposit's cash is not credited). */
+/**
+ * A deposit of `cents` naming `coupon` (WELCOME1: a first deposit's), paid its bonus (the deposit's
+ * cash is not credited).
+ */
 export const grantFirstDepositBonus = async (
   server: TestServer,
   userId: string,
   cents: string,
+  coupon = "WELCOME1",
 ): Promise<void> => {
   const depositId = await insertDeposit(server, userId, cents)
   await server.run(
@@ -27,7 +31,7 @@ export const grantFirstDepositBonus = async (
         currency: "EUR",
         amount: BigInt(cents),
         amountEurCents: BigInt(cents),
-        promotionCoupon: "WELCOME1",
+        promotionCoupon: coupon,
       })
     }).pipe(Effect.orDie),
   )

@@ -18,6 +18,7 @@ import {
   launchReal,
   startFakeGameProvider,
   walletCall,
+  winBody,
 } from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport, PROFILE } from "./money-support.ts"
@@ -56,16 +57,7 @@ describeBackends("bonuses: playing with bonus money", ({ start }) => {
     walletCall(server.url, "bet", betBody(game, p, amount, { roundId }))
 
   const win = (p: { userId: string; token: string }, game: Game, amount: string, roundId: string) =>
-    walletCall(server.url, "win", {
-      sessionToken: p.token,
-      playerId: p.userId,
-      currency: "EUR",
-      transactionId: randomUUID(),
-      roundId,
-      gameId: game.launchId,
-      amount,
-      roundClosed: true,
-    })
+    walletCall(server.url, "win", winBody(game, p, roundId, amount))
 
   it("cash first, then bonus; wins in proportion; the maximum bet; wagering by weight", async () => {
     const p = await fundedPlayer(server, fake, "bonus-play", 1000n, slot)

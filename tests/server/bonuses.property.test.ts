@@ -7,7 +7,8 @@
  * - an accepted bet takes exactly its amount from cash + bonus money (whatever part came from which,
  *   and whether it completed the wagering and converted the bonus);
  * - a win, or a refund, adds exactly its amount while the bonus was never forfeited nor expired
- *   (after that, at most its amount: the bonus's share stays with the house);
+ *   (after that, at most its amount: the bonus's share stays with the house); a win on a round whose
+ *   bet was rolled back before any win adds nothing;
  * - a free round of the bonus's spins adds exactly its win while the bonus was never forfeited nor
  *   expired (nothing after); a free round of the welcome spins adds exactly its win to the held
  *   free-spin winnings and nothing to cash or bonus money;
@@ -21,7 +22,13 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { Bonuses } from "../../server/bonuses/Bonuses.ts"
 import type { Game } from "../../services/game-service.ts"
 import { gameOfKind, grantFirstDepositBonus, walletOf } from "./bonuses-support.ts"
-import { type FakeGameProvider, fundedPlayer, startFakeGameProvider, walletCall } from "./games-support.ts"
+import {
+  type FakeGameProvider,
+  fundedPlayer,
+  rollbackBody,
+  startFakeGameProvider,
+  walletCall,
+} from "./games-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
 import { ledgerReport, PROFILE } from "./money-support.ts"
 
@@ -117,6 +124,9 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
           let round = randomUUID()
           /** Whether `round` exists (its bet was accepted; a rollback keeps it). */
           let roundKnown = false
+          /** Whether `round` had a win call; a round rolled back before any is void (its wins pay nothing). */
+          let roundWon = false
+          let roundVoid = false
           let lastBet: {
             readonly transactionId: string
             readonly roundId: string
@@ -140,6 +150,8 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
               })
               const after = await wallet(p.userId)
               roundKnown = res.status === 200
+              roundWon = false
+              roundVoid = false
               if (res.status === 200) {
                 expect(total(after)).toBe(total(before) - BigInt(s.amount))
                 expect(res.body.balance).toBe(total(after).toString())
@@ -165,7 +177,10 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
                 continue
               }
               expect(res.status).toBe(200)
-              if (!ended) expect(total(after)).toBe(total(before) + BigInt(s.amount))
+              // A win of 0 leaves the round's win total at 0: its rollback still voids it.
+              if (s.amount > 0 && !roundVoid) roundWon = true
+              if (roundVoid) expect(total(after)).toBe(total(before))
+              else if (!ended) expect(total(after)).toBe(total(before) + BigInt(s.amount))
               else
                 expect(
                   total(after) >= total(before) && total(after) <= total(before) + BigInt(s.amount),
@@ -198,15 +213,9 @@ describeBackends("bonuses: money is conserved in play", ({ start }) => {
               if (lastBet === null) continue
               const bet = lastBet
               lastBet = null
-              const res = await walletCall(server.url, "rollback", {
-                sessionToken: p.token,
-                playerId: p.userId,
-                currency: "EUR",
-                transactionId: randomUUID(),
-                roundId: bet.roundId,
-                refTransactionId: bet.transactionId,
-              })
+              const res = await walletCall(server.url, "rollback", rollbackBody(p, bet))
               expect(res.status).toBe(200)
+              if (bet.roundId === round && !roundWon) roundVoid = true
               const after = await wallet(p.userId)
               if (!ended) expect(total(after)).toBe(total(before) + bet.amount)
               else

@@ -251,3 +251,33 @@ export const betBody = (
   amount,
   ...extra,
 })
+
+/** A win's wallet body for a player's round of `game` (closing it), with a fresh transaction id. */
+export const winBody = (
+  game: { readonly launchId: string },
+  p: { readonly userId: string; readonly token: string },
+  roundId: string,
+  amount: string,
+) => ({
+  sessionToken: p.token,
+  playerId: p.userId,
+  currency: "EUR",
+  transactionId: randomUUID(),
+  roundId,
+  gameId: game.launchId,
+  amount,
+  roundClosed: true,
+})
+
+/** A rollback's wallet body for a player's bet, with a fresh transaction id. */
+export const rollbackBody = (
+  p: { readonly userId: string; readonly token: string },
+  bet: { readonly transactionId: string; readonly roundId: string },
+) => ({
+  sessionToken: p.token,
+  playerId: p.userId,
+  currency: "EUR",
+  transactionId: randomUUID(),
+  roundId: bet.roundId,
+  refTransactionId: bet.transactionId,
+})

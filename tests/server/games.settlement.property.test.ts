@@ -3,8 +3,9 @@
  * with fast-check against the real server on both backends. Each run makes three funded players with
  * live game sessions and sends a random sequence of signed wallet calls: bets (in, below and above
  * the limits, beyond the balance, on another player's round), wins (on known and unknown rounds,
- * closing or not), rollbacks (of accepted, refused, foreign and never-seen bets), exact replays by
- * transaction id (each re-signed with a fresh timestamp: an identical signature is never re-sent),
+ * closing or not; on a rolled-back round acknowledged and void), rollbacks (of accepted, refused,
+ * foreign and never-seen bets), exact replays by transaction id (each re-signed with a fresh
+ * timestamp: an identical signature is never re-sent),
  * replays with other content or under another operation, the never-seen bets arriving after their
  * rollback, and session expiry (bets refused, wins and rollbacks still settled). A model predicts
  * every answer; after the run each balance equals deposit − accepted bets + wins + refunds (never
@@ -163,6 +164,9 @@ class WalletModel {
         const round = this.rounds.get(roundId)
         if (round === undefined || round.player !== player)
           return { expected: { status: 404, error: "UNKNOWN_ROUND" }, apply: nothing }
+        // Every bet of its round rolled back: acknowledged, nothing paid, the round left as it is.
+        if (round.status === "rolled-back")
+          return { expected: { exact: this.ok(txId, balance) }, apply: store() }
         return {
           expected: { exact: this.ok(txId, balance + amount) },
           apply: (actual) => {

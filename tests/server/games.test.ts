@@ -13,6 +13,7 @@ import {
   fundedPlayer,
   GAMES,
   launchBody,
+  rollbackBody,
   startFakeGameProvider,
   betBody as walletBet,
   walletCall,
@@ -325,14 +326,7 @@ describeBackends("games: lobby, favorites, history, launch, seamless wallet", ({
     const p = await funded("wallet-rollback", 1_000n)
     const bet = betBody(p, "200")
     expect((await walletCall(server.url, "bet", bet)).body).toMatchObject({ balance: "800" })
-    const rollback = {
-      sessionToken: p.token,
-      playerId: p.userId,
-      currency: "EUR",
-      transactionId: randomUUID(),
-      roundId: bet.roundId,
-      refTransactionId: bet.transactionId,
-    }
+    const rollback = rollbackBody(p, bet)
     const undone = await walletCall(server.url, "rollback", rollback)
     expect(undone).toEqual({
       status: 200,
