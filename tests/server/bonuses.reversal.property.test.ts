@@ -322,9 +322,28 @@ describeBackends("bonuses: cash and bonus money follow the model through rollbac
           }
         },
       ),
-      { numRuns: 10 },
+      {
+        numRuns: 10,
+        // Always among the runs, whatever the seed: 10.00 EUR of cash, 3.00 EUR to wager; the first
+        // bet (5.00, from cash) converts, a win pays its round to cash, then the converting bet and a
+        // later one are rolled back.
+        examples: [
+          [
+            1_000,
+            300,
+            [
+              { op: "bet", amount: 500, sameRound: false },
+              { op: "win", amount: 800, pick: 0 },
+              { op: "bet", amount: 200, sameRound: false },
+              { op: "rollback", pick: 0, converting: true },
+              { op: "bet", amount: 300, sameRound: true },
+              { op: "rollback", pick: 1, converting: false },
+            ],
+          ],
+        ],
+      },
     )
-    // The runs did undo conversions (a run that never did would prove little about them).
+    // The runs did undo conversions (the example above does, whatever the random ones do).
     expect(conversionsUndone).toBeGreaterThan(0)
     expect((await ledgerReport(server)).clean).toBe(true)
   }, 300_000)
