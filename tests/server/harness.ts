@@ -13,13 +13,10 @@
  * is not about the captcha), LOG_LEVEL Warn (set LOG_LEVEL=Info to see request lines),
  * PUBLIC_URL = the server's real URL (so e-mail links and the Origin allow-list match it).
  */
-import { randomBytes } from "node:crypto"
-import { cp, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises"
+import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgClient } from "@effect/sql-pg"
-import { PGlite } from "@electric-sql/pglite"
-import { Duration, Effect, Redacted } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, it } from "vitest"
 import { startLocal } from "../../compose/local.ts"
@@ -27,6 +24,14 @@ import type { PartyName, StartedParty } from "../../compose/party.ts"
 import type { RunningServer, ServerServices } from "../../server/app.ts"
 import type { AppConfigShape } from "../../server/config.ts"
 import { freePort } from "../support/server.ts"
+import {
+  adminDatabaseUrl,
+  adminSql,
+  createDatabase,
+  seedEmptyPglite,
+  seedMigratedPglite,
+  type TestDatabase,
+} from "../support/templates.ts"
 
 /**
  * Raw SQL through a running server's own pool (its `run`: the casino's, a provider's standalone
@@ -69,32 +74,11 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
-export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
-
-/** Runs one effect on a short-lived connection to the admin database. */
-const withAdmin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-  Effect.runPromise(
-    effect.pipe(
-      Effect.provide(
-        PgClient.layer({
-          url: Redacted.make(testDatabaseUrl),
-          maxConnections: 1,
-          connectTimeout: Duration.seconds(3),
-          applicationName: "casino-tests",
-        }),
-      ),
-      Effect.scoped,
-    ),
-  )
+export const testDatabaseUrl = adminDatabaseUrl
 
 const probePostgres = async (): Promise<string | undefined> => {
   try {
-    await withAdmin(
-      Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`SELECT 1`
-      }).pipe(Effect.timeout(Duration.seconds(5))),
-    )
+    await adminSql("SELECT 1")
     return undefined
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
@@ -117,61 +101,6 @@ const addressInUse = (error: unknown): boolean => {
   }
 }
 
-/**
- * A freshly initialised, empty PGlite folder, made once per machine and PGlite version in the OS temp
- * folder: copying it (≈0.5 s) replaces initdb in WASM (≈3–6 s) at every PGlite server start.
- */
-let templateDir: Promise<string> | undefined
-const pgliteTemplate = (): Promise<string> => {
-  templateDir ??= (async () => {
-    const pkg = JSON.parse(
-      await readFile(
-        new URL("../../node_modules/@electric-sql/pglite/package.json", import.meta.url),
-        "utf8",
-      ),
-    ) as { version: string }
-    const dir = join(tmpdir(), `casino-pglite-template-${pkg.version}`)
-    // The folder appears by an atomic rename once complete, so its PG_VERSION means ready.
-    const exists = await stat(join(dir, "PG_VERSION")).then(
-      () => true,
-      () => false,
-    )
-    if (exists) return dir
-    const building = `${dir}.building-${process.pid}-${randomBytes(4).toString("hex")}`
-    const db = await PGlite.create({ dataDir: building })
-    await db.close()
-    try {
-      await rename(building, dir)
-    } catch {
-      // Another worker won the race: its template is as good as ours.
-      await rm(building, { recursive: true, force: true })
-    }
-    return dir
-  })()
-  return templateDir
-}
-
-const createTestDatabase = async (): Promise<{ url: string; name: string }> => {
-  const name = `casino_test_${randomBytes(6).toString("hex")}`
-  await withAdmin(
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql.unsafe(`CREATE DATABASE ${name}`)
-    }),
-  )
-  const url = new URL(testDatabaseUrl)
-  url.pathname = `/${name}`
-  return { url: url.toString(), name }
-}
-
-const dropTestDatabase = (name: string) =>
-  withAdmin(
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    }),
-  )
-
 export interface TestServerOptions {
   readonly backend?: Backend
   readonly env?: Record<string, string>
@@ -189,16 +118,15 @@ export const startTestServer = async (
 ): Promise<TestServer> => {
   const backend = options.backend ?? "pglite"
   const dataDir = await mkdtemp(join(tmpdir(), "casino-test-"))
-  let database: { url: string; name: string } | undefined
+  let database: TestDatabase | undefined
   if (backend === "postgres") {
     const problem = await postgresUnavailable()
     if (problem !== undefined) throw new Error(`PostgreSQL at ${testDatabaseUrl} is unreachable: ${problem}`)
-    database = await createTestDatabase()
+    database = await createDatabase("casino_test", { migrated: true })
   } else {
     // The casino's folder and each party's (compose/local.ts: `${DATA_DIR}/<party>/pglite`).
-    const template = await pgliteTemplate()
-    for (const dir of ["", ...(options.parties ?? [])])
-      await cp(template, join(dataDir, dir, "pglite"), { recursive: true })
+    await seedMigratedPglite(dataDir)
+    for (const party of options.parties ?? []) await seedEmptyPglite(join(dataDir, party))
   }
   const envFor = (port: number): Record<string, string> => ({
     PORT: String(port),
@@ -225,7 +153,7 @@ export const startTestServer = async (
       started = await start(overrides.port ?? (await freePort()))
     } catch (error) {
       if (overrides.port === undefined && attempt < 5 && addressInUse(error)) continue
-      if (database !== undefined) await dropTestDatabase(database.name).catch(() => undefined)
+      if (database !== undefined) await database.drop().catch(() => undefined)
       await rm(dataDir, { recursive: true, force: true })
       throw error
     }
@@ -237,7 +165,7 @@ export const startTestServer = async (
   const close = () => {
     closing ??= (async () => {
       await stop()
-      if (database !== undefined) await dropTestDatabase(database.name)
+      if (database !== undefined) await database.drop()
       await rm(dataDir, { recursive: true, force: true })
     })()
     return closing
