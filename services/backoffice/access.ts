@@ -24,7 +24,8 @@ export class Audits extends Context.Service<Audits, ReadonlyArray<string>>()("ca
 
 /**
  * The call needs the browser session (password and TOTP passed): an API token is refused. Set on
- * what would let a token outlive its own limits — a new token, a new password.
+ * what would let a token outlive its own limits — a new token, a new password, an operator made,
+ * changed or reset (an admin of the token holder's choosing).
  */
 export class SessionOnly extends Context.Service<SessionOnly, true>()("casino/backoffice/SessionOnly") {}
 

@@ -116,6 +116,39 @@ describeBackends("back-office API tokens", ({ start }) => {
     expect(await count()).toBe(before)
   })
 
+  it("cannot manage operators: an admin's token is refused creating, changing or resetting one", async () => {
+    const made = await newToken(admin, "leaked admin token")
+    const state = async () =>
+      (
+        await server.query<{ n: number; state: string }>(
+          `SELECT count(*)::int AS n,
+                  string_agg(email || ':' || role || ':' || disabled::text || ':' || updated_at::text, ',' ORDER BY email) AS state
+             FROM backoffice_operators`,
+        )
+      )[0]
+    const samId = (
+      (await admin.get(`${BO}/operators`)).body as { operators: Array<{ id: string; email: string }> }
+    ).operators.find((o) => o.email === "sam@tok.example")?.id
+    const before = await state()
+    const calls: ReadonlyArray<readonly [string, string, unknown]> = [
+      [
+        "POST",
+        `${BO}/operators`,
+        { email: "mallory@tok.example", name: "M", role: "admin", password: "chosen by the thief" },
+      ],
+      ["PATCH", `${BO}/operators/${samId}`, { role: "admin" }],
+      ["POST", `${BO}/operators/${samId}/reset`, { what: "password" }],
+    ]
+    for (const [method, path, body] of calls) {
+      const reply = await withToken(made.token, method, path, body)
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(403)
+      expect(reply.body).toMatchObject({ _tag: "Forbidden", permission: "session" })
+    }
+    expect(await state()).toEqual(before)
+    // Reading the list stays open to a token (the command's `operators list`).
+    expect((await withToken(made.token, "GET", `${BO}/operators`)).status).toBe(200)
+  })
+
   it("answers 401 to garbage, unknown and malformed tokens, never 500", async () => {
     // (fetch sends header values as bytes: no emoji here, but every other shape.)
     for (const token of [
