@@ -140,7 +140,10 @@ export interface BackofficeShape {
     id: string,
     changes: OperatorChanges,
   ) => Effect.Effect<OperatorView, BadInput | OperatorNotFound | LastAdmin>
-  /** The operator's own new password (at least MIN_OPERATOR_PASSWORD, not the current one); other sessions end. */
+  /**
+   * The operator's own new password (at least MIN_OPERATOR_PASSWORD, not the current one); their
+   * other sessions and every API token of theirs end.
+   */
   readonly changePassword: (
     current: SignedInOperator,
     input: { readonly currentPassword: string; readonly newPassword: string },
@@ -408,14 +411,16 @@ const make = Effect.gen(function* () {
         Effect.gen(function* () {
           const updated = yield* repo.setPassword(current.operator.id, hash, false)
           if (updated === undefined) return yield* Effect.die(new Error("the signed-in operator vanished"))
+          // Whoever learnt the old password may have made a token or kept a session: both end.
           yield* repo.revokeOtherSessions(current.operator.id, current.sessionId, iso(nowMs()))
+          const tokensEnded = yield* tokens.revokeAllOf(current.operator.id, iso(nowMs()))
           const view = operatorView(updated)
           yield* audit(
             actorOf(current),
             "operator.password",
             current.operator.id,
             { mustChangePassword: current.operator.mustChangePassword },
-            { mustChangePassword: false },
+            { mustChangePassword: false, tokensEnded },
           )
           return view
         }),

@@ -232,6 +232,30 @@ describeBackends("back-office API tokens", ({ start }) => {
     expect((await pat.get(`${BO}/me`)).status).toBe(401)
   })
 
+  it("ends every token and every other session of an operator who changes their password", async () => {
+    await createOperator(server, { email: "lee@tok.example", role: "marketing", password: PASSWORD })
+    const lee = await signIn(server, clock, "lee@tok.example", PASSWORD)
+    const elsewhere = await signIn(server, clock, "lee@tok.example", PASSWORD)
+    const one = await newToken(lee, "laptop")
+    const two = await newToken(elsewhere, "report job")
+    const changed = await lee.post(`${BO}/password`, {
+      currentPassword: PASSWORD,
+      newPassword: "lee's brand new pass phrase",
+    })
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200)
+    for (const t of [one, two]) expect((await withToken(t.token, "GET", `${BO}/me`)).status).toBe(401)
+    expect((await elsewhere.get(`${BO}/me`)).status).toBe(401)
+    // The session that changed it goes on; another operator's token is untouched.
+    expect((await lee.get(`${BO}/me`)).status).toBe(200)
+    const others = await newToken(admin, "someone else's")
+    expect((await withToken(others.token, "GET", `${BO}/me`)).status).toBe(200)
+    const [revoked] = await server.query<{ live: number }>(
+      `SELECT count(*)::int AS live FROM backoffice_api_tokens t JOIN backoffice_operators o ON o.id = t.operator_id
+        WHERE o.email = 'lee@tok.example' AND t.revoked_at IS NULL`,
+    )
+    expect(revoked?.live).toBe(0)
+  })
+
   it("refuses a bad name or days with 400 and writes nothing", async () => {
     const count = async () =>
       (await server.query<{ n: number }>("SELECT count(*)::int AS n FROM backoffice_api_tokens"))[0]?.n
