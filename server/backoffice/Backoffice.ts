@@ -38,8 +38,8 @@ import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { ApiTokensRepo } from "./ApiTokensRepo.ts"
 import { type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
+import { enrolment, newTotpSecret, verifyTotp } from "./secondFactor.ts"
 import { openSecret, sealSecret } from "./secretBox.ts"
-import { base32Encode, newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts"
 
 export type OperatorView = Operator
 export type AuditEntryView = AuditEntry
@@ -195,11 +195,8 @@ const make = Effect.gen(function* () {
     if (!row.totp_enrolled) {
       const secret = newTotpSecret()
       yield* repo.setPendingSecret(row.id, sealSecret(config.backofficeTotpKey, secret)).pipe(Effect.orDie)
-      answer = {
-        step: "enrol",
-        otpauthUri: otpauthUri(config.productName, row.email, secret),
-        secret: base32Encode(secret),
-      }
+      const { uri, base32 } = enrolment(config.productName, row.email, secret)
+      answer = { step: "enrol", otpauthUri: uri, secret: base32 }
     }
     const token = newToken()
     const now = nowMs()
