@@ -33,7 +33,7 @@ import {
   type RateLimited,
 } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
-import { RateLimiter } from "../security/RateLimiter.ts"
+import { RateLimiter, refuseFor } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { ApiTokensRepo } from "./ApiTokensRepo.ts"
@@ -178,19 +178,82 @@ const make = Effect.gen(function* () {
   const audit = (actor: Actor, action: string, subject: string | null, before: unknown, after: unknown) =>
     repo.writeAudit({ ...actor, action, subject, before, after })
 
+  /**
+   * A failed sign-in step, written to the audit (outside any transaction: the attempt changed
+   * nothing) and the log, with the address and the e-mail as typed (normalised), never the
+   * password or the code. Who acted is not known: `operator_id` stays empty, the targeted operator
+   * is the subject.
+   */
+  const failedStep = (
+    action: "operator.login-failed" | "operator.totp-failed",
+    email: string,
+    operatorId: string | null,
+    reason: string,
+    meta: RequestMeta,
+  ) =>
+    Effect.andThen(
+      Effect.logWarning(`back office: ${action} for ${email} from ${meta.ip} (${reason})`),
+      repo
+        .writeAudit({
+          label: `sign-in attempt: ${email}`,
+          operatorId: null,
+          email: null,
+          ip: meta.ip,
+          action,
+          subject: operatorId,
+          before: null,
+          after: { email: email.slice(0, 254), reason },
+        })
+        .pipe(Effect.orDie),
+    )
+
+  /**
+   * The password step's limits (docs/backoffice.md, "Login rate limits"), so that knowing an
+   * operator's e-mail is not enough to lock them out: every attempt of an address counts
+   * (signinPerIp); failures count per e-mail and address (signinPerEmail: a stranger spends only
+   * their own address's) and per e-mail from everywhere (signinPerIp: many addresses guessing one
+   * password), and past the latter only an address without a failure for that e-mail gets a try.
+   */
+  const loginLimits = (email: string, ip: string) => {
+    const here = `bo-login:failed:${email}:${ip}`
+    const everywhere = `bo-login:failed:${email}`
+    const clean = { max: 1, windowSeconds: limits.signinPerEmail.windowSeconds }
+    return {
+      before: Effect.gen(function* () {
+        yield* limiter.consume(`bo-login:ip:${ip}`, limits.signinPerIp)
+        const fromHere = yield* limiter.blockedFor(here, limits.signinPerEmail)
+        if (fromHere > 0) return yield* refuseFor(fromHere)
+        const fromEverywhere = yield* limiter.blockedFor(everywhere, limits.signinPerIp)
+        if (fromEverywhere > 0 && (yield* limiter.blockedFor(here, clean)) > 0)
+          return yield* refuseFor(fromEverywhere)
+      }),
+      failed: Effect.andThen(
+        limiter.record(here, limits.signinPerEmail),
+        limiter.record(everywhere, limits.signinPerIp),
+      ),
+    }
+  }
+
   const login = Effect.fn("Backoffice.login")(function* (
     input: { readonly email: string; readonly password: string },
     meta: RequestMeta,
   ) {
-    yield* limiter.consume(`bo-login:ip:${meta.ip}`, limits.signinPerIp)
-    yield* limiter.consume(`bo-login:email:${normalizeOperatorEmail(input.email)}`, limits.signinPerEmail)
-    const row = yield* repo.findByEmail(normalizeOperatorEmail(input.email)).pipe(Effect.orDie)
+    const email = normalizeOperatorEmail(input.email)
+    const limit = loginLimits(email, meta.ip)
+    yield* limit.before
+    const row = yield* repo.findByEmail(email).pipe(Effect.orDie)
+    const refuse = (operatorId: string | null, reason: string) =>
+      Effect.andThen(
+        Effect.andThen(limit.failed, failedStep("operator.login-failed", email, operatorId, reason, meta)),
+        badCredentials(),
+      )
     if (row === undefined || row.disabled) {
       // The same time as a real check: no telling which e-mails are operators.
       yield* passwords.verifyDummy(input.password)
-      return yield* badCredentials()
+      return yield* refuse(row?.id ?? null, row === undefined ? "no such operator" : "operator disabled")
     }
-    if (!(yield* passwords.verify(row.password_hash, input.password))) return yield* badCredentials()
+    if (!(yield* passwords.verify(row.password_hash, input.password)))
+      return yield* refuse(row.id, "wrong password")
     let answer: LoginStep = { step: "totp" }
     if (!row.totp_enrolled) {
       const secret = newTotpSecret()
@@ -224,24 +287,31 @@ const make = Effect.gen(function* () {
     const now = nowMs()
     const pending = yield* repo.findPendingLogin(hashToken(pendingToken), iso(now)).pipe(Effect.orDie)
     if (pending === undefined || pending.totp_secret === null) return yield* expired
-    // Six digits are few: the guesses per operator are limited like passwords per e-mail.
+    // Six digits are few: the guesses per operator are limited like passwords per e-mail. Only
+    // someone who passed the password step can spend them.
     yield* limiter.consume(`bo-totp:operator:${pending.id}`, limits.signinPerEmail)
+    const refused = (reason: string) =>
+      Effect.andThen(
+        failedStep("operator.totp-failed", normalizeOperatorEmail(pending.email), pending.id, reason, meta),
+        wrongCode(),
+      )
     const secret = openSecret(config.backofficeTotpKey, pending.totp_secret)
     if (secret === undefined) {
       yield* Effect.logError(
         `back office: the TOTP secret of ${pending.id} does not open with BACKOFFICE_TOTP_KEY`,
       )
-      return yield* wrongCode()
+      return yield* refused("the secret does not open with BACKOFFICE_TOTP_KEY")
     }
     const lastStep = pending.totp_last_step === null ? null : Number(pending.totp_last_step)
     const step = verifyTotp(secret, code, Math.floor(now / 1000), lastStep)
-    if (step === undefined) return yield* wrongCode()
+    if (step === undefined) return yield* refused("wrong or used code")
     const token = newToken()
     const enrolling = !pending.totp_enrolled
     const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
           const row = yield* repo.acceptStep(pending.id, step)
+          // Another request took this step first (the same code sent twice at once).
           if (row === undefined) return yield* wrongCode()
           yield* repo.revokeSession(pending.session_id, iso(now))
           yield* repo.insertSession({
@@ -265,7 +335,10 @@ const make = Effect.gen(function* () {
           return operatorView(row)
         }),
       )
-      .pipe(Effect.catchTag("SqlError", Effect.die))
+      .pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.catchTag("InvalidCode", () => refused("wrong or used code")),
+      )
     return { token, operator }
   })
 
