@@ -2,8 +2,9 @@
  * `operators add` without a token: the first admin, before anyone can sign in to make a token.
  * With DATABASE_URL the command opens PostgreSQL itself; on the embedded PGlite in DATA_DIR it
  * opens the folder when no server holds it, and otherwise goes through that server's bootstrap
- * endpoint (/api/operator/v1/backoffice/operators) with the local operator secret. Loaded only for
- * this command: it brings the server's modules with it.
+ * endpoint (/api/operator/v1/backoffice/operators) with the local operator secret, which makes only
+ * the first admin (docs/backoffice.md, "The first admin"). Loaded only for this command: it brings
+ * the server's modules with it.
  */
 import { readFileSync } from "node:fs"
 import { hostname, userInfo } from "node:os"

@@ -32,8 +32,8 @@ export const usage = `usage: npm run operator -- <command> [options]
   operators add --email E --name N --role R         without a token, the bootstrap: a back-office
                                                     operator (R: support, kyc, payments, marketing,
                                                     admin) written to the database (DATABASE_URL or
-                                                    DATA_DIR; through a running server only while no
-                                                    admin exists); prints its one-time password. A
+                                                    DATA_DIR; through a running server, the first
+                                                    admin only); prints its one-time password. A
                                                     token is refused: an admin adds colleagues in the
                                                     back office, signed in
   operators list                                    the back-office operators

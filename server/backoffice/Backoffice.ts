@@ -15,8 +15,10 @@
  */
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
+import { SqlError } from "effect/sql"
 import {
   BadInput,
+  BootstrapClosed,
   InvalidCode,
   LastAdmin,
   LoginExpired,
@@ -134,6 +136,18 @@ export interface BackofficeShape {
   ) => Effect.Effect<
     { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
     BadInput | EmailTaken
+  >
+  /**
+   * The first admin, made with an operator secret (server/backoffice/operatorHttp.ts): an admin
+   * only, and only while no active admin exists; audited `operators.bootstrap`, naming the secret
+   * and the address. `initialPassword` as for `createOperator`.
+   */
+  readonly bootstrap: (
+    origin: { readonly secretName: string; readonly ip: string },
+    input: Omit<NewOperator, "password">,
+  ) => Effect.Effect<
+    { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
+    BadInput | EmailTaken | BootstrapClosed
   >
   readonly updateOperator: (
     actor: Actor,
@@ -382,7 +396,16 @@ const make = Effect.gen(function* () {
     return (yield* repo.listOperators().pipe(Effect.orDie)).map(operatorView)
   })
 
-  const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
+  /**
+   * A new operator and its audit row `action`, in one transaction; `admit` runs first in it and
+   * may refuse (the bootstrap's rule).
+   */
+  const create = Effect.fnUntraced(function* <E extends BootstrapClosed>(
+    actor: Actor,
+    input: NewOperator,
+    action: "operators.create" | "operators.bootstrap",
+    admit: Effect.Effect<void, E | SqlError.SqlError>,
+  ) {
     const email = input.email.trim()
     const name = input.name.trim()
     if (!emailPattern.test(email) || email.length > 254)
@@ -401,6 +424,7 @@ const make = Effect.gen(function* () {
     const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
+          yield* admit
           if (yield* repo.emailTaken(normalizeOperatorEmail(email))) return yield* emailTaken()
           const row = yield* repo.insertOperator({
             email,
@@ -412,16 +436,47 @@ const make = Effect.gen(function* () {
           if (row === undefined)
             return yield* Effect.die(new Error("INSERT backoffice_operators returned no row"))
           const view = operatorView(row)
-          yield* audit(actor, "operators.create", view.id, null, view)
+          yield* audit(actor, action, view.id, null, view)
           return view
         }),
       )
       .pipe(
-        Effect.catchTag("SqlError", (error) =>
+        Effect.catchIf(SqlError.isSqlError, (error) =>
           error.reason._tag === "UniqueViolation" ? Effect.fail(emailTaken()) : Effect.die(error),
         ),
       )
     return initialPassword === undefined ? { operator } : { operator, initialPassword }
+  })
+
+  const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
+    return yield* create(actor, input, "operators.create", Effect.void)
+  })
+
+  const bootstrap = Effect.fn("Backoffice.bootstrap")(function* (
+    origin: { readonly secretName: string; readonly ip: string },
+    input: Omit<NewOperator, "password">,
+  ) {
+    if (input.role !== "admin")
+      return yield* new BadInput({
+        message: "The bootstrap makes the first admin only: the role must be admin.",
+      })
+    const actor: Actor = {
+      operatorId: null,
+      email: null,
+      label: `bootstrap (operator secret ${origin.secretName})`,
+      ip: origin.ip,
+    }
+    const closed = Effect.gen(function* () {
+      if ((yield* repo.activeAdminsForBootstrap()) === 0) return
+      yield* Effect.logWarning(
+        `back office: the bootstrap was refused to operator secret ${origin.secretName} from ${origin.ip}: an active admin exists`,
+      )
+      return yield* new BootstrapClosed({
+        message:
+          "An active admin exists: the bootstrap is closed. An admin adds operators in the back office.",
+      })
+    })
+    return yield* create(actor, input, "operators.bootstrap", closed)
   })
 
   const updateOperator = Effect.fn("Backoffice.updateOperator")(function* (
@@ -557,6 +612,7 @@ const make = Effect.gen(function* () {
     logout,
     listOperators,
     createOperator,
+    bootstrap,
     updateOperator,
     changePassword,
     resetOperator,

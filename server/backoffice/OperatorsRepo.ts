@@ -112,6 +112,11 @@ export interface OperatorsRepoShape {
   readonly resetTotp: (id: string) => Sql<OperatorRow | undefined>
   /** Ends every session of the operator but `keepSessionId`. */
   readonly revokeOtherSessions: (operatorId: string, keepSessionId: string, nowIso: string) => Sql<void>
+  /**
+   * In the caller's transaction: the number of active admins, under a transaction-scoped advisory
+   * lock, so two bootstraps at once cannot both find none.
+   */
+  readonly activeAdminsForBootstrap: () => Sql<number>
   /** In the caller's transaction: the active admins and the operator, both locked. */
   readonly lockForUpdate: (id: string) => Sql<{
     readonly activeAdmins: number
@@ -229,6 +234,14 @@ const make = Effect.gen(function* () {
         UPDATE backoffice_sessions SET revoked_at = ${nowIso}::timestamptz
         WHERE operator_id = ${operatorId} AND id <> ${keepSessionId} AND revoked_at IS NULL
       `.pipe(Effect.asVoid),
+    activeAdminsForBootstrap: () =>
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('backoffice:bootstrap', 0))`
+        const [row] = yield* sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM backoffice_operators WHERE role = 'admin' AND NOT disabled
+        `
+        return row?.n ?? 0
+      }),
     lockForUpdate: (id) =>
       Effect.gen(function* () {
         // The admins are locked together, so two admins demoting each other at once cannot both win.

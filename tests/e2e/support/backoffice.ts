@@ -4,7 +4,7 @@
  * secret the enrolment page shows (as an authenticator app would from the QR code), then, after a
  * one-time password, the operator's own.
  */
-import { type APIRequestContext, expect, type Page, request } from "@playwright/test"
+import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test"
 import { Secret, TOTP } from "otpauth"
 import { bearerFetch } from "../../support/bearer.ts"
 import type { World } from "./fixtures.ts"
@@ -19,19 +19,24 @@ export interface Staff {
   lastStep: number
 }
 
-/** An operator added with `npm run operator -- operators add`: its one-time password from the output. */
+/**
+ * An operator added with `npm run operator -- operators add`: its one-time password from the output.
+ * On PostgreSQL the command writes to the database itself, at any time. On PGlite (PostgreSQL
+ * unreachable, never in CI) it goes through the server's bootstrap, which makes only the first
+ * admin: a test needing another is skipped there, saying why.
+ */
 export const addOperatorByCommand = async (world: World, role: string, name: string): Promise<Staff> => {
   const email = world.uniqueEmail(`bo-${role}`)
-  const { stdout } = await operator(world.databaseUrl, [
-    "operators",
-    "add",
-    "--email",
-    email,
-    "--name",
-    name,
-    "--role",
-    role,
-  ])
+  const args = ["operators", "add", "--email", email, "--name", name, "--role", role]
+  const { stdout } = await operator(world.databaseUrl, args).catch((error: unknown) => {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "")
+    const bootstrapOnly = /^refused \((BootstrapClosed|BadInput)\)/m.test(stderr)
+    test.skip(
+      world.databaseUrl === undefined && bootstrapOnly,
+      "adds operators by the command beyond the first admin: needs PostgreSQL (on PGlite the command is the server's bootstrap)",
+    )
+    throw error
+  })
   const password = /one-time password: (\S+)/.exec(stdout)?.[1]
   if (password === undefined) throw new Error(`no one-time password in: ${stdout}`)
   return { email, password, secret: null, lastStep: 0 }
