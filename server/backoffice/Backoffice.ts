@@ -39,7 +39,7 @@ import { RateLimiter, refuseFor } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { ApiTokensRepo } from "./ApiTokensRepo.ts"
-import { type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
+import { type AuditRow, type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
 import { enrolment, newTotpSecret, verifyTotp } from "./secondFactor.ts"
 import { openSecret, sealSecret } from "./secretBox.ts"
 
@@ -101,6 +101,25 @@ export const operatorView = (row: OperatorRow): OperatorView => ({
   createdAt: new Date(row.created_at).toISOString(),
   updatedAt: new Date(row.updated_at).toISOString(),
 })
+
+/**
+ * Who acted, for a person to read: an operator as "Name <e-mail>" (a token's row keeps its
+ * `token:` prefix and the token's name), anyone else by the recorded actor.
+ */
+export const auditWho = (row: AuditRow): string => {
+  if (row.operator_id === null || row.operator_email === null) return row.actor
+  const person =
+    row.operator_name === null ? row.operator_email : `${row.operator_name} <${row.operator_email}>`
+  const token = `token:${row.operator_email} `
+  return row.actor.startsWith(token) ? `token:${person} ${row.actor.slice(token.length)}` : person
+}
+
+/** The subject for a person to read: the player's e-mail, or the operator as "Name <e-mail>". */
+export const auditSubjectName = (row: AuditRow): string | null =>
+  row.player_email ??
+  (row.subject_operator_name === null || row.subject_operator_email === null
+    ? null
+    : `${row.subject_operator_name} <${row.subject_operator_email}>`)
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -593,10 +612,12 @@ const make = Effect.gen(function* () {
         id: r.id,
         at: new Date(r.at).toISOString(),
         actor: r.actor,
+        who: auditWho(r),
         operatorId: r.operator_id,
         operatorEmail: r.operator_email,
         action: r.action,
         subject: r.subject,
+        subjectName: auditSubjectName(r),
         before: r.before,
         after: r.after,
         ip: r.ip,

@@ -31,8 +31,15 @@ export interface AuditRow {
   readonly actor: string
   readonly operator_id: string | null
   readonly operator_email: string | null
+  /** The acting operator's name (as it is now). */
+  readonly operator_name: string | null
   readonly action: string
   readonly subject: string | null
+  /** The player the entry concerns (`user_id`), by e-mail. */
+  readonly player_email: string | null
+  /** The operator the subject is, for the operators' own actions (`operator.*`, `operators.*`). */
+  readonly subject_operator_name: string | null
+  readonly subject_operator_email: string | null
   readonly before: unknown
   readonly after: unknown
   readonly ip: string | null
@@ -266,12 +273,20 @@ const make = Effect.gen(function* () {
                 ${e.email}, ${json(e.before)}::jsonb, ${json(e.after)}::jsonb, ${e.ip})
       `.pipe(Effect.asVoid),
     audit: (limit, before) =>
-      // ORDER BY names the table's column: the text alias `id` would sort "9" after "10".
+      // The names are joined on read: the audit keeps ids (and the e-mail at the time), never
+      // rewritten. ORDER BY names the table's column: the text alias `id` would sort "9" after "10".
       sql<AuditRow>`
-        SELECT id::text AS id, at, actor, operator_id, operator_email, action, subject, before, after, ip
-        FROM operator_audit
-        WHERE ${before === undefined ? sql`true` : sql`id < ${before}::bigint`}
-        ORDER BY operator_audit.id DESC LIMIT ${limit}
+        SELECT a.id::text AS id, a.at, a.actor, a.operator_id, a.operator_email, who.name AS operator_name,
+               a.action, a.subject, u.email AS player_email,
+               so.name AS subject_operator_name, so.email AS subject_operator_email,
+               a.before, a.after, a.ip
+        FROM operator_audit a
+        LEFT JOIN backoffice_operators who ON who.id = a.operator_id
+        LEFT JOIN users u ON u.id = a.user_id
+        LEFT JOIN backoffice_operators so
+          ON (a.action LIKE 'operator.%' OR a.action LIKE 'operators.%') AND so.id::text = a.subject
+        WHERE ${before === undefined ? sql`true` : sql`a.id < ${before}::bigint`}
+        ORDER BY a.id DESC LIMIT ${limit}
       `,
   }
   return repo
