@@ -10,7 +10,11 @@
  * - Sessions end after BACKOFFICE_IDLE_MINUTES without use (each use slides it) and
  *   BACKOFFICE_SESSION_HOURS after login, on logout, and at once when the operator is disabled.
  *   Their times come from `config.backofficeClock`, so tests move time instead of sleeping.
- * - Every change an operator makes writes one `operator_audit` row in the same transaction.
+ * - Every change an operator makes writes one `operator_audit` row in the same transaction; every
+ *   failed password or code writes one too (and a log line), with the address. The password step's
+ *   limits count failures by address, so knowing an e-mail is not enough to lock its operator out.
+ * - The first admin's bootstrap (an operator secret, no one signed in) makes an admin only while no
+ *   active admin exists.
  * Failures are the contract's wire errors (services/backoffice/errors.ts), answered as they are.
  */
 import { randomBytes } from "node:crypto"
