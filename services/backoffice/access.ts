@@ -18,7 +18,8 @@ export class Requires extends Context.Service<Requires, Access>()("casino/backof
 
 /**
  * The audit actions a successful call writes (exactly one row, one of these); absent or empty for
- * a read, and for the password step, which gives nothing usable before the code.
+ * a read, and for the password step, which gives nothing usable before the code. (A failed sign-in
+ * step writes a row of its own: `operator.login-failed`, `operator.totp-failed`.)
  */
 export class Audits extends Context.Service<Audits, ReadonlyArray<string>>()("casino/backoffice/Audits") {}
 
