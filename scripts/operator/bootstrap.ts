@@ -3,7 +3,8 @@
  * With DATABASE_URL the command opens PostgreSQL itself; on the embedded PGlite in DATA_DIR (no
  * DATABASE_URL, or `embedded`) it opens the folder when no server holds it, and otherwise goes
  * through that server's bootstrap endpoint (/api/operator/v1/backoffice/operators) with the local
- * operator secret. Loaded only for this command: it brings the server's modules with it.
+ * operator secret, which makes only the first admin (docs/backoffice.md, "The first admin"). Loaded
+ * only for this command: it brings the server's modules with it.
  */
 import { readFileSync } from "node:fs"
 import { hostname, userInfo } from "node:os"

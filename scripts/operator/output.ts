@@ -100,7 +100,7 @@ export const print = (command: Command, json: boolean, result: unknown): void =>
       if (entries.length === 0) out("No operator action yet.\n")
       for (const e of entries)
         out(
-          `${String(e.at)}  ${String(e.actor)}  ${String(e.action)}  ${String(e.subject ?? "-")}  ` +
+          `${String(e.at)}  ${String(e.who)}  ${String(e.action)}  ${String(e.subjectName ?? e.subject ?? "-")}  ` +
             `${JSON.stringify({ before: e.before, after: e.after })}\n`,
         )
       return

@@ -29,10 +29,13 @@ export const usage = `usage: npm run operator -- <command> [options]
   promotions update ID [promotion options]          change it; any --band replaces all its bands
   promotions deactivate ID                          switch it off: no offer, no grant, code refused
   promotions activate ID                            switch it on again
-  operators add --email E --name N --role R         a back-office operator (R: support, kyc, payments,
-                                                    marketing, admin); prints its one-time password.
-                                                    Without a token: the first admin, written to the
-                                                    database itself (DATABASE_URL or DATA_DIR)
+  operators add --email E --name N --role R         without a token, the bootstrap: a back-office
+                                                    operator (R: support, kyc, payments, marketing,
+                                                    admin) written to the database (DATABASE_URL or
+                                                    DATA_DIR; through a running server, the first
+                                                    admin only); prints its one-time password. A
+                                                    token is refused: an admin adds colleagues in the
+                                                    back office, signed in
   operators list                                    the back-office operators
     promotion options: --name N  --description D  --code C  --deposit-number K
       --band UPTO_EUR:PERCENT:SPINS (repeat, bounds increasing; UPTO_EUR "above" for the open band,

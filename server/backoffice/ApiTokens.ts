@@ -5,7 +5,8 @@
  *   contract marks `createToken` SessionOnly), so it is never a way around TOTP; it is shown once
  *   and only its SHA-256 is kept.
  * - It acts as its operator, with the operator's role as it is at each call: a role change applies
- *   at once, a disabled operator's tokens stop working, and a reset ends them.
+ *   at once, a disabled operator's tokens stop working, and a reset or the operator's own password
+ *   change ends them. It cannot make a token, change a password or manage operators (SessionOnly).
  * - It has no idle limit (a script runs weekly) but an end: BACKOFFICE_TOKEN_DAYS, or fewer days
  *   chosen at creation.
  * - Making and ending one is audited like every change.

@@ -10,13 +10,19 @@
  * - Sessions end after BACKOFFICE_IDLE_MINUTES without use (each use slides it) and
  *   BACKOFFICE_SESSION_HOURS after login, on logout, and at once when the operator is disabled.
  *   Their times come from `config.backofficeClock`, so tests move time instead of sleeping.
- * - Every change an operator makes writes one `operator_audit` row in the same transaction.
+ * - Every change an operator makes writes one `operator_audit` row in the same transaction; every
+ *   failed password or code writes one too (and a log line), with the address. The password step's
+ *   limits count failures by address, so knowing an e-mail is not enough to lock its operator out.
+ * - The first admin's bootstrap (an operator secret, no one signed in) makes an admin only while no
+ *   active admin exists.
  * Failures are the contract's wire errors (services/backoffice/errors.ts), answered as they are.
  */
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
+import { SqlError } from "effect/sql"
 import {
   BadInput,
+  BootstrapClosed,
   InvalidCode,
   LastAdmin,
   LoginExpired,
@@ -33,13 +39,13 @@ import {
   type RateLimited,
 } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
-import { RateLimiter } from "../security/RateLimiter.ts"
+import { RateLimiter, refuseFor } from "../security/RateLimiter.ts"
 import { Passwords } from "../users/Passwords.ts"
 import { hashToken, looksLikeToken, newToken } from "../users/tokens.ts"
 import { ApiTokensRepo } from "./ApiTokensRepo.ts"
-import { type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
+import { type AuditRow, type OperatorRow, OperatorsRepo } from "./OperatorsRepo.ts"
+import { enrolment, newTotpSecret, verifyTotp } from "./secondFactor.ts"
 import { openSecret, sealSecret } from "./secretBox.ts"
-import { base32Encode, newTotpSecret, otpauthUri, verifyTotp } from "./totp.ts"
 
 export type OperatorView = Operator
 export type AuditEntryView = AuditEntry
@@ -100,6 +106,25 @@ export const operatorView = (row: OperatorRow): OperatorView => ({
   updatedAt: new Date(row.updated_at).toISOString(),
 })
 
+/**
+ * Who acted, for a person to read: an operator as "Name <e-mail>" (a token's row keeps its
+ * `token:` prefix and the token's name), anyone else by the recorded actor.
+ */
+export const auditWho = (row: AuditRow): string => {
+  if (row.operator_id === null || row.operator_email === null) return row.actor
+  const person =
+    row.operator_name === null ? row.operator_email : `${row.operator_name} <${row.operator_email}>`
+  const token = `token:${row.operator_email} `
+  return row.actor.startsWith(token) ? `token:${person} ${row.actor.slice(token.length)}` : person
+}
+
+/** The subject for a person to read: the player's e-mail, or the operator as "Name <e-mail>". */
+export const auditSubjectName = (row: AuditRow): string | null =>
+  row.player_email ??
+  (row.subject_operator_name === null || row.subject_operator_email === null
+    ? null
+    : `${row.subject_operator_name} <${row.subject_operator_email}>`)
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -135,12 +160,27 @@ export interface BackofficeShape {
     { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
     BadInput | EmailTaken
   >
+  /**
+   * The first admin, made with an operator secret (server/backoffice/operatorHttp.ts): an admin
+   * only, and only while no active admin exists; audited `operators.bootstrap`, naming the secret
+   * and the address. `initialPassword` as for `createOperator`.
+   */
+  readonly bootstrap: (
+    origin: { readonly secretName: string; readonly ip: string },
+    input: Omit<NewOperator, "password">,
+  ) => Effect.Effect<
+    { readonly operator: OperatorView; readonly initialPassword?: string | undefined },
+    BadInput | EmailTaken | BootstrapClosed
+  >
   readonly updateOperator: (
     actor: Actor,
     id: string,
     changes: OperatorChanges,
   ) => Effect.Effect<OperatorView, BadInput | OperatorNotFound | LastAdmin>
-  /** The operator's own new password (at least MIN_OPERATOR_PASSWORD, not the current one); other sessions end. */
+  /**
+   * The operator's own new password (at least MIN_OPERATOR_PASSWORD, not the current one); their
+   * other sessions and every API token of theirs end.
+   */
   readonly changePassword: (
     current: SignedInOperator,
     input: { readonly currentPassword: string; readonly newPassword: string },
@@ -175,28 +215,88 @@ const make = Effect.gen(function* () {
   const audit = (actor: Actor, action: string, subject: string | null, before: unknown, after: unknown) =>
     repo.writeAudit({ ...actor, action, subject, before, after })
 
+  /**
+   * A failed sign-in step, written to the audit (outside any transaction: the attempt changed
+   * nothing) and the log, with the address and the e-mail as typed (normalised), never the
+   * password or the code. Who acted is not known: `operator_id` stays empty, the targeted operator
+   * is the subject.
+   */
+  const failedStep = (
+    action: "operator.login-failed" | "operator.totp-failed",
+    email: string,
+    operatorId: string | null,
+    reason: string,
+    meta: RequestMeta,
+  ) =>
+    Effect.andThen(
+      Effect.logWarning(`back office: ${action} for ${email} from ${meta.ip} (${reason})`),
+      repo
+        .writeAudit({
+          label: `sign-in attempt: ${email}`,
+          operatorId: null,
+          email: null,
+          ip: meta.ip,
+          action,
+          subject: operatorId,
+          before: null,
+          after: { email: email.slice(0, 254), reason },
+        })
+        .pipe(Effect.orDie),
+    )
+
+  /**
+   * The password step's limits (docs/backoffice.md, "Login rate limits"), so that knowing an
+   * operator's e-mail is not enough to lock them out: every attempt of an address counts
+   * (signinPerIp); failures count per e-mail and address (signinPerEmail: a stranger spends only
+   * their own address's) and per e-mail from everywhere (signinPerIp: many addresses guessing one
+   * password), and past the latter only an address without a failure for that e-mail gets a try.
+   */
+  const loginLimits = (email: string, ip: string) => {
+    const here = `bo-login:failed:${email}:${ip}`
+    const everywhere = `bo-login:failed:${email}`
+    const clean = { max: 1, windowSeconds: limits.signinPerEmail.windowSeconds }
+    return {
+      before: Effect.gen(function* () {
+        yield* limiter.consume(`bo-login:ip:${ip}`, limits.signinPerIp)
+        const fromHere = yield* limiter.blockedFor(here, limits.signinPerEmail)
+        if (fromHere > 0) return yield* refuseFor(fromHere)
+        const fromEverywhere = yield* limiter.blockedFor(everywhere, limits.signinPerIp)
+        if (fromEverywhere > 0 && (yield* limiter.blockedFor(here, clean)) > 0)
+          return yield* refuseFor(fromEverywhere)
+      }),
+      failed: Effect.andThen(
+        limiter.record(here, limits.signinPerEmail),
+        limiter.record(everywhere, limits.signinPerIp),
+      ),
+    }
+  }
+
   const login = Effect.fn("Backoffice.login")(function* (
     input: { readonly email: string; readonly password: string },
     meta: RequestMeta,
   ) {
-    yield* limiter.consume(`bo-login:ip:${meta.ip}`, limits.signinPerIp)
-    yield* limiter.consume(`bo-login:email:${normalizeOperatorEmail(input.email)}`, limits.signinPerEmail)
-    const row = yield* repo.findByEmail(normalizeOperatorEmail(input.email)).pipe(Effect.orDie)
+    const email = normalizeOperatorEmail(input.email)
+    const limit = loginLimits(email, meta.ip)
+    yield* limit.before
+    const row = yield* repo.findByEmail(email).pipe(Effect.orDie)
+    const refuse = (operatorId: string | null, reason: string) =>
+      Effect.andThen(
+        Effect.andThen(limit.failed, failedStep("operator.login-failed", email, operatorId, reason, meta)),
+        badCredentials(),
+      )
     if (row === undefined || row.disabled) {
       // The same time as a real check: no telling which e-mails are operators.
       yield* passwords.verifyDummy(input.password)
-      return yield* badCredentials()
+      return yield* refuse(row?.id ?? null, row === undefined ? "no such operator" : "operator disabled")
     }
-    if (!(yield* passwords.verify(row.password_hash, input.password))) return yield* badCredentials()
+    if (!(yield* passwords.verify(row.password_hash, input.password)))
+      return yield* refuse(row.id, "wrong password")
     let answer: LoginStep = { step: "totp" }
     if (!row.totp_enrolled) {
       const secret = newTotpSecret()
       yield* repo.setPendingSecret(row.id, sealSecret(config.backofficeTotpKey, secret)).pipe(Effect.orDie)
-      answer = {
-        step: "enrol",
-        otpauthUri: otpauthUri(config.productName, row.email, secret),
-        secret: base32Encode(secret),
-      }
+      const { uri, base32 } = enrolment(config.productName, row.email, secret)
+      answer = { step: "enrol", otpauthUri: uri, secret: base32 }
     }
     const token = newToken()
     const now = nowMs()
@@ -224,24 +324,31 @@ const make = Effect.gen(function* () {
     const now = nowMs()
     const pending = yield* repo.findPendingLogin(hashToken(pendingToken), iso(now)).pipe(Effect.orDie)
     if (pending === undefined || pending.totp_secret === null) return yield* expired
-    // Six digits are few: the guesses per operator are limited like passwords per e-mail.
+    // Six digits are few: the guesses per operator are limited like passwords per e-mail. Only
+    // someone who passed the password step can spend them.
     yield* limiter.consume(`bo-totp:operator:${pending.id}`, limits.signinPerEmail)
+    const refused = (reason: string) =>
+      Effect.andThen(
+        failedStep("operator.totp-failed", normalizeOperatorEmail(pending.email), pending.id, reason, meta),
+        wrongCode(),
+      )
     const secret = openSecret(config.backofficeTotpKey, pending.totp_secret)
     if (secret === undefined) {
       yield* Effect.logError(
         `back office: the TOTP secret of ${pending.id} does not open with BACKOFFICE_TOTP_KEY`,
       )
-      return yield* wrongCode()
+      return yield* refused("the secret does not open with BACKOFFICE_TOTP_KEY")
     }
     const lastStep = pending.totp_last_step === null ? null : Number(pending.totp_last_step)
     const step = verifyTotp(secret, code, Math.floor(now / 1000), lastStep)
-    if (step === undefined) return yield* wrongCode()
+    if (step === undefined) return yield* refused("wrong or used code")
     const token = newToken()
     const enrolling = !pending.totp_enrolled
     const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
           const row = yield* repo.acceptStep(pending.id, step)
+          // Another request took this step first (the same code sent twice at once).
           if (row === undefined) return yield* wrongCode()
           yield* repo.revokeSession(pending.session_id, iso(now))
           yield* repo.insertSession({
@@ -265,7 +372,10 @@ const make = Effect.gen(function* () {
           return operatorView(row)
         }),
       )
-      .pipe(Effect.catchTag("SqlError", Effect.die))
+      .pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.catchTag("InvalidCode", () => refused("wrong or used code")),
+      )
     return { token, operator }
   })
 
@@ -309,7 +419,16 @@ const make = Effect.gen(function* () {
     return (yield* repo.listOperators().pipe(Effect.orDie)).map(operatorView)
   })
 
-  const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
+  /**
+   * A new operator and its audit row `action`, in one transaction; `admit` runs first in it and
+   * may refuse (the bootstrap's rule).
+   */
+  const create = Effect.fnUntraced(function* <E extends BootstrapClosed>(
+    actor: Actor,
+    input: NewOperator,
+    action: "operators.create" | "operators.bootstrap",
+    admit: Effect.Effect<void, E | SqlError.SqlError>,
+  ) {
     const email = input.email.trim()
     const name = input.name.trim()
     if (!emailPattern.test(email) || email.length > 254)
@@ -328,6 +447,7 @@ const make = Effect.gen(function* () {
     const operator = yield* repo
       .withTransaction(
         Effect.gen(function* () {
+          yield* admit
           if (yield* repo.emailTaken(normalizeOperatorEmail(email))) return yield* emailTaken()
           const row = yield* repo.insertOperator({
             email,
@@ -339,16 +459,47 @@ const make = Effect.gen(function* () {
           if (row === undefined)
             return yield* Effect.die(new Error("INSERT backoffice_operators returned no row"))
           const view = operatorView(row)
-          yield* audit(actor, "operators.create", view.id, null, view)
+          yield* audit(actor, action, view.id, null, view)
           return view
         }),
       )
       .pipe(
-        Effect.catchTag("SqlError", (error) =>
+        Effect.catchIf(SqlError.isSqlError, (error) =>
           error.reason._tag === "UniqueViolation" ? Effect.fail(emailTaken()) : Effect.die(error),
         ),
       )
     return initialPassword === undefined ? { operator } : { operator, initialPassword }
+  })
+
+  const createOperator = Effect.fn("Backoffice.createOperator")(function* (actor: Actor, input: NewOperator) {
+    return yield* create(actor, input, "operators.create", Effect.void)
+  })
+
+  const bootstrap = Effect.fn("Backoffice.bootstrap")(function* (
+    origin: { readonly secretName: string; readonly ip: string },
+    input: Omit<NewOperator, "password">,
+  ) {
+    if (input.role !== "admin")
+      return yield* new BadInput({
+        message: "The bootstrap makes the first admin only: the role must be admin.",
+      })
+    const actor: Actor = {
+      operatorId: null,
+      email: null,
+      label: `bootstrap (operator secret ${origin.secretName})`,
+      ip: origin.ip,
+    }
+    const closed = Effect.gen(function* () {
+      if ((yield* repo.activeAdminsForBootstrap()) === 0) return
+      yield* Effect.logWarning(
+        `back office: the bootstrap was refused to operator secret ${origin.secretName} from ${origin.ip}: an active admin exists`,
+      )
+      return yield* new BootstrapClosed({
+        message:
+          "An active admin exists: the bootstrap is closed. An admin adds operators in the back office.",
+      })
+    })
+    return yield* create(actor, input, "operators.bootstrap", closed)
   })
 
   const updateOperator = Effect.fn("Backoffice.updateOperator")(function* (
@@ -408,14 +559,16 @@ const make = Effect.gen(function* () {
         Effect.gen(function* () {
           const updated = yield* repo.setPassword(current.operator.id, hash, false)
           if (updated === undefined) return yield* Effect.die(new Error("the signed-in operator vanished"))
+          // Whoever learnt the old password may have made a token or kept a session: both end.
           yield* repo.revokeOtherSessions(current.operator.id, current.sessionId, iso(nowMs()))
+          const tokensEnded = yield* tokens.revokeAllOf(current.operator.id, iso(nowMs()))
           const view = operatorView(updated)
           yield* audit(
             actorOf(current),
             "operator.password",
             current.operator.id,
             { mustChangePassword: current.operator.mustChangePassword },
-            { mustChangePassword: false },
+            { mustChangePassword: false, tokensEnded },
           )
           return view
         }),
@@ -463,10 +616,12 @@ const make = Effect.gen(function* () {
         id: r.id,
         at: new Date(r.at).toISOString(),
         actor: r.actor,
+        who: auditWho(r),
         operatorId: r.operator_id,
         operatorEmail: r.operator_email,
         action: r.action,
         subject: r.subject,
+        subjectName: auditSubjectName(r),
         before: r.before,
         after: r.after,
         ip: r.ip,
@@ -482,6 +637,7 @@ const make = Effect.gen(function* () {
     logout,
     listOperators,
     createOperator,
+    bootstrap,
     updateOperator,
     changePassword,
     resetOperator,

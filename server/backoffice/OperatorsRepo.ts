@@ -31,8 +31,15 @@ export interface AuditRow {
   readonly actor: string
   readonly operator_id: string | null
   readonly operator_email: string | null
+  /** The acting operator's name (as it is now). */
+  readonly operator_name: string | null
   readonly action: string
   readonly subject: string | null
+  /** The player the entry concerns (`user_id`), by e-mail. */
+  readonly player_email: string | null
+  /** The operator the subject is, for the operators' own actions (`operator.*`, `operators.*`). */
+  readonly subject_operator_name: string | null
+  readonly subject_operator_email: string | null
   readonly before: unknown
   readonly after: unknown
   readonly ip: string | null
@@ -112,6 +119,11 @@ export interface OperatorsRepoShape {
   readonly resetTotp: (id: string) => Sql<OperatorRow | undefined>
   /** Ends every session of the operator but `keepSessionId`. */
   readonly revokeOtherSessions: (operatorId: string, keepSessionId: string, nowIso: string) => Sql<void>
+  /**
+   * In the caller's transaction: the number of active admins, under a transaction-scoped advisory
+   * lock, so two bootstraps at once cannot both find none.
+   */
+  readonly activeAdminsForBootstrap: () => Sql<number>
   /** In the caller's transaction: the active admins and the operator, both locked. */
   readonly lockForUpdate: (id: string) => Sql<{
     readonly activeAdmins: number
@@ -229,6 +241,14 @@ const make = Effect.gen(function* () {
         UPDATE backoffice_sessions SET revoked_at = ${nowIso}::timestamptz
         WHERE operator_id = ${operatorId} AND id <> ${keepSessionId} AND revoked_at IS NULL
       `.pipe(Effect.asVoid),
+    activeAdminsForBootstrap: () =>
+      Effect.gen(function* () {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended('backoffice:bootstrap', 0))`
+        const [row] = yield* sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM backoffice_operators WHERE role = 'admin' AND NOT disabled
+        `
+        return row?.n ?? 0
+      }),
     lockForUpdate: (id) =>
       Effect.gen(function* () {
         // The admins are locked together, so two admins demoting each other at once cannot both win.
@@ -253,12 +273,20 @@ const make = Effect.gen(function* () {
                 ${e.email}, ${json(e.before)}::jsonb, ${json(e.after)}::jsonb, ${e.ip})
       `.pipe(Effect.asVoid),
     audit: (limit, before) =>
-      // ORDER BY names the table's column: the text alias `id` would sort "9" after "10".
+      // The names are joined on read: the audit keeps ids (and the e-mail at the time), never
+      // rewritten. ORDER BY names the table's column: the text alias `id` would sort "9" after "10".
       sql<AuditRow>`
-        SELECT id::text AS id, at, actor, operator_id, operator_email, action, subject, before, after, ip
-        FROM operator_audit
-        WHERE ${before === undefined ? sql`true` : sql`id < ${before}::bigint`}
-        ORDER BY operator_audit.id DESC LIMIT ${limit}
+        SELECT a.id::text AS id, a.at, a.actor, a.operator_id, a.operator_email, who.name AS operator_name,
+               a.action, a.subject, u.email AS player_email,
+               so.name AS subject_operator_name, so.email AS subject_operator_email,
+               a.before, a.after, a.ip
+        FROM operator_audit a
+        LEFT JOIN backoffice_operators who ON who.id = a.operator_id
+        LEFT JOIN users u ON u.id = a.user_id
+        LEFT JOIN backoffice_operators so
+          ON (a.action LIKE 'operator.%' OR a.action LIKE 'operators.%') AND so.id::text = a.subject
+        WHERE ${before === undefined ? sql`true` : sql`a.id < ${before}::bigint`}
+        ORDER BY a.id DESC LIMIT ${limit}
       `,
   }
   return repo

@@ -1,15 +1,18 @@
 /**
- * The operator endpoints of back-office accounts: what `npm run operator -- operators …` calls when
- * a server holds the embedded database (otherwise the command opens the database itself). Same
- * rules as the other operator endpoints (server/operator/endpoint.ts): Bearer operator secret,
- * the audit records "<operator> via server". Routes (JSON):
- *   GET  /api/operator/v1/backoffice/operators                          every back-office operator
- *   POST /api/operator/v1/backoffice/operators  { email, name, role }   creates one; its one-time
- *        password is in the answer (the only time it is shown); 409 for an e-mail already taken.
+ * The first admin's bootstrap endpoint: what `npm run operator -- operators add` without a token
+ * calls when a server holds the embedded database (otherwise the command opens the database itself).
+ *
+ *   POST /api/operator/v1/backoffice/operators  { email, name, role: "admin" }
+ *
+ * Checked in the back office's order: BACKOFFICE_ALLOW (403 `ForbiddenAddress`), the operator
+ * secret (401, ../operator/endpoint.ts), the body (400), then `Backoffice.bootstrap`: an admin only
+ * (400 `BadInput`), only while no active admin exists (409 `BootstrapClosed`, logged), 409
+ * `EmailTaken`. The answer holds the one-time password (the only time it is shown); the audit row is
+ * `operators.bootstrap`, "bootstrap (operator secret <name>)", with the address.
  */
 import { Effect, Layer, Schema } from "effect"
-import { HttpRouter } from "effect/http"
-import type { BadInput } from "../../services/backoffice/errors.ts"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import type { BadInput, BootstrapClosed, ForbiddenAddress } from "../../services/backoffice/errors.ts"
 import { roles } from "../../services/backoffice/permissions.ts"
 import type { EmailTaken } from "../../services/errors.ts"
 import { AppConfig } from "../config.ts"
@@ -20,9 +23,9 @@ import {
   operatorBody,
 } from "../operator/endpoint.ts"
 import { Backoffice } from "./Backoffice.ts"
+import { checkAddress } from "./guard.ts"
 
 export const backofficeOperatorEndpoints = [
-  { method: "GET", path: `${OPERATOR_PREFIX}/backoffice/operators` },
   { method: "POST", path: `${OPERATOR_PREFIX}/backoffice/operators` },
 ] as const
 
@@ -32,36 +35,33 @@ const AddPayload = Schema.Struct({
   role: Schema.Literals(roles),
 })
 
+const statusOf: Record<(BadInput | BootstrapClosed | EmailTaken | ForbiddenAddress)["_tag"], number> = {
+  ForbiddenAddress: 403,
+  BadInput: 400,
+  BootstrapClosed: 409,
+  EmailTaken: 409,
+}
+
 export const backofficeOperatorRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const backoffice = yield* Backoffice
+    const address = yield* checkAddress
     const authenticate = operatorAuthentication(config)
-    // The service's refusals are the back-office contract's errors: the same status here.
-    const answer = operatorAnswer((e: BadInput | EmailTaken) => ({
-      status: e._tag === "EmailTaken" ? 409 : 400,
+    // The refusals are the back-office contract's errors: the same status here.
+    const answer = operatorAnswer((e: BadInput | BootstrapClosed | EmailTaken | ForbiddenAddress) => ({
+      status: statusOf[e._tag],
       error: e._tag,
     }))
 
-    const list = answer(
-      Effect.gen(function* () {
-        yield* authenticate
-        return { operators: yield* backoffice.listOperators() }
-      }),
-    )
     const add = answer(
       Effect.gen(function* () {
-        const actor = yield* authenticate
+        const ip = yield* address(yield* HttpServerRequest.HttpServerRequest)
+        const secretName = yield* authenticate
         const input = yield* operatorBody(AddPayload)
-        return yield* backoffice.createOperator(
-          { operatorId: null, email: null, label: actor, ip: null },
-          input,
-        )
+        return yield* backoffice.bootstrap({ secretName, ip }, input)
       }),
     )
-    return Layer.mergeAll(
-      HttpRouter.add("GET", `${OPERATOR_PREFIX}/backoffice/operators`, list),
-      HttpRouter.add("POST", `${OPERATOR_PREFIX}/backoffice/operators`, add),
-    )
+    return HttpRouter.add("POST", `${OPERATOR_PREFIX}/backoffice/operators`, add)
   }),
 )

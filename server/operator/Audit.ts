@@ -25,8 +25,8 @@ export interface AuditEntry {
 }
 
 /**
- * Who acts, as a service takes it: a name (the CLI's "cli:ana@host", an operator route's
- * "ana via server"), or a back-office operator with its account and the request's address.
+ * Who acts, as a service takes it: a name (the CLI's "cli:ana@host"), or a back-office operator
+ * with its account and the request's address.
  */
 export type AuditActor =
   | string

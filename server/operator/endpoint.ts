@@ -1,9 +1,10 @@
 /**
- * What every operator endpoint shares (kyc and audit in ./http.ts, rates, withdrawals): the operator
- * authenticated by their own secret (`Authorization: Bearer <secret>`, OPERATOR_SECRETS, or the
- * generated `${DATA_DIR}/operator-secret` of the local operator), compared in constant time — the
- * audit records that operator (" via server"), never a name the caller sends — JSON bodies decoded
- * with a schema, and `{ error, message }` refusals with their status.
+ * What an operator endpoint needs (the one left is the first admin's bootstrap,
+ * server/backoffice/operatorHttp.ts): the operator authenticated by their own secret
+ * (`Authorization: Bearer <secret>`, OPERATOR_SECRETS, or the generated
+ * `${DATA_DIR}/operator-secret` of the local operator), compared in constant time — the audit
+ * records that secret's name, never a name the caller sends — JSON bodies decoded with a schema,
+ * and `{ error, message }` refusals with their status.
  */
 import { timingSafeEqual } from "node:crypto"
 import { Effect, Schema } from "effect"
@@ -56,9 +57,9 @@ export const knownOperators = (config: AppConfigShape): ReadonlyArray<OperatorSe
     : [{ name: "local", secret: persistentOperatorSecret(config.dataDir) }]
 
 /**
- * The acting operator ("<name> via server") whose secret the request carries, else 401 (logged).
- * Built by a server that starts: the local secret is generated into DATA_DIR only then, never by
- * merely loading the config.
+ * The name of the operator secret the request carries (OPERATOR_SECRETS' name, "local" for the
+ * generated one), else 401 (logged). Built by a server that starts: the local secret is generated
+ * into DATA_DIR only then, never by merely loading the config.
  */
 export const operatorAuthentication = (config: AppConfigShape) => {
   const operators = knownOperators(config)
@@ -77,7 +78,7 @@ export const operatorAuthentication = (config: AppConfigShape) => {
         message: "The operator secret is missing or wrong.",
       })
     }
-    return `${operator.name} via server`
+    return operator.name
   })
 }
 

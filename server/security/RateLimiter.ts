@@ -4,7 +4,9 @@
  * Fixed windows: a key's hits in the current window (aligned on the epoch, database clock) are one
  * row, bumped by a single atomic `INSERT … ON CONFLICT … DO UPDATE … RETURNING`. Once `max` is
  * passed the call fails with `RateLimited` (429) and the current HTTP response gets a `Retry-After`
- * header with the seconds left in the window. Expired rows are swept in the background.
+ * header with the seconds left in the window. Expired rows are swept in the background. A limit
+ * that counts only failures (the back office's sign-in) records them and reads, before the next
+ * attempt, whether its window is full.
  */
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
@@ -15,6 +17,13 @@ import type { RateLimit } from "../config.ts"
 export interface RateLimiterShape {
   /** Counts one attempt under `key`; fails with `RateLimited` once `limit.max` attempts were made in the window. */
   consume(key: string, limit: RateLimit): Effect.Effect<void, RateLimited>
+  /**
+   * For limits that count only failures: `record` counts one under `key` and refuses nothing;
+   * `blockedFor` reads, counting nothing, the seconds left in the window once it holds `limit.max`
+   * (0 while it holds fewer). The caller refuses, before the attempt, what `blockedFor` blocks.
+   */
+  record(key: string, limit: RateLimit): Effect.Effect<void>
+  blockedFor(key: string, limit: RateLimit): Effect.Effect<number>
 }
 
 export const rateLimitedMessage = "Too many attempts, please try again later."
@@ -27,6 +36,13 @@ export const setRetryAfter = (seconds: number): Effect.Effect<void> =>
     )
     return Effect.void
   })
+
+/** The refusal of a full window: 429 `RateLimited`, with `Retry-After` on the current response. */
+export const refuseFor = (seconds: number): Effect.Effect<never, RateLimited> =>
+  Effect.andThen(
+    setRetryAfter(seconds),
+    Effect.fail(new RateLimited({ message: rateLimitedMessage, retryAfterSeconds: seconds })),
+  )
 
 interface CounterRow {
   readonly hits: number
@@ -50,25 +66,40 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
         Effect.forkScoped,
       )
 
-      const consume = Effect.fn("RateLimiter.consume")(function* (key: string, limit: RateLimit) {
-        const window = limit.windowSeconds
-        const rows = yield* sql<CounterRow>`
+      const windowStart = (window: number) =>
+        sql`to_timestamp(floor(extract(epoch FROM now()) / ${window}::int) * ${window}::int)`
+
+      const bump = (key: string, window: number) =>
+        sql<CounterRow>`
           INSERT INTO rate_limit_counters AS c (key, window_seconds, window_start, hits, expires_at)
           SELECT ${key}, ${window}::int, w.start, 1, w.start + make_interval(secs => ${window}::int)
-          FROM (SELECT to_timestamp(floor(extract(epoch FROM now()) / ${window}::int) * ${window}::int) AS start) AS w
+          FROM (SELECT ${windowStart(window)} AS start) AS w
           ON CONFLICT (key, window_seconds, window_start) DO UPDATE SET hits = c.hits + 1
           RETURNING c.hits,
             GREATEST(1, ceil(extract(epoch FROM (c.expires_at - now()))))::int AS retry_after
         `.pipe(Effect.orDie)
+
+      const consume = Effect.fn("RateLimiter.consume")(function* (key: string, limit: RateLimit) {
+        const rows = yield* bump(key, limit.windowSeconds)
         const row = rows[0]
         if (row === undefined) return yield* Effect.die(new Error("rate limiter: no row returned"))
-        if (row.hits > limit.max) {
-          yield* setRetryAfter(row.retry_after)
-          return yield* new RateLimited({ message: rateLimitedMessage, retryAfterSeconds: row.retry_after })
-        }
+        if (row.hits > limit.max) return yield* refuseFor(row.retry_after)
       })
 
-      return RateLimiter.of({ consume })
+      const record = (key: string, limit: RateLimit) => Effect.asVoid(bump(key, limit.windowSeconds))
+
+      const blockedFor = Effect.fn("RateLimiter.blockedFor")(function* (key: string, limit: RateLimit) {
+        const window = limit.windowSeconds
+        const rows = yield* sql<CounterRow>`
+          SELECT c.hits, GREATEST(1, ceil(extract(epoch FROM (c.expires_at - now()))))::int AS retry_after
+          FROM rate_limit_counters c
+          WHERE c.key = ${key} AND c.window_seconds = ${window}::int AND c.window_start = ${windowStart(window)}
+        `.pipe(Effect.orDie)
+        const row = rows[0]
+        return row !== undefined && row.hits >= limit.max ? row.retry_after : 0
+      })
+
+      return RateLimiter.of({ consume, record, blockedFor })
     }),
   )
 }

@@ -18,13 +18,15 @@ export class Requires extends Context.Service<Requires, Access>()("casino/backof
 
 /**
  * The audit actions a successful call writes (exactly one row, one of these); absent or empty for
- * a read, and for the password step, which gives nothing usable before the code.
+ * a read, and for the password step, which gives nothing usable before the code. (A failed sign-in
+ * step writes a row of its own: `operator.login-failed`, `operator.totp-failed`.)
  */
 export class Audits extends Context.Service<Audits, ReadonlyArray<string>>()("casino/backoffice/Audits") {}
 
 /**
  * The call needs the browser session (password and TOTP passed): an API token is refused. Set on
- * what would let a token outlive its own limits — a new token, a new password.
+ * what would let a token outlive its own limits — a new token, a new password, an operator made,
+ * changed or reset (an admin of the token holder's choosing).
  */
 export class SessionOnly extends Context.Service<SessionOnly, true>()("casino/backoffice/SessionOnly") {}
 

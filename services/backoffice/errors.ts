@@ -61,6 +61,16 @@ export class LastAdmin extends Schema.TaggedError<LastAdmin>()(
   { httpApiStatus: 409 },
 ) {}
 
+/**
+ * The first admin's bootstrap (the operator secret's endpoint, server/backoffice/operatorHttp.ts)
+ * once an active admin exists: from then on admins add operators, signed in.
+ */
+export class BootstrapClosed extends Schema.TaggedError<BootstrapClosed>()(
+  "BootstrapClosed",
+  { message: Schema.String },
+  { httpApiStatus: 409 },
+) {}
+
 /** No verification document has this id. */
 export class DocumentNotFound extends Schema.TaggedError<DocumentNotFound>()(
   "DocumentNotFound",

@@ -136,11 +136,24 @@ export const AuditQuery = Schema.Struct({
 export const AuditEntry = Schema.Struct({
   id: Schema.String,
   at: Schema.String,
+  /** As recorded: `backoffice:<e-mail>`, `token:<e-mail> (<token name>)`, `cli:<user>@<host>`… */
   actor: Schema.String,
+  /**
+   * Who acted, for a person to read: "Name <e-mail>" for an operator in the browser,
+   * `token:Name <e-mail> (<token name>)` for a token, else `actor` (the bootstrap, the command on
+   * the database, a sign-in attempt).
+   */
+  who: Schema.String,
   operatorId: Schema.NullOr(Schema.String),
   operatorEmail: Schema.NullOr(Schema.String),
   action: Schema.String,
+  /** The id acted on (a player, an operator, a document, a token…), as stored. */
   subject: Schema.NullOr(Schema.String),
+  /**
+   * The subject for a person to read: the player's e-mail where the entry concerns a player,
+   * "Name <e-mail>" where it is an operator; null where there is no name to show (the id is).
+   */
+  subjectName: Schema.NullOr(Schema.String),
   before: Schema.Unknown,
   after: Schema.Unknown,
   ip: Schema.NullOr(Schema.String),

@@ -45,7 +45,7 @@ describeBackends("back-office login", ({ start }) => {
     expect(enrol.step).toBe("enrol")
     expect(enrol.secret).toMatch(/^[A-Z2-7]{32}$/)
     expect(enrol.otpauthUri).toBe(
-      `otpauth://totp/Casino:ana%40ops.example?secret=${enrol.secret}&issuer=Casino&algorithm=SHA1&digits=6&period=30`,
+      `otpauth://totp/Casino:ana%40ops.example?issuer=Casino&secret=${enrol.secret}&algorithm=SHA1&digits=6&period=30`,
     )
     // The cookie of the password step: back-office only, never to scripts, never cross-site.
     const cookie = first.setCookie.find((c) => c.startsWith("bo_session="))

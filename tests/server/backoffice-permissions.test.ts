@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { Chat } from "../../server/chat/Chat.ts"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { OperatorAudit } from "../../server/operator/Audit.ts"
-import { type Access, accessOf, auditsOf } from "../../services/backoffice/access.ts"
+import { type Access, accessOf, auditsOf, isSessionOnly } from "../../services/backoffice/access.ts"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
 import { can, type Role, roles } from "../../services/backoffice/permissions.ts"
 import { newPlayer } from "./account-support.ts"
@@ -33,6 +33,8 @@ interface Endpoint {
   readonly path: string
   readonly access: Access | undefined
   readonly audits: ReadonlyArray<string>
+  /** Refused to an API token: the browser session (password and TOTP) only. */
+  readonly sessionOnly: boolean
 }
 
 /** Every endpoint of the contract, as `group.endpoint`, with what its annotations say. */
@@ -47,6 +49,7 @@ const endpointList: ReadonlyArray<Endpoint> = (() => {
         path: endpoint.path,
         access: accessOf(endpoint.annotations),
         audits: auditsOf(endpoint.annotations),
+        sessionOnly: isSessionOnly(endpoint.annotations),
       }),
   })
   return found
@@ -388,6 +391,21 @@ describeBackends("back-office permissions", ({ start }) => {
       "login.loginTotp",
     ])
     expect(endpointList.map((e) => e.key).filter((key) => call[key] === undefined)).toEqual([])
+  })
+
+  it("keeps to the browser session what would let a token outlive its limits: tokens, passwords, operators", () => {
+    expect(
+      endpointList
+        .filter((e) => e.sessionOnly)
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual([
+      "operators.createOperator",
+      "operators.resetOperator",
+      "operators.updateOperator",
+      "session.changePassword",
+      "tokens.createToken",
+    ])
   })
 
   const callOf = (key: string) => {

@@ -1,11 +1,12 @@
 /**
  * Helpers for the back-office tests: a clock the test moves (the server's `backofficeClock`), an
  * operator created through the `Backoffice` service the CLI uses, and a sign-in through the real
- * API (password, then the TOTP code computed from the enrolment's secret).
+ * API (password, then the TOTP code computed from the enrolment's secret by the `otpauth` library, as
+ * an authenticator app would).
  */
 import { Effect } from "effect"
+import { Secret, TOTP } from "otpauth"
 import { Backoffice } from "../../server/backoffice/Backoffice.ts"
-import { base32Decode, totpAt } from "../../server/backoffice/totp.ts"
 import type { Role } from "../../services/backoffice/permissions.ts"
 import type { TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
@@ -39,12 +40,12 @@ export const createOperator = (
   )
 
 /** The TOTP secrets the tests learnt at enrolment, by e-mail. */
-export const secrets = new Map<string, Uint8Array>()
+export const secrets = new Map<string, Secret>()
 
 export const codeAt = (email: string, clock: TestClock): string => {
   const secret = secrets.get(email)
   if (secret === undefined) throw new Error(`no TOTP secret known for ${email}`)
-  return totpAt(secret, Math.floor(clock.now / 1000))
+  return TOTP.generate({ secret, timestamp: clock.now })
 }
 
 /**
@@ -62,9 +63,7 @@ export const signIn = async (
   if (first.status !== 200) throw new Error(`login ${email}: ${first.status} ${JSON.stringify(first.body)}`)
   const body = first.body as { step: string; secret?: string }
   if (body.step === "enrol") {
-    const secret = base32Decode(body.secret ?? "")
-    if (secret === undefined) throw new Error("enrolment secret is not base32")
-    secrets.set(email, secret)
+    secrets.set(email, Secret.fromBase32(body.secret ?? ""))
   }
   clock.advance(30_000)
   const second = await browser.post(`${BO}/login/totp`, { code: codeAt(email, clock) })

@@ -116,6 +116,39 @@ describeBackends("back-office API tokens", ({ start }) => {
     expect(await count()).toBe(before)
   })
 
+  it("cannot manage operators: an admin's token is refused creating, changing or resetting one", async () => {
+    const made = await newToken(admin, "leaked admin token")
+    const state = async () =>
+      (
+        await server.query<{ n: number; state: string }>(
+          `SELECT count(*)::int AS n,
+                  string_agg(email || ':' || role || ':' || disabled::text || ':' || updated_at::text, ',' ORDER BY email) AS state
+             FROM backoffice_operators`,
+        )
+      )[0]
+    const samId = (
+      (await admin.get(`${BO}/operators`)).body as { operators: Array<{ id: string; email: string }> }
+    ).operators.find((o) => o.email === "sam@tok.example")?.id
+    const before = await state()
+    const calls: ReadonlyArray<readonly [string, string, unknown]> = [
+      [
+        "POST",
+        `${BO}/operators`,
+        { email: "mallory@tok.example", name: "M", role: "admin", password: "chosen by the thief" },
+      ],
+      ["PATCH", `${BO}/operators/${samId}`, { role: "admin" }],
+      ["POST", `${BO}/operators/${samId}/reset`, { what: "password" }],
+    ]
+    for (const [method, path, body] of calls) {
+      const reply = await withToken(made.token, method, path, body)
+      expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(403)
+      expect(reply.body).toMatchObject({ _tag: "Forbidden", permission: "session" })
+    }
+    expect(await state()).toEqual(before)
+    // Reading the list stays open to a token (the command's `operators list`).
+    expect((await withToken(made.token, "GET", `${BO}/operators`)).status).toBe(200)
+  })
+
   it("answers 401 to garbage, unknown and malformed tokens, never 500", async () => {
     // (fetch sends header values as bytes: no emoji here, but every other shape.)
     for (const token of [
@@ -197,6 +230,30 @@ describeBackends("back-office API tokens", ({ start }) => {
     for (const t of [one, two]) expect((await withToken(t.token, "GET", `${BO}/me`)).status).toBe(401)
     // The reset also ends their browser sessions.
     expect((await pat.get(`${BO}/me`)).status).toBe(401)
+  })
+
+  it("ends every token and every other session of an operator who changes their password", async () => {
+    await createOperator(server, { email: "lee@tok.example", role: "marketing", password: PASSWORD })
+    const lee = await signIn(server, clock, "lee@tok.example", PASSWORD)
+    const elsewhere = await signIn(server, clock, "lee@tok.example", PASSWORD)
+    const one = await newToken(lee, "laptop")
+    const two = await newToken(elsewhere, "report job")
+    const changed = await lee.post(`${BO}/password`, {
+      currentPassword: PASSWORD,
+      newPassword: "lee's brand new pass phrase",
+    })
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200)
+    for (const t of [one, two]) expect((await withToken(t.token, "GET", `${BO}/me`)).status).toBe(401)
+    expect((await elsewhere.get(`${BO}/me`)).status).toBe(401)
+    // The session that changed it goes on; another operator's token is untouched.
+    expect((await lee.get(`${BO}/me`)).status).toBe(200)
+    const others = await newToken(admin, "someone else's")
+    expect((await withToken(others.token, "GET", `${BO}/me`)).status).toBe(200)
+    const [revoked] = await server.query<{ live: number }>(
+      `SELECT count(*)::int AS live FROM backoffice_api_tokens t JOIN backoffice_operators o ON o.id = t.operator_id
+        WHERE o.email = 'lee@tok.example' AND t.revoked_at IS NULL`,
+    )
+    expect(revoked?.live).toBe(0)
   })
 
   it("refuses a bad name or days with 400 and writes nothing", async () => {

@@ -5,7 +5,7 @@
  * that session, then calls with `Authorization: Bearer` and no cookie, the way a script sends them.
  */
 import { randomUUID } from "node:crypto"
-import { base32Decode, totpAt, totpStep } from "../../server/backoffice/totp.ts"
+import { Secret, TOTP } from "otpauth"
 import type { Role } from "../../services/backoffice/permissions.ts"
 import { bearerFetch } from "../support/bearer.ts"
 import { BO, createOperator, secrets } from "./backoffice-support.ts"
@@ -39,13 +39,13 @@ const usedSteps = new Map<string, number>()
  * A code of a step not used yet for `email`, from the server's own clock: a test clock the test
  * moves, or real time, where this waits for the next 30-second step when the current one is used.
  */
-const freshCode = async (server: TestServer, email: string, secret: Uint8Array): Promise<string> => {
-  const stepNow = () => totpStep(Math.floor(server.config.backofficeClock() / 1000))
+const freshCode = async (server: TestServer, email: string, secret: Secret): Promise<string> => {
+  const stepNow = () => Math.floor(server.config.backofficeClock() / 30_000)
   const last = usedSteps.get(email) ?? Number.NEGATIVE_INFINITY
   while (stepNow() <= last) await sleep(500)
   const step = stepNow()
   usedSteps.set(email, step)
-  return totpAt(secret, step * 30)
+  return TOTP.generate({ secret, timestamp: step * 30_000 })
 }
 
 /** A new operator of `role` and a token of theirs; `email` defaults to a unique one. */
@@ -64,7 +64,7 @@ export const operatorToken = async (
   const first = await browser.post(`${BO}/login`, { email, password: PASSWORD })
   if (first.status !== 200) throw new Error(`login ${email}: ${first.status} ${JSON.stringify(first.body)}`)
   const step = first.body as { step: string; secret?: string }
-  const secret = step.secret === undefined ? secrets.get(email) : base32Decode(step.secret)
+  const secret = step.secret === undefined ? secrets.get(email) : Secret.fromBase32(step.secret)
   if (secret === undefined) throw new Error(`no TOTP secret for ${email}`)
   secrets.set(email, secret)
   const second = await browser.post(`${BO}/login/totp`, { code: await freshCode(server, email, secret) })

@@ -1,4 +1,8 @@
-/** The audit log (admins): every change made in the back office and by the command line, newest first. */
+/**
+ * The audit log (admins): every change made in the back office and by the command line, and every
+ * failed sign-in step, newest first. People and players by name and e-mail (the server joins them
+ * on read); the ids stay beneath, for a search or a ticket.
+ */
 import { useState } from "react"
 import { operatorsClient } from "../../services/backoffice/clients/operators.ts"
 import type { AuditEntry } from "../../services/backoffice/operators.ts"
@@ -15,13 +19,18 @@ const Row = ({ entry }: { readonly entry: AuditEntry }) => (
   <tr>
     <td>{when(entry.at)}</td>
     <td>
-      {entry.operatorEmail ?? entry.actor}
+      {entry.who}
       {entry.ip && <div className="bo-muted">{entry.ip}</div>}
     </td>
     <td>
       <code>{entry.action}</code>
     </td>
-    <td className="bo-mono">{entry.subject ?? "—"}</td>
+    <td>
+      {entry.subjectName ?? (entry.subject === null ? "—" : <span className="bo-mono">{entry.subject}</span>)}
+      {entry.subjectName !== null && entry.subject !== null && (
+        <div className="bo-muted bo-mono">{entry.subject}</div>
+      )}
+    </td>
     <td>
       {entry.before === null && entry.after === null ? (
         "—"

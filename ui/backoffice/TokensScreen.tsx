@@ -32,8 +32,8 @@ const NewToken = ({ action }: { readonly action: Action }) => {
       <h2 id="new-token">New token</h2>
       <p id={hintId} className="bo-muted">
         A token acts as you, with your role, from a script or{" "}
-        <code className="bo-code">npm run operator</code>. It cannot make other tokens or change your
-        password.
+        <code className="bo-code">npm run operator</code>. It cannot make other tokens, change your password
+        or manage operators, and changing your password ends every token of yours.
       </p>
       <form className="bo-form-row" onSubmit={submit} aria-describedby={hintId}>
         <label>

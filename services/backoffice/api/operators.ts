@@ -1,4 +1,8 @@
-/** The back office's accounts (admins) and the audit trail. */
+/**
+ * The back office's accounts (admins) and the audit trail. Creating, changing and resetting an
+ * operator need the browser session (`SessionOnly`): a leaked API token must not make an admin
+ * with a password of its own choosing, who would outlive the token's revocation.
+ */
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { EmailTaken } from "../../errors.ts"
 import { Audits, needs, Requires, SessionOnly, signedIn } from "../access.ts"
@@ -34,6 +38,7 @@ export class OperatorsApi extends HttpApiGroup.make("operators")
       error: [BadInput, EmailTaken],
     })
       .annotate(Requires, needs("operators.manage"))
+      .annotate(SessionOnly, true)
       .annotate(Audits, ["operators.create"]),
     HttpApiEndpoint.patch("updateOperator", "/operators/:id", {
       params: OperatorParams,
@@ -42,6 +47,7 @@ export class OperatorsApi extends HttpApiGroup.make("operators")
       error: [BadInput, OperatorNotFound, LastAdmin],
     })
       .annotate(Requires, needs("operators.manage"))
+      .annotate(SessionOnly, true)
       .annotate(Audits, ["operators.update"]),
     HttpApiEndpoint.post("resetOperator", "/operators/:id/reset", {
       params: OperatorParams,
@@ -50,6 +56,7 @@ export class OperatorsApi extends HttpApiGroup.make("operators")
       error: [OperatorNotFound],
     })
       .annotate(Requires, needs("operators.manage"))
+      .annotate(SessionOnly, true)
       .annotate(Audits, ["operators.reset"]),
     HttpApiEndpoint.get("audit", "/audit", { query: AuditQuery, success: AuditPage }).annotate(
       Requires,

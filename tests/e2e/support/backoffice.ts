@@ -4,8 +4,8 @@
  * secret the enrolment page shows (as an authenticator app would from the QR code), then, after a
  * one-time password, the operator's own.
  */
-import { type APIRequestContext, expect, type Page, request } from "@playwright/test"
-import { base32Decode, totpAt } from "../../../server/backoffice/totp.ts"
+import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test"
+import { Secret, TOTP } from "otpauth"
 import { bearerFetch } from "../../support/bearer.ts"
 import type { World } from "./fixtures.ts"
 import { operator } from "./operator.ts"
@@ -14,7 +14,7 @@ export interface Staff {
   readonly email: string
   password: string
   /** Learnt at enrolment. */
-  secret: Uint8Array | null
+  secret: Secret | null
   /** The last 30-second step a code was used in: the server refuses a code twice. */
   lastStep: number
 }
@@ -22,6 +22,9 @@ export interface Staff {
 /**
  * An operator added with `npm run operator -- operators add`: its one-time password from the output.
  * `embeddedIn`: another server's DATA_DIR (on its embedded database) instead of the e2e server's.
+ * On PostgreSQL the command writes to the database itself, at any time. On PGlite (PostgreSQL
+ * unreachable, never in CI, or `embeddedIn`) it goes through the server's bootstrap, which makes only
+ * the first admin: a test needing another is skipped there, saying why.
  */
 export const addOperatorByCommand = async (
   world: World,
@@ -30,11 +33,17 @@ export const addOperatorByCommand = async (
   embeddedIn?: string,
 ): Promise<Staff> => {
   const email = world.uniqueEmail(`bo-${role}`)
-  const { stdout } = await operator(
-    embeddedIn === undefined ? world.databaseUrl : undefined,
-    ["operators", "add", "--email", email, "--name", name, "--role", role],
-    embeddedIn,
-  )
+  const args = ["operators", "add", "--email", email, "--name", name, "--role", role]
+  const databaseUrl = embeddedIn === undefined ? world.databaseUrl : undefined
+  const { stdout } = await operator(databaseUrl, args, embeddedIn).catch((error: unknown) => {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "")
+    const bootstrapOnly = /^refused \((BootstrapClosed|BadInput)\)/m.test(stderr)
+    test.skip(
+      databaseUrl === undefined && bootstrapOnly,
+      "adds operators by the command beyond the first admin: needs PostgreSQL (on PGlite the command is the server's bootstrap)",
+    )
+    throw error
+  })
   const password = /one-time password: (\S+)/.exec(stdout)?.[1]
   if (password === undefined) throw new Error(`no one-time password in: ${stdout}`)
   return { email, password, secret: null, lastStep: 0 }
@@ -49,7 +58,7 @@ const freshCode = async (staff: Staff): Promise<string> => {
     step = Math.floor(Date.now() / 30_000)
   }
   staff.lastStep = step
-  return totpAt(staff.secret, step * 30)
+  return TOTP.generate({ secret: staff.secret, timestamp: step * 30_000 })
 }
 
 /** Signs in on /backoffice (enrolling the second factor the first time); ends on a signed-in screen. */
@@ -65,9 +74,7 @@ export const signInToBackoffice = async (page: Page, staff: Staff, path = "/back
   if (await enrol.isVisible()) {
     await expect(page.getByRole("img", { name: "Authenticator QR code" })).toBeVisible()
     const key = (await page.locator(".bo-code").innerText()).trim()
-    const secret = base32Decode(key)
-    if (secret === undefined) throw new Error(`the enrolment key is not base32: ${key}`)
-    staff.secret = secret
+    staff.secret = Secret.fromBase32(key)
   }
   await page.getByLabel("Code").fill(await freshCode(staff))
   await page.getByRole("button", { name: "Sign in" }).click()
@@ -142,10 +149,9 @@ export const operatorToken = async (
       200,
     )
     const enrol = login.body as { step: string; secret?: string }
-    const secret = base32Decode(enrol.secret ?? "")
-    if (secret === undefined)
+    if (enrol.secret === undefined)
       throw new Error(`no enrolment secret for ${staff.email}: ${JSON.stringify(enrol)}`)
-    staff.secret = secret
+    staff.secret = Secret.fromBase32(enrol.secret)
     expectStep(
       `login/totp ${staff.email}`,
       await replyOf(session, "POST", "/login/totp", { code: await freshCode(staff) }),
