@@ -1,8 +1,11 @@
 /**
- * Verification documents on both backends: uploads detected by content (real JPEG, PNG and PDF
+ * Verification documents on PostgreSQL: uploads detected by content (real JPEG, PNG and PDF
  * bytes; a renamed executable and ZIP refused), the size limit as a clean 413 (declared and
  * streamed), the lock while PENDING or APPROVED, review through the Kyc service with its audit
  * row, the profile's verified flags, history, and that one player never sees another's documents.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,7 +21,7 @@ import {
   upload,
   zipBytes,
 } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 const documentCount = async (server: TestServer, email: string): Promise<number> => {
   const rows = await server.query<{ n: number }>(
@@ -28,7 +31,7 @@ const documentCount = async (server: TestServer, email: string): Promise<number>
   return rows[0]?.n ?? -1
 }
 
-describeBackends("verification documents", ({ start }) => {
+describeOn("postgres", "verification documents", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false })

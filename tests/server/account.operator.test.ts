@@ -3,6 +3,9 @@
  * of the back-office API with a KYC reviewer's token. Approvals and rejections reach the player's
  * profile and verification status, each audited as the token; refusals and usage errors have their
  * exit codes; the back-office KYC endpoints refuse anyone without a session or a token.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -10,10 +13,10 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { jpegBytes, newPlayer, PROFILE, pdfBytes, upload } from "./account-support.ts"
 import { BO, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { cliEnv, emptyConfigHome, operatorToken, runOperator } from "./operator-cli-support.ts"
 
-describeBackends("operator command", ({ backend, start }) => {
+describeOn("postgres", "operator command", ({ backend, start }) => {
   const clock = new TestClock()
   const configHome = emptyConfigHome()
   let server: TestServer

@@ -1,14 +1,17 @@
 /**
- * GET/PUT /profile on both backends: the spec's fields and rules re-checked on the server with the
+ * GET/PUT /profile on PostgreSQL: the spec's fields and rules re-checked on the server with the
  * functions of services/profile-rules.ts (date of birth bounds, zip, gender, country list, phone
  * split and validity, names), the read-only rule (409 listing the fields, the same value
  * harmless), nothing half-written, the last sign-in (time, IP, country), and one player never
  * changing another's profile.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProfileMessages } from "../../services/profile-rules.ts"
 import { newPlayer, PASSWORD, type Player, PROFILE, put } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, signIn } from "./users-support.ts"
 
 const DE_IP = "85.214.132.117"
@@ -25,7 +28,7 @@ const profileColumns = async (server: TestServer, email: string) => {
   return rows[0]
 }
 
-describeBackends("profile", ({ start }) => {
+describeOn("postgres", "profile", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false }, { env: { TRUST_PROXY: "true" } })

@@ -1,9 +1,12 @@
 /**
- * Promotional e-mail on both backends: the switch, the welcome offer (sent once, when the e-mail
+ * Promotional e-mail on PostgreSQL: the switch, the welcome offer (sent once, when the e-mail
  * is confirmed and promo mail accepted — in either order), its unsubscribe link and RFC 2369 /
  * RFC 8058 headers read from the .eml outbox, and unsubscribing without a session: the page's
  * DELETE, a mail client's one-click POST, idempotent, unknown ids 404, and a GET that only
  * redirects to the page.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { readdir, readFile } from "node:fs/promises"
 import { join } from "node:path"
@@ -11,7 +14,7 @@ import PostalMime from "postal-mime"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { ProfileMessages } from "../../services/profile-rules.ts"
 import { newPlayer, type Player, PROFILE, put } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, linkOf, USER, waitForMail } from "./users-support.ts"
 
 const WELCOME = "Your welcome offer at Casino"
@@ -58,7 +61,7 @@ const flag = async (server: TestServer, email: string): Promise<boolean | undefi
     )
   )[0]?.promo
 
-describeBackends("promotional e-mail", ({ start }) => {
+describeOn("postgres", "promotional e-mail", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false })

@@ -1,14 +1,17 @@
 /**
- * The reality check's acknowledgement on both backends (GET/PUT …/profile/reality-check): 401
+ * The reality check's acknowledgement on PostgreSQL (GET/PUT …/profile/reality-check): 401
  * without a live session; the session's sign-in and no answer at first; "Continue playing" records
  * the database's clock on that session only (a body cannot choose the moment), read back by the
  * GET and after a new request of the same session; the player's other sessions and other players
  * are untouched; the answer is pushed to the player's pages (another tab closes its reminder); a
  * foreign Origin is refused before anything is written; a revoked session is 401.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { newPlayer, PASSWORD, PROFILE } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, signIn, uniqueIp } from "./users-support.ts"
 
 const RC = `${PROFILE}/profile/reality-check`
@@ -28,7 +31,7 @@ interface SessionRow {
 const ms = (value: Date | string | null): number | null =>
   value === null ? null : value instanceof Date ? value.getTime() : Date.parse(value)
 
-describeBackends("reality check acknowledgement", ({ start }) => {
+describeOn("postgres", "reality check acknowledgement", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false })

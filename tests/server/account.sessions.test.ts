@@ -1,16 +1,19 @@
 /**
- * Sessions and self-exclusion on both backends: the session list (browser, IP, country, times,
+ * Sessions and self-exclusion on PostgreSQL: the session list (browser, IP, country, times,
  * current), revoking one device (anonymous at once), foreign or unknown ids (404, never another
  * player's), password change revoking the others and reset revoking all, and self-exclusion
  * (every session ended, the cookie cleared, sign-in 451 with the spec's message until the end,
  * never shortened, extendable).
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ResponsibleGaming } from "../../server/responsible-gaming/ResponsibleGaming.ts"
 import { ProfileMessages } from "../../services/profile-rules.ts"
 import { newPlayer, PASSWORD, PROFILE, put } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, linkOf, signIn, solveCaptcha, USER, waitForMail } from "./users-support.ts"
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
@@ -43,7 +46,7 @@ const signedIn = async (server: TestServer, email: string, ip: string, userAgent
 const isSignedIn = async (browser: Browser): Promise<boolean> =>
   (await browser.get(`${PROFILE}/profile`)).status === 200
 
-describeBackends("sessions and self-exclusion", ({ start }) => {
+describeOn("postgres", "sessions and self-exclusion", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false }, { env: { TRUST_PROXY: "true" } })

@@ -1,15 +1,18 @@
 /**
- * The audit as a person reads it (`GET /audit`), on both backends: who acted is "Name <e-mail>" for
+ * The audit as a person reads it (`GET /audit`), on PostgreSQL: who acted is "Name <e-mail>" for
  * an operator in the browser and `token:Name <e-mail> (<token name>)` for a token; the subject is
  * the player's e-mail where a player was acted on, "Name <e-mail>" where an operator was; the
  * bootstrap's row says it was the bootstrap; a failed sign-in names the e-mail tried. The ids stay
  * in storage and in the answer.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { newPlayer } from "./account-support.ts"
 import { BO, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
 import { bearerCall } from "./operator-token.ts"
 import { Browser } from "./users-support.ts"
@@ -17,7 +20,7 @@ import { Browser } from "./users-support.ts"
 const SECRET = "audit tests operator secret, long enough"
 const PASSWORD = "ada's own pass phrase"
 
-describeBackends("back-office audit, readable", ({ start }) => {
+describeOn("postgres", "back-office audit, readable", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   beforeAll(async () => {

@@ -1,18 +1,21 @@
 /**
- * Back-office login on both backends: enrolment at the first login, then password + TOTP; wrong
+ * Back-office login on PostgreSQL: enrolment at the first login, then password + TOTP; wrong
  * password, wrong code and a replayed code refused; the idle and absolute session limits (the
  * server's back-office clock is moved, nothing sleeps); logout; the login rate limit;
  * BACKOFFICE_ALLOW; the cookie's attributes; bad input answered 400.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
 
-describeBackends("back-office login", ({ start }) => {
+describeOn("postgres", "back-office login", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   beforeAll(async () => {
@@ -208,74 +211,82 @@ describeBackends("back-office login", ({ start }) => {
   })
 })
 
-describeBackends("back-office address allow-list, login limit per address, secure cookie", ({ start }) => {
-  const clock = new TestClock()
-  let server: TestServer
-  beforeAll(async () => {
-    server = await start({
-      captchaEnabled: false,
-      backofficeClock: clock.read,
-      backofficeAllow: ["10.1.0.0/16", "192.0.2.7"],
-      trustProxy: { _tag: "Hops", hops: 1 },
-      publicUrl: "https://casino.example",
-      rateLimits: { ...defaultRateLimits, signinPerIp: { max: 3, windowSeconds: 900 } },
+describeOn(
+  "postgres",
+  "back-office address allow-list, login limit per address, secure cookie",
+  ({ start }) => {
+    const clock = new TestClock()
+    let server: TestServer
+    beforeAll(async () => {
+      server = await start({
+        captchaEnabled: false,
+        backofficeClock: clock.read,
+        backofficeAllow: ["10.1.0.0/16", "192.0.2.7"],
+        trustProxy: { _tag: "Hops", hops: 1 },
+        publicUrl: "https://casino.example",
+        rateLimits: { ...defaultRateLimits, signinPerIp: { max: 3, windowSeconds: 900 } },
+      })
     })
-  })
-  afterAll(() => server?.close())
+    afterAll(() => server?.close())
 
-  it("refuses every back-office route from an address outside BACKOFFICE_ALLOW, before anything else", async () => {
-    await createOperator(server, { email: "fay@ops.example", role: "admin", password: PASSWORD })
-    const outside = new Browser(server, "203.0.113.9")
-    for (const [method, path] of [
-      ["POST", `${BO}/login`],
-      ["POST", `${BO}/login/totp`],
-      ["GET", `${BO}/me`],
-      ["GET", `${BO}/operators`],
-      ["GET", `${BO}/audit`],
-    ] as const) {
-      const reply = await outside.call(
-        method,
-        path,
-        method === "POST" ? { email: "fay@ops.example", password: PASSWORD } : undefined,
-      )
-      expect(reply.status, `${method} ${path}`).toBe(403)
-      expect((reply.body as { _tag: string })._tag).toBe("ForbiddenAddress")
-    }
-    // A session taken from an allowed address is refused from another one too.
-    const inside = new Browser(server, "10.1.2.3")
-    await signIn(server, clock, "fay@ops.example", PASSWORD, inside)
-    expect((await inside.get(`${BO}/me`)).status).toBe(200)
-    const moved = new Browser(server, "198.51.100.1")
-    moved.cookies = new Map(inside.cookies)
-    expect((await moved.get(`${BO}/me`)).status).toBe(403)
-    expect((await new Browser(server, "192.0.2.7").get(`${BO}/me`)).status).toBe(401)
-  })
+    it("refuses every back-office route from an address outside BACKOFFICE_ALLOW, before anything else", async () => {
+      await createOperator(server, { email: "fay@ops.example", role: "admin", password: PASSWORD })
+      const outside = new Browser(server, "203.0.113.9")
+      for (const [method, path] of [
+        ["POST", `${BO}/login`],
+        ["POST", `${BO}/login/totp`],
+        ["GET", `${BO}/me`],
+        ["GET", `${BO}/operators`],
+        ["GET", `${BO}/audit`],
+      ] as const) {
+        const reply = await outside.call(
+          method,
+          path,
+          method === "POST" ? { email: "fay@ops.example", password: PASSWORD } : undefined,
+        )
+        expect(reply.status, `${method} ${path}`).toBe(403)
+        expect((reply.body as { _tag: string })._tag).toBe("ForbiddenAddress")
+      }
+      // A session taken from an allowed address is refused from another one too.
+      const inside = new Browser(server, "10.1.2.3")
+      await signIn(server, clock, "fay@ops.example", PASSWORD, inside)
+      expect((await inside.get(`${BO}/me`)).status).toBe(200)
+      const moved = new Browser(server, "198.51.100.1")
+      moved.cookies = new Map(inside.cookies)
+      expect((await moved.get(`${BO}/me`)).status).toBe(403)
+      expect((await new Browser(server, "192.0.2.7").get(`${BO}/me`)).status).toBe(401)
+    })
 
-  it("limits password attempts per client address, whatever the e-mail", async () => {
-    const statuses: Array<number> = []
-    for (const name of ["a", "b", "c", "d"])
-      statuses.push(
+    it("limits password attempts per client address, whatever the e-mail", async () => {
+      const statuses: Array<number> = []
+      for (const name of ["a", "b", "c", "d"])
+        statuses.push(
+          (
+            await new Browser(server, "10.1.9.9").post(`${BO}/login`, {
+              email: `${name}@ops.example`,
+              password: "x",
+            })
+          ).status,
+        )
+      expect(statuses).toEqual([401, 401, 401, 429])
+      // Another address is counted apart.
+      expect(
         (
-          await new Browser(server, "10.1.9.9").post(`${BO}/login`, {
-            email: `${name}@ops.example`,
+          await new Browser(server, "10.1.9.10").post(`${BO}/login`, {
+            email: "a@ops.example",
             password: "x",
           })
         ).status,
-      )
-    expect(statuses).toEqual([401, 401, 401, 429])
-    // Another address is counted apart.
-    expect(
-      (await new Browser(server, "10.1.9.10").post(`${BO}/login`, { email: "a@ops.example", password: "x" }))
-        .status,
-    ).toBe(401)
-  })
-
-  it("marks the cookie Secure when PUBLIC_URL is https", async () => {
-    const reply = await new Browser(server, "10.1.0.1").post(`${BO}/login`, {
-      email: "fay@ops.example",
-      password: PASSWORD,
+      ).toBe(401)
     })
-    expect(reply.status).toBe(200)
-    expect(reply.setCookie.find((c) => c.startsWith("bo_session="))).toMatch(/; Secure(;|$)/)
-  })
-})
+
+    it("marks the cookie Secure when PUBLIC_URL is https", async () => {
+      const reply = await new Browser(server, "10.1.0.1").post(`${BO}/login`, {
+        email: "fay@ops.example",
+        password: PASSWORD,
+      })
+      expect(reply.status).toBe(200)
+      expect(reply.setCookie.find((c) => c.startsWith("bo_session="))).toMatch(/; Secure(;|$)/)
+    })
+  },
+)

@@ -1,17 +1,20 @@
 /**
  * The first admin's bootstrap endpoint (`POST /api/operator/v1/backoffice/operators`, Bearer
  * operator secret; what `npm run operator -- operators add` without a token calls on a held PGlite)
- * on both backends: BACKOFFICE_ALLOW first, then the secret; only an admin, and only while no active
+ * on PostgreSQL: BACKOFFICE_ALLOW first, then the secret; only an admin, and only while no active
  * admin exists (409 `BootstrapClosed` after, nothing written); audited as the bootstrap, with the
  * secret's name and the address. Addresses vary by X-Forwarded-For (TRUST_PROXY 1).
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 const SECRET = "bootstrap tests operator secret, long enough"
 const PATH = "/api/operator/v1/backoffice/operators"
 
-describeBackends("first-admin bootstrap", ({ start }) => {
+describeOn("postgres", "first-admin bootstrap", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({

@@ -1,14 +1,17 @@
 /**
- * The back office's support inbox on both backends (docs/backoffice.md, "Support inbox"): a support
+ * The back office's support inbox on PostgreSQL (docs/backoffice.md, "Support inbox"): a support
  * agent lists the open conversations with unread counts and the player's name, reads one with the
  * player's context, replies (the player sees it over GET and live over the chat's SSE stream),
  * assigns, marks read and closes — each change one audit row; bad input is 4xx; the staff event
  * stream passes the guard's checks; a kyc officer may answer too, payments may not.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { newPlayer } from "./account-support.ts"
 import { BO, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
 import { Browser, uniqueIp } from "./users-support.ts"
 
@@ -57,7 +60,7 @@ const sse = async (browser: Browser, path: string) => {
   return { status: res.status, body: "", until, ended, close: () => reader.cancel() }
 }
 
-describeBackends("back office: the support inbox", ({ start }) => {
+describeOn("postgres", "back office: the support inbox", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   let agent: Browser

@@ -1,18 +1,21 @@
 /**
  * A round's fairness proof from a player's page in the back office
- * (`GET /api/backoffice/v1/players/:id/rounds/:round/fairness`), on both backends, with the real
+ * (`GET /api/backoffice/v1/players/:id/rounds/:round/fairness`), on PostgreSQL, with the real
  * studio beside the casino: a player plays a dice round; a support agent asks for its proof and gets
  * exactly what the player's own proof endpoint answers, and what the two databases hold (the
  * casino's `game_rounds`, the studio's round and seed) — the server seed null while it is active,
  * the revealed one after the player rotates it. Another player's round, an unknown player or round:
  * 404; a malformed id: 400; nothing audited.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { createHash, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import type { StudioHandle } from "../../compose/parties/studio.ts"
 import { newPlayer } from "./account-support.ts"
 import { BO, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, queryThrough, type TestServer } from "./harness.ts"
+import { describeOn, queryThrough, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
 import { fundedSession, playRound, studioPost, studioUrlOf } from "./studio-round-support.ts"
 import type { Browser } from "./users-support.ts"
@@ -20,7 +23,7 @@ import type { Browser } from "./users-support.ts"
 const PROFILE = "/profile-service/api/v1"
 const PASSWORD = "correct horse battery staple"
 
-describeBackends("back-office round fairness", ({ start }) => {
+describeOn("postgres", "back-office round fairness", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   let studioUrl = ""

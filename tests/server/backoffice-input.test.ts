@@ -3,6 +3,9 @@
  * an admin (every permission), each endpoint gets malformed JSON, bodies of the wrong shape, garbage
  * path parameters and query strings. Every answer is a 4xx with a JSON body — never a 5xx — and the
  * database is unchanged afterwards, so a client mistake loses nothing and changes nothing.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { HttpApi } from "effect/http-api"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -10,7 +13,7 @@ import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { accessOf } from "../../services/backoffice/access.ts"
 import { BackofficeApi } from "../../services/backoffice/api.ts"
 import { createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import type { Browser } from "./users-support.ts"
 
 interface Endpoint {
@@ -62,7 +65,7 @@ const badBodies: ReadonlyArray<unknown> = [
   { reason: "x".repeat(100_000) },
 ]
 
-describeBackends("back-office bad input", ({ start }) => {
+describeOn("postgres", "back-office bad input", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   let admin: Browser

@@ -4,18 +4,21 @@
  * current password and a short new one are refused; other sessions end on the change. An admin's
  * reset of the second factor makes the next sign-in enrol again; a password reset gives a new
  * one-time password and ends the operator's sessions. Each change is one audit row.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { Backoffice } from "../../server/backoffice/Backoffice.ts"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { BO, cliActor, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
 
-describeBackends("back-office passwords", ({ start }) => {
+describeOn("postgres", "back-office passwords", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   let admin: Browser

@@ -4,6 +4,9 @@
  * and the database unchanged; no session → 401 and unchanged. Then the audit: every successful
  * call of an endpoint writes exactly its one audit row (reads and the password step none), the
  * last admin cannot be demoted, and `operator_audit` refuses UPDATE and DELETE.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
@@ -19,7 +22,7 @@ import { can, type Role, roles } from "../../services/backoffice/permissions.ts"
 import { newPlayer } from "./account-support.ts"
 import { btcWithdrawals, moveOn, playerWithDocuments } from "./backoffice-queues-support.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
 import { fundedSession, playRound, studioUrlOf } from "./studio-round-support.ts"
 import { Browser, type Reply } from "./users-support.ts"
@@ -94,7 +97,7 @@ const snapshot = async (server: TestServer) => ({
   ),
 })
 
-describeBackends("back-office permissions", ({ start }) => {
+describeOn("postgres", "back-office permissions", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   const sessions = new Map<Role, Browser>()

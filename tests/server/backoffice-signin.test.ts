@@ -1,20 +1,23 @@
 /**
- * Sign-in abuse on both backends (docs/backoffice.md, "Login rate limits"): a stranger who knows an
+ * Sign-in abuse on PostgreSQL (docs/backoffice.md, "Login rate limits"): a stranger who knows an
  * operator's e-mail and fails from one address is refused there (429 with Retry-After) while the
  * operator signs in from another; failures spread over many addresses close the e-mail to every
  * address that failed for it, never to one that did not; every failed password and code is in the
  * audit with the address, never the password. Addresses vary by X-Forwarded-For (TRUST_PROXY 1).
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
 import { BO, codeAt, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
 const WRONG = "Tr0ub4dor&3 guessed"
 
-describeBackends("back-office sign-in abuse", ({ start }) => {
+describeOn("postgres", "back-office sign-in abuse", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   beforeAll(async () => {

@@ -1,21 +1,24 @@
 /**
- * Operators' API tokens on both backends: made from a signed-in session and shown once, then
+ * Operators' API tokens on PostgreSQL: made from a signed-in session and shown once, then
  * `Authorization: Bearer` acts as that operator with that operator's role; never where the contract
  * wants a browser session (a new token, a new password); ended by revocation, by signing out with
  * it, by expiry (the back-office clock moves, nothing sleeps), by disabling the operator and by an
  * admin's reset; garbage is a 401, never a 500; every change audited.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { defaultRateLimits, scaleRateLimits } from "../../server/config.ts"
 import { BO, createOperator, signIn, TestClock } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { bearerCall } from "./operator-token.ts"
 import type { Browser, Reply } from "./users-support.ts"
 
 const PASSWORD = "correct horse battery staple"
 const DAY = 86_400_000
 
-describeBackends("back-office API tokens", ({ start }) => {
+describeOn("postgres", "back-office API tokens", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   let admin: Browser

@@ -1,5 +1,5 @@
 /**
- * The chat's limits per address (docs/chat.md, "Limits per address"), on both backends, behind a
+ * The chat's limits per address (docs/chat.md, "Limits per address"), on PostgreSQL, behind a
  * trusted proxy (TRUST_PROXY=1: the test's X-Forwarded-For is the client's address):
  *
  * - a request without the visitor cookie is a new visitor, so cookie-less sends from one address
@@ -8,11 +8,14 @@
  * - a visitor's messages count against the address that opened their conversation (RATE_LIMITS sets
  *   that limit to 3 here), wherever they are sent from, so neither new addresses nor new cookies
  *   reset it.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { awayFromWindowEnd } from "../support/windows.ts"
 import { newPlayer } from "./account-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, uniqueIp } from "./users-support.ts"
 
 const CHAT = "/chat-service/api/v1/chat"
@@ -24,7 +27,7 @@ const openConversations = async (server: TestServer): Promise<number> =>
     )
   )[0]?.n ?? 0
 
-describeBackends("chat: limits per address", ({ start }) => {
+describeOn("postgres", "chat: limits per address", ({ start }) => {
   describe("with the default limits", () => {
     let server: TestServer
     beforeAll(async () => {

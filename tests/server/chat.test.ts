@@ -1,10 +1,13 @@
 /**
- * The support chat end to end on both backends (docs/chat.md): a player's conversation follows them
+ * The support chat end to end on PostgreSQL (docs/chat.md): a player's conversation follows them
  * to a second sign-in, a visitor's is kept by its cookie and becomes theirs when they register,
  * bodies are checked (400, never 500), sending is rate limited (429), staff replies reach the player
  * by GET and by the SSE stream (only once committed: a rolled-back reply is pushed nowhere), the
  * inbox counts unread messages, closing ends the conversation, the widget's attributes are stored
  * for staff, and writes carry the edge's Origin check.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { Effect, Stream } from "effect"
 import { SqlClient } from "effect/sql"
@@ -12,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { Chat } from "../../server/chat/Chat.ts"
 import { newPlayer, PASSWORD } from "./account-support.ts"
 import { BO } from "./backoffice-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { bearerCall, type OperatorToken, operatorToken } from "./operator-token.ts"
 import { Browser, register, signIn, uniqueIp } from "./users-support.ts"
 
@@ -34,7 +37,7 @@ const conversationOf = async (browser: Browser): Promise<Conversation> => {
 /** An SSE reader on the chat stream with the browser's cookies. */
 const chatStream = (browser: Browser) => browser.eventStream(`${CHAT}/events`)
 
-describeBackends("chat: the player's support conversation", ({ start }) => {
+describeOn("postgres", "chat: the player's support conversation", ({ start }) => {
   let server: TestServer
   let operatorId: string
   let support: OperatorToken

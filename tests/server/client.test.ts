@@ -1,8 +1,11 @@
 /**
- * The browser's generated client (services/clients/*) against the real server on both backends:
+ * The browser's generated client (services/clients/*) against the real server on PostgreSQL:
  * every call the player app makes goes through it here, with a same-origin "browser" (the fetch it
  * uses is given the server's base URL and a cookie jar). Successes come back decoded, declared
  * failures come back as the contract's own error classes, a 204 as undefined.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { Cause, Effect, Exit, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
@@ -12,7 +15,7 @@ import { ipClient } from "../../services/clients/ip.ts"
 import { profileClient } from "../../services/clients/profile.ts"
 import { userClient } from "../../services/clients/user.ts"
 import { EmailTaken, InvalidCredentials, Unauthenticated } from "../../services/errors.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { uniqueEmail } from "./users-support.ts"
 
 /** The typed failure of a call (undefined when it succeeded or died). */
@@ -25,7 +28,7 @@ const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E | undefin
 
 const realFetch = globalThis.fetch
 
-describeBackends("the generated browser client", ({ start }) => {
+describeOn("postgres", "the generated browser client", ({ start }) => {
   let server: TestServer
   const jar = new Map<string, string>()
 

@@ -1,19 +1,22 @@
 /**
- * Every currency the server knows (its `currencies` table, on both backends) is written and read by
+ * Every currency the server knows (its `currencies` table, on PostgreSQL) is written and read by
  * the views with the server's own decimals: the shared table's `decimalsOfCurrency`, the back
  * office's amounts (`money`, `majorOf`) and its parsing of typed amounts (`minorOf`), and the player
  * app's round results (`resultWords`, the Bets tab and the verifier; the player app's other amounts
  * are written with the `subunits_to_unit` of the server's currency list itself). The expectations are spelled from the server's `subunits_to_unit` alone
  * (10^d: one whole unit is "1" and d zeros of minor units), never from the apps' own tables.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { decimalsOfCurrency } from "../../services/currencies.ts"
 import { resultWords } from "../../services/games/words.ts"
 import { majorOf, minorOf } from "../../ui/backoffice/amount.ts"
 import { money } from "../../ui/backoffice/format.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
-describeBackends("currency decimals: the views use the server's", ({ start }) => {
+describeOn("postgres", "currency decimals: the views use the server's", ({ start }) => {
   let server: TestServer
   let known: ReadonlyArray<{ readonly code: string; readonly subunits: string }>
   beforeAll(async () => {

@@ -5,6 +5,9 @@
  * /docs) — with `Vary: Accept-Encoding`, the original content type, a Content-Length that is the
  * length of the bytes sent, and a body that decompresses to exactly the uncompressed answer.
  * Never for small bodies, 204s, HEAD or twice.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -17,7 +20,7 @@ import {
   varyWithAcceptEncoding,
 } from "../../server/security/compression.ts"
 import { type RawReply, raw } from "./edge-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 describe("Accept-Encoding ranking", () => {
   it("honours q-values, q=0, *, identity and x-gzip; br wins ties", () => {
@@ -92,7 +95,7 @@ const expectLengthMatches = (reply: RawReply) => {
   expect(reply.headers["content-length"]).toBe(String(reply.body.length))
 }
 
-describeBackends("compression", ({ start }) => {
+describeOn("postgres", "compression", ({ start }) => {
   let server: TestServer
   let staticDir: string
   const appJs = sourceText(400, "app")

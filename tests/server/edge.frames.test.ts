@@ -5,12 +5,15 @@
  * host asked for when that is loopback or a private LAN address, and never a made-up name; the
  * catalogue's art follows the same way; the studio's page lets the casino on that host frame it.
  * Production follows nothing.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { followingAncestors, hostnameOfHost, isLocalHostname } from "../../lib/hosts.ts"
 import { makeFrameHosts, rewriteOrigins } from "../../server/security/frameHosts.ts"
 import { raw } from "./edge-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 const directive = (csp: string, name: string): ReadonlyArray<string> =>
   (csp.split(";").find((d) => d.trim().startsWith(`${name} `)) ?? "").trim().split(/\s+/).slice(1)
@@ -92,7 +95,7 @@ describe("the hosts a frame may follow", () => {
   })
 })
 
-describeBackends("frames follow the host the player typed", ({ start }) => {
+describeOn("postgres", "frames follow the host the player typed", ({ start }) => {
   let server: TestServer
   let studio: URL
   let casinoPort: string

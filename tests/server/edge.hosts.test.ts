@@ -6,6 +6,9 @@
  * is host-only. Without BACKOFFICE_URL everything stays on one origin, as before, and the back
  * office's pages still carry its own CSP. The requests go to 127.0.0.1 with the Host header of the
  * name asked for, as a reverse proxy passes it.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
@@ -15,7 +18,7 @@ import { Secret, TOTP } from "otpauth"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { BO, createOperator, TestClock } from "./backoffice-support.ts"
 import { jsonOf, type RawReply, raw } from "./edge-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 const ADMIN_HOST = "admin.casino.example"
 const ADMIN_ORIGIN = "https://admin.casino.example"
@@ -55,7 +58,7 @@ const cookiePair = (reply: RawReply, name: string): { pair: string; line: string
   return { pair: line.split(";")[0] ?? "", line }
 }
 
-describeBackends("the back office on its own host (BACKOFFICE_URL)", ({ start }) => {
+describeOn("postgres", "the back office on its own host (BACKOFFICE_URL)", ({ start }) => {
   const clock = new TestClock()
   let server: TestServer
   /** The player's origin: PUBLIC_URL, 127.0.0.1 and the server's port. */
@@ -206,7 +209,7 @@ describeBackends("the back office on its own host (BACKOFFICE_URL)", ({ start })
   })
 })
 
-describeBackends("the back office on the player's origin (no BACKOFFICE_URL)", ({ start }) => {
+describeOn("postgres", "the back office on the player's origin (no BACKOFFICE_URL)", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start(

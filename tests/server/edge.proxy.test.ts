@@ -4,12 +4,15 @@
  * ports, several headers, empty and malformed entries), then the real server: a spoofed left-most
  * entry changes neither the country (currentIp, the registration block) nor the per-IP rate-limit
  * bucket, with one hop (the e2e setting), two hops and trusted networks.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ConfigError, loadConfig } from "../../server/config.ts"
 import { makeClientIpResolver, normalizeIp, parseTrustProxy } from "../../server/security/proxy.ts"
 import { jsonOf, raw } from "./edge-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { Browser, register, uniqueEmail } from "./users-support.ts"
 
 const GB = "81.2.69.142" // United Kingdom, restricted by default
@@ -170,7 +173,7 @@ const limits = (errorLogMax: number) => ({
   chatMessagesPerIp: { max: 60, windowSeconds: 600 },
 })
 
-describeBackends("TRUST_PROXY on the real server", ({ start }) => {
+describeOn("postgres", "TRUST_PROXY on the real server", ({ start }) => {
   describe("one hop (TRUST_PROXY=true, as the e2e server runs)", () => {
     let server: TestServer
     beforeAll(async () => {

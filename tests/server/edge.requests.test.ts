@@ -5,6 +5,9 @@
  * arrives even while the client is still sending); 404 for unknown paths under every API prefix,
  * 405 + Allow for known paths with another method (the contract's endpoints, read by reflection,
  * and the not-built table), 501 for every spec endpoint not built yet.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -16,7 +19,7 @@ import {
   notBuiltEndpoints,
 } from "../../server/static/endpoints.ts"
 import { jsonOf, parseRawResponse, raw, tcpExchange } from "./edge-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
 const concrete = (pattern: string) => pattern.replace(/:[A-Za-z]+/g, "EUR")
 
@@ -72,7 +75,7 @@ describe("the endpoint index", () => {
   })
 })
 
-describeBackends("odd requests, clean answers", ({ start }) => {
+describeOn("postgres", "odd requests, clean answers", ({ start }) => {
   let server: TestServer
   beforeAll(async () => {
     server = await start({ captchaEnabled: false })

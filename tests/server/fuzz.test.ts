@@ -1,5 +1,5 @@
 /**
- * Contract fuzzer: at least 10,000 generated requests per backend against the real server PROCESS,
+ * Contract fuzzer: at least 10,000 generated requests against the real server PROCESS,
  * spread over every endpoint of `CasinoApi` (tests/server/fuzz.contract.ts generates them from the
  * contract). It fails on:
  *
@@ -10,13 +10,15 @@
  *   its status;
  * - a reset connection or a timeout, and a server crash (the process exits).
  *
- * Two server processes per backend: one with `CAPTCHA=off` (most cases, so they reach the deep code
+ * Two server processes: one with `CAPTCHA=off` (most cases, so they reach the deep code
  * paths) and one with the captcha on and `TRUST_PROXY=true` (a share of cases, with really solved,
  * replayed and broken captchas and forged X-Forwarded-For). Rate limits are relaxed. A few accounts
  * are registered first; their e-mails, password, sessions and e-mail tokens are the generator's hints.
  *
  * Reproduce: every failure prints the seed and the case index; `FUZZ_SEED=<seed> FUZZ_CASE=<index>`
  * sends just that case (after the same setup). `FUZZ_RUNS` changes the number of requests.
+ * Backend: PostgreSQL only (`describeOn`): what it fuzzes is the HTTP contract's edges, the same on
+ * either database.
  */
 
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
@@ -52,7 +54,7 @@ import {
   samplePayloads,
   type Target,
 } from "./fuzz.contract.ts"
-import { describeBackends } from "./harness.ts"
+import { describeOn } from "./harness.ts"
 import { readOutbox } from "./users-support.ts"
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_500)
@@ -284,7 +286,7 @@ const describeCase = (c: FuzzCase, index: number, backend: string): string =>
 
 // ── The suite ────────────────────────────────────────────────────────────────────────────────
 
-describeBackends("contract fuzzer", ({ backend }) => {
+describeOn("postgres", "contract fuzzer", ({ backend }) => {
   const dirs: Array<string> = []
   const databases: Array<TestDatabase> = []
   const fixtures = new Map<Target, Fixture>()

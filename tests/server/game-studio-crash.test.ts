@@ -1,12 +1,14 @@
 /**
  * Multiplayer crash in the studio (docs/game-studio.md, "Multiplayer crash"), alone against a fake
- * casino wallet, on PGlite and PostgreSQL: three players bet in one game; one cashes out by hand while
+ * casino wallet, on PostgreSQL: three players bet in one game; one cashes out by hand while
  * it runs, one at their auto cash-out, the third rides it to the bust and loses. The wallet sees one
  * signed bet per player and a closing win each (0 for the loss); the events stream delivers the phases;
  * the round's proof recomputes with node:crypto to the same bust and links to the terminating hash.
  *
  * The chain is the test's own (written before the table first opens), so the first game's bust is
  * known to be between 1.50× and 3.00×: the test waits for events, never for time.
+ * Backend: PostgreSQL only (`describeOn`): what it checks is the crash game's rounds and cash-outs
+ * against the wallet protocol.
  */
 import { createHash, createHmac, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -19,7 +21,7 @@ import {
   startStudio,
   startStudioAlone,
 } from "./game-studio-harness.ts"
-import { describeBackends, queryThrough } from "./harness.ts"
+import { describeOn, queryThrough } from "./harness.ts"
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex")
 const bustOf = (hash: string, salt: string): number => {
@@ -98,7 +100,7 @@ const listen = async (url: string) => {
   }
 }
 
-describeBackends("game studio: multiplayer crash", ({ backend }) => {
+describeOn("postgres", "game studio: multiplayer crash", ({ backend }) => {
   let t: StudioTest
   const salt = "crash-test-salt"
   const chain = pickChain(salt, 50)

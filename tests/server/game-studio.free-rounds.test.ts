@@ -1,17 +1,18 @@
 /**
  * Free rounds at the game studio (docs/game-wallet-protocol.md, "Free rounds"), alone against a fake
- * casino wallet, on PGlite and PostgreSQL: the signed grant (idempotent by grantId, same signature
+ * casino wallet, on PostgreSQL: the signed grant (idempotent by grantId, same signature
  * and replay rules as the launch), its cancellation, and play: a real session of the granted player,
  * currency and game plays the grant's rounds at the grant's bet with no bet call and one win per
  * round carrying `freeRoundGrantId`, retried from the outbox; then normal paid play. Cancelled and
  * expired grants, other games or currencies and demo sessions play nothing free.
+ * Backend: PostgreSQL only (`describeOn`): what it checks is the free-rounds protocol.
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { signBody } from "../../protocols/game-wallet/signature.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { keys, type StudioTest, startStudio } from "./game-studio-harness.ts"
-import { describeBackends } from "./harness.ts"
+import { describeOn } from "./harness.ts"
 
 const requestId = () => randomBytes(16).toString("hex")
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString()
@@ -28,7 +29,7 @@ const grantBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 })
 
-describeBackends("game studio free rounds", ({ backend }) => {
+describeOn("postgres", "game studio free rounds", ({ backend }) => {
   let t: StudioTest
   beforeAll(async () => {
     t = await startStudio(backend)

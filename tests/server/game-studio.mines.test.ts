@@ -1,6 +1,6 @@
 /**
  * Mines tile by tile at the game studio (providers/game-studio/minesRounds.ts, docs/game-studio.md
- * "Mines, tile by tile"), alone against a fake casino wallet, on PGlite and PostgreSQL: the bet at the
+ * "Mines, tile by tile"), alone against a fake casino wallet, on PostgreSQL: the bet at the
  * start, safe tiles raising the offer, the cash-out through the wallet's win, a mine closing the round
  * with a win of 0, the last safe tile cashing out by itself, the verifier recomputing the stored
  * options, clear 4xx refusals, concurrent clicks settling once, free rounds, and the sweep of rounds
@@ -14,13 +14,15 @@
  * Multipliers in 1/10,000 (0.99 × C(25, k) / C(25 − m, k), floored), 3 mines: 1 tile 11250 (0.99 ×
  * 25/22), 2 tiles 12857 (0.99 × 300/231 = 1.28571…), 3 tiles 14785 (0.99 × 2300/1540 = 1.47857…);
  * 24 mines, 1 tile: 247500 (0.99 × 25). Wins of a 1.00 bet (100): 112, 128, 2475.
+ * Backend: PostgreSQL only (`describeOn`): what it checks is the mines rounds against the wallet
+ * protocol.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signBody } from "../../protocols/game-wallet/signature.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { keys, type StudioTest, startStudio } from "./game-studio-harness.ts"
-import { describeBackends } from "./harness.ts"
+import { describeOn } from "./harness.ts"
 
 const SEED = "5eed".repeat(16)
 const CLIENT_SEED = "mines-steps"
@@ -39,7 +41,7 @@ const bodyOf = async (r: Response): Promise<Readonly<Record<string, unknown>>> =
   return body
 }
 
-describeBackends("game studio: mines tile by tile", ({ backend }) => {
+describeOn("postgres", "game studio: mines tile by tile", ({ backend }) => {
   let t: StudioTest
   beforeAll(async () => {
     t = await startStudio(backend)

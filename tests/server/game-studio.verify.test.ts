@@ -3,12 +3,14 @@
  * catalogue, options drawn at random) and then recomputed by the verifier (services/games/verify.ts)
  * from the revealed server seeds: every outcome and multiplier must match. Plus the outbox: a win
  * the casino did not acknowledge is retried until it is, and the round is then settled.
+ * Backend: PostgreSQL only (`describeOn`): what it checks is the fairness arithmetic of the
+ * studio's rounds.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { catalogue, type GameDefinition } from "../../services/games/catalogue.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { type StudioTest, startStudio } from "./game-studio-harness.ts"
-import { describeBackends } from "./harness.ts"
+import { describeOn } from "./harness.ts"
 
 const rng = (seed: number) => () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
@@ -41,7 +43,7 @@ const randomOptions = (def: GameDefinition, r: () => number): unknown => {
   }
 }
 
-describeBackends("game studio rounds through the verifier", ({ backend }) => {
+describeOn("postgres", "game studio rounds through the verifier", ({ backend }) => {
   let t: StudioTest
   beforeAll(async () => {
     t = await startStudio(backend)

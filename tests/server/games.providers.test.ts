@@ -8,6 +8,9 @@
  * launch through it, a real-money round through its wallet settled in the ledger against `second`,
  * a jackpot won there paid from its own pool; lists refused when wrongly or stalely signed, a
  * provider down at start not stopping the casino, and the last stored list kept when it goes away.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 
 import { randomUUID } from "node:crypto"
@@ -24,7 +27,7 @@ import { freePort } from "../support/server.ts"
 import { newPlayer } from "./account-support.ts"
 import { startStudioAlone } from "./game-studio-harness.ts"
 import { credit, GAMES, launchBody, sign, walletCall } from "./games-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport, userIdOf } from "./money-support.ts"
 import { Browser } from "./users-support.ts"
 
@@ -42,7 +45,7 @@ interface Pool {
   readonly gameIds: ReadonlyArray<string>
 }
 
-describeBackends("games: a second provider by configuration", ({ backend, start }) => {
+describeOn("postgres", "games: a second provider by configuration", ({ backend, start }) => {
   let server: TestServer
   let studioB: Awaited<ReturnType<typeof startStudioAlone>>
   let stale: { url: string; close: () => Promise<void> }

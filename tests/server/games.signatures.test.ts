@@ -5,6 +5,9 @@
  * retry of the same transaction under a fresh signature answers the first answer. The studio's own
  * wallet client signs every attempt anew, so its retries go through. On PostgreSQL a second server
  * on the same database refuses a signature the first one accepted.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { randomUUID } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -28,7 +31,7 @@ import {
   WALLET_SECRET,
   walletCall,
 } from "./games-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { balanceOf, ledgerReport } from "./money-support.ts"
 import { Browser } from "./users-support.ts"
 
@@ -36,7 +39,7 @@ const now = () => Math.floor(Date.now() / 1000)
 const replayed = { status: 401, body: { error: "REPLAYED_SIGNATURE" } }
 const invalid = { status: 401, body: { error: "INVALID_SIGNATURE" } }
 
-describeBackends("games: wallet signatures (forged, stale, replayed)", ({ backend, start }) => {
+describeOn("postgres", "games: wallet signatures (forged, stale, replayed)", ({ backend, start }) => {
   let server: TestServer
   let fake: FakeGameProvider
   let slot: Game

@@ -197,11 +197,15 @@ const pgProblem = await postgresUnavailable()
 let noticePrinted = false
 
 /**
- * Declares the suite once per backend: `${name} [pglite]` and `${name} [postgres]`.
+ * Declares the suite once per backend in `backends`: `${name} [pglite]` and `${name} [postgres]`.
  * With CI=true an unreachable PostgreSQL fails the run; otherwise that variant is skipped.
  */
-export const describeBackends = (name: string, fn: (ctx: BackendContext) => void): void => {
-  for (const backend of ["pglite", "postgres"] as const) {
+const describeOnEach = (
+  backends: ReadonlyArray<Backend>,
+  name: string,
+  fn: (ctx: BackendContext) => void,
+): void => {
+  for (const backend of backends) {
     const ctx: BackendContext = {
       backend,
       start: (overrides, options) => startTestServer(overrides, { ...options, backend }),
@@ -228,3 +232,19 @@ export const describeBackends = (name: string, fn: (ctx: BackendContext) => void
     describe(`${name} [${backend}]`, () => fn(ctx))
   }
 }
+
+/**
+ * The suite on both backends, where the database is what is tested: the ledger and money,
+ * concurrency, migrations, SQL-heavy repositories, crash durability. Say so in the file's header.
+ */
+export const describeBackends = (name: string, fn: (ctx: BackendContext) => void): void =>
+  describeOnEach(["pglite", "postgres"], name, fn)
+
+/**
+ * The suite on one backend, where the database is not what is tested (HTTP edges, validation,
+ * permissions, pages, protocols): the file's header says which and why. PostgreSQL is the usual
+ * choice (the production database, and the faster to start); PGlite where the embedded default is
+ * the point.
+ */
+export const describeOn = (backend: Backend, name: string, fn: (ctx: BackendContext) => void): void =>
+  describeOnEach([backend], name, fn)

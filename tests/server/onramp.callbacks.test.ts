@@ -1,17 +1,20 @@
 /**
  * The casino's receiver of the widgets' order-status callbacks (POST /api/crypto/onramp/:widget/callback)
- * on the real server, PGlite and PostgreSQL: a genuine callback of each family is recorded once, its
+ * on the real server, on PostgreSQL: a genuine callback of each family is recorded once, its
  * replay answered as a duplicate without a second row; forged, stale, unsigned and unknown-widget
  * callbacks are refused with 4xx.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { type OrderEvent, onrampAdapters } from "../../protocols/onramp/index.ts"
 import { widgetCredentials } from "../../server/crypto/onramp/index.ts"
 import { onrampFamilies } from "../../services/onramp-rules.ts"
 import { testWidgetsEnv } from "./crypto-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 
-describeBackends("onramp callbacks", ({ start }) => {
+describeOn("postgres", "onramp callbacks", ({ start }) => {
   let t: TestServer
   beforeAll(async () => {
     // The four widgets configured with an on-ramp sandbox's keys (as the composition gives them).

@@ -6,12 +6,15 @@
  * call), its bands updated, deactivated (the check then refuses it) and activated again; every change
  * has its audit row naming the token; refusals exit 1 with their message, usage errors 2.
  * Expected values are written out as literals.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bandText, eurText, parseBands, parseEurCents } from "../../server/bonuses/Promotions.ts"
 import { BO, TestClock } from "./backoffice-support.ts"
 import { type FakeGameProvider, startFakeGameProvider } from "./games-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { cliEnv, emptyConfigHome, operatorToken, type Run, runOperator } from "./operator-cli-support.ts"
 import { Browser } from "./users-support.ts"
 
@@ -109,7 +112,7 @@ describe("promotions: amounts and bands as typed", () => {
   })
 })
 
-describeBackends("operator: promotions", ({ start }) => {
+describeOn("postgres", "operator: promotions", ({ start }) => {
   const clock = new TestClock()
   const configHome = emptyConfigHome()
   let server: TestServer

@@ -1,11 +1,14 @@
 /**
- * The verifier's round (docs/fairness.md, "Verify a round"), on both backends, with the real studio
+ * The verifier's round (docs/fairness.md, "Verify a round"), on PostgreSQL, with the real studio
  * beside the casino: a player plays a dice round; the casino's fairness endpoint answers the studio's
  * round details (signed round-details call, docs/game-wallet-protocol.md) with the server seed still
  * secret; after the player rotates the seed it answers the revealed seed, from which the verifier's
  * maths recomputes the very outcome played. Another player's (or an unknown) round is a 404; the
  * studio itself refuses an unsigned call and another player's round. The Bets tab's rows carry the
  * player's round number in each game.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -15,14 +18,14 @@ import type { Game, GamesAndCategories } from "../../services/game-service.ts"
 import { verifyRound } from "../../services/games/verify.ts"
 import { newPlayer } from "./account-support.ts"
 import { credit, GAMES } from "./games-support.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import { userIdOf } from "./money-support.ts"
 import { playRound, studioPost, studioSession, studioUrlOf } from "./studio-round-support.ts"
 import { Browser } from "./users-support.ts"
 
 const PROFILE = "/profile-service/api/v1"
 
-describeBackends("the verifier's round through the provider", ({ start }) => {
+describeOn("postgres", "the verifier's round through the provider", ({ start }) => {
   let server: TestServer
   let studioUrl: string
   let dice: Game

@@ -1,14 +1,17 @@
 /**
- * Account access against both backends: registration (rules, messages, wallet, clickId, duplicate
+ * Account access against PostgreSQL: registration (rules, messages, wallet, clickId, duplicate
  * e-mail under concurrency), the e-mail check, sign-in (401/423/451/403), sessions and their
  * cookie, sign-out, isAuthenticated and the two profile reads.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccountMessages } from "../../services/account-rules.ts"
 import { Messages } from "../../services/rules.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import {
   Browser,
   PROFILE,
@@ -24,7 +27,7 @@ import {
 const PASSWORD = "correct horse 1"
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex")
 
-describeBackends("accounts: registration, sign-in, sessions", ({ start }) => {
+describeOn("postgres", "accounts: registration, sign-in, sessions", ({ start }) => {
   let server: TestServer
   const browser = (ip: string = uniqueIp()) => new Browser(server, ip)
 

@@ -1,6 +1,9 @@
 /**
  * The captcha (challenge, missing/invalid/expired/replayed payloads, CAPTCHA=off) and the rate
- * limits of sign-in, registration and forgot-password (429 + Retry-After), on both backends.
+ * limits of sign-in, registration and forgot-password (429 + Retry-After), on PostgreSQL.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 
 import { pbkdf2 as widgetPbkdf2, solveChallenge as widgetSolve } from "altcha/lib"
@@ -9,7 +12,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
 import { AccountMessages } from "../../services/account-rules.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import {
   Browser,
   register,
@@ -25,7 +28,7 @@ const PASSWORD = "correct horse 1"
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64")
 const decode = (payload: string) => JSON.parse(Buffer.from(payload, "base64").toString("utf8"))
 
-describeBackends("accounts: captcha and rate limits", ({ start }) => {
+describeOn("postgres", "accounts: captcha and rate limits", ({ start }) => {
   let server: TestServer
   let open: TestServer
   const browser = (ip: string = uniqueIp()) => new Browser(server, ip)

@@ -1,14 +1,17 @@
 /**
- * Passwords and e-mail links against both backends: confirmation and resend, forgot-password (no
+ * Passwords and e-mail links against PostgreSQL: confirmation and resend, forgot-password (no
  * enumeration), reset with a single-use expiring token (links read from the .eml outbox),
  * change-password and the password history.
+ * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
+ * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
+ * crash suites run on both (docs/testing.md).
  */
 
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultRateLimits } from "../../server/config.ts"
 import { AccountMessages } from "../../services/account-rules.ts"
-import { describeBackends, type TestServer } from "./harness.ts"
+import { describeOn, type TestServer } from "./harness.ts"
 import {
   Browser,
   linkOf,
@@ -29,7 +32,7 @@ const CONFIRM = "Confirm your e-mail"
 const RESET = "Reset your password"
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex")
 
-describeBackends("accounts: e-mail links and passwords", ({ start }) => {
+describeOn("postgres", "accounts: e-mail links and passwords", ({ start }) => {
   let server: TestServer
   const browser = () => new Browser(server, uniqueIp())
 
