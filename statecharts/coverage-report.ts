@@ -209,6 +209,8 @@ export interface E2ePlanView {
   readonly skipped: ReadonlyArray<{ readonly path: GeneratedPath; readonly reason: string }>
   readonly goals: number
   readonly goalsShown: number
+  /** Planned with FULL=1: every distinct call outcome is a goal too, not only every transition. */
+  readonly full: boolean
 }
 
 export interface E2eCoverageInput {
@@ -247,7 +249,9 @@ export const e2eCoverageMarkdown = (input: E2eCoverageInput): string => {
     `# End-to-end coverage of ${plan.name} (${flow}.model.ts in machines/)`,
     "",
     `Generated paths replayed in Chromium against the real server by tests/e2e/paths.spec.ts${input.generatedAt === undefined ? "" : `, ${input.generatedAt}`}.`,
-    "The plan: the fewest playable paths that show every transition and every distinct call outcome.",
+    plan.full
+      ? "The plan: the fewest playable paths that show every transition and every distinct call outcome (FULL=1)."
+      : "The plan: the fewest playable paths that show every transition (FULL=1 adds every distinct call outcome).",
     "Whether each replayed path passed: the Playwright output and playwright-report/index.html.",
     "",
     "## Totals",

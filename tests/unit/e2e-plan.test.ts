@@ -1,9 +1,17 @@
 /**
  * The e2e path plan (tests/e2e/support/replay.ts) refuses a binding that leaves an event unbound:
- * the run fails instead of skipping it, and the only skips are the reviewed reasons.
+ * the run fails instead of skipping it, and the only skips are the reviewed reasons. The default plan
+ * (every transition) replays no fewer transitions in Chromium than the FULL=1 plan (every transition
+ * and every distinct call outcome), with no more paths, for every bound machine.
  */
 import { describe, expect, it } from "vitest"
+import { confirmEmailBinding } from "../e2e/bindings/confirmEmail.ts"
+import { forgotPasswordBinding } from "../e2e/bindings/forgotPassword.ts"
+import { gamePageBinding } from "../e2e/bindings/gamePage.ts"
 import { loginBinding } from "../e2e/bindings/login.ts"
+import { registerBinding } from "../e2e/bindings/register.ts"
+import { resetPasswordBinding } from "../e2e/bindings/resetPassword.ts"
+import { verifierBinding } from "../e2e/bindings/verifier.ts"
 import { type FlowBinding, planFor, unbound, unproducible } from "../e2e/support/replay.ts"
 import { SkipReasons } from "../e2e/support/skip-reasons.ts"
 
@@ -29,4 +37,34 @@ describe("e2e path plan", () => {
     const b = unproducible("proxyOnly", "a bare status")
     expect(b).toEqual({ kind: "unproducible", skip: { reason: "proxyOnly", detail: "a bare status" } })
   })
+
+  it.each([
+    loginBinding,
+    registerBinding,
+    forgotPasswordBinding,
+    resetPasswordBinding,
+    confirmEmailBinding,
+    gamePageBinding,
+    verifierBinding,
+  ] as ReadonlyArray<FlowBinding<unknown>>)(
+    "$model.name: the default plan fires every transition the FULL plan fires",
+    (binding) => {
+      const fired = (plan: ReturnType<typeof planFor>) =>
+        new Set([...plan.chosen].flatMap((p) => p.steps.flatMap((s) => s.fired)))
+      const previous = process.env.FULL
+      try {
+        process.env.FULL = "1"
+        const full = planFor(binding)
+        delete process.env.FULL
+        const plain = planFor(binding)
+        expect(full.full).toBe(true)
+        expect(plain.full).toBe(false)
+        expect([...fired(plain)].sort()).toEqual([...fired(full)].sort())
+        expect(plain.chosen.length).toBeLessThanOrEqual(full.chosen.length)
+      } finally {
+        if (previous === undefined) delete process.env.FULL
+        else process.env.FULL = previous
+      }
+    },
+  )
 })

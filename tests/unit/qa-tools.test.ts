@@ -323,6 +323,7 @@ describe("per-machine e2e report", () => {
       skipped: [{ path: skippedPath, reason: "the server cannot retry" }],
       goals: 20,
       goalsShown: 15,
+      full: false,
     }
     const md = e2eCoverageMarkdown({ flow: "checkout", machine: checkout.machine, plan })
     expect(md).toContain(
