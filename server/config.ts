@@ -192,6 +192,8 @@ export interface AppConfigShape {
   readonly internalUrl: string
   /** A deposit still `initiated` after this many minutes is expired (DEPOSIT_EXPIRY_MINUTES). */
   readonly depositExpiryMinutes: number
+  /** Seconds between the deposit expiry sweeper's runs (DEPOSIT_SWEEP_SECONDS, 60). */
+  readonly depositSweepSeconds: number
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
   /**
@@ -778,6 +780,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     paymentGateways,
     internalUrl: internalRaw.replace(/\/+$/, ""),
     depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
+    depositSweepSeconds: int(env, "DEPOSIT_SWEEP_SECONDS", 60, 1, 3600),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
     settlementBatching: bool(env, "SETTLEMENT_BATCHING", true),
     gameProviders,

@@ -584,11 +584,11 @@ const make = Effect.gen(function* () {
     Effect.orDie,
   )
 
-  // The sweeper: every minute, in every process (idempotent).
+  // The sweeper: every DEPOSIT_SWEEP_SECONDS (a minute), in every process (idempotent).
   yield* expireStale.pipe(
     Effect.catchCause((cause) => Effect.logWarning("deposit expiry sweep failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.minutes(1))),
-    Effect.delay(Duration.seconds(30)),
+    Effect.repeat(Schedule.spaced(Duration.seconds(config.depositSweepSeconds))),
+    Effect.delay(Duration.seconds(Math.min(30, config.depositSweepSeconds))),
     Effect.forkScoped,
   )
 

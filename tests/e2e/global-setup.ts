@@ -132,6 +132,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // Points follow bets within seconds (the level-up toast is waited for, not slept for).
     LOYALTY_ACCRUAL_SECONDS: "2",
     WITHDRAW_PAYOUT_POLL_SECONDS: "1",
+    // The expiry sweeper every 2 s: the abandoned-payment test waits for it, not for a minute.
+    DEPOSIT_SWEEP_SECONDS: "2",
   }
   if (database !== undefined) env.DATABASE_URL = database.url
   else delete env.DATABASE_URL

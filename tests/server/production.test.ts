@@ -1,16 +1,21 @@
 /**
- * Production refuses test parts. Each case starts the REAL entry point in its own process with
- * NODE_ENV=production and a configuration that is fine but for one test part, and expects exit 2
- * with one line saying what to set. The casino alone (`node server/main.ts`), and the composition
- * root `npm start` runs (`node compose/start.ts`), which also refuses every sandbox. What an
- * operator may really want (an open back office, the embedded database) is an explicit value that
- * the start banner repeats, beside the warning of a back office on the player app's origin.
+ * Production refuses test parts. Each setting is checked where it is decided — the configuration
+ * the entry points load (`loadConfig`), and the sandbox switches of the composition root
+ * (`sandboxOn`) — with a configuration that is fine but for that one part: refused with one line
+ * saying what to set. The REAL entry points, each in its own process with NODE_ENV=production, show
+ * the wiring: the casino alone (`node server/main.ts`) and what `npm start` runs (`node
+ * compose/start.ts`) exit 2 with that line for a refused part, and get past the configuration (to
+ * the unreachable database, exit 1) with nothing wrong. What an operator may really want (an open
+ * back office, the embedded database) is an explicit value that the start banner repeats, beside
+ * the warning of a back office on the player app's origin.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { parties, sandboxOn } from "../../compose/local.ts"
+import { ConfigError, loadConfig } from "../../server/config.ts"
 import { nodeBinary, repoRoot } from "../support/server.ts"
 import { startTestServer } from "./harness.ts"
 
@@ -128,43 +133,78 @@ const cases: ReadonlyArray<readonly [string, Record<string, string | undefined>,
   ],
 ]
 
+/** The configuration error `env` gets, or "" when it loads. */
+const refusalOf = (env: Record<string, string | undefined>): string => {
+  try {
+    loadConfig(env)
+    return ""
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message
+    throw error
+  }
+}
+
+const SANDBOXES = ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"] as const
+
 describe("production refuses test parts", () => {
-  it("starts past the configuration with nothing wrong (the refusals below are each one part)", () => {
-    // It gets as far as the database, which does not answer: exit 1, not a configuration error.
-    const { code, stderr } = start("server/main.ts", production())
-    expect(stderr).not.toMatch(/configuration error/)
-    expect(code).toBe(1)
+  it("loads a configuration with nothing wrong (the refusals below are each one part)", () => {
+    expect(refusalOf(production())).toBe("")
   })
 
   for (const [what, change, line] of cases) {
-    it(`the casino refuses ${what}`, () => {
-      const { code, stderr } = start("server/main.ts", { ...production(), ...change })
-      expect(code).toBe(2)
-      expect(stderr).toMatch(line)
+    it(`the configuration refuses ${what}`, () => {
+      expect(refusalOf({ ...production(), ...change })).toMatch(line)
     })
   }
 
   it("takes the explicit opt-in BACKOFFICE_ALLOW=any (an open back office, chosen)", () => {
-    const { code, stderr } = start("server/main.ts", { ...production(), BACKOFFICE_ALLOW: "any" })
-    expect(stderr).not.toMatch(/configuration error/)
-    expect(code).toBe(1)
+    expect(refusalOf({ ...production(), BACKOFFICE_ALLOW: "any" })).toBe("")
   })
 
-  for (const sandbox of ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"]) {
+  for (const sandbox of SANDBOXES) {
     it(`npm start refuses ${sandbox}=on`, () => {
-      const { code, stderr } = start("compose/start.ts", { ...production(), [sandbox]: "on" })
-      expect(code).toBe(2)
-      expect(stderr).toContain(`${sandbox}=on is not allowed with NODE_ENV=production`)
+      const party = parties.find((p) => p.switch === sandbox)
+      expect(party).toBeDefined()
+      if (party === undefined) return
+      expect(() => sandboxOn({ ...production(), [sandbox]: "on" }, party)).toThrow(
+        `${sandbox}=on is not allowed with NODE_ENV=production`,
+      )
     })
   }
 
   it("npm start turns every sandbox off by default in production", () => {
     const env = production()
-    for (const sandbox of ["SANDBOX_PAYMENTS", "CHAIN_SANDBOX", "ONRAMP_SANDBOX", "STUDIO"])
-      delete env[sandbox]
-    const { code, stderr } = start("compose/start.ts", env)
-    expect(stderr).not.toMatch(/configuration error/)
-    expect(code).toBe(1)
+    for (const sandbox of SANDBOXES) delete env[sandbox]
+    const on = Object.fromEntries(parties.map((p) => [p.switch, sandboxOn(env, p)]))
+    expect(on).toEqual(Object.fromEntries(SANDBOXES.map((s) => [s, false])))
+  })
+
+  describe("the entry points, each in a process of its own", () => {
+    it("the casino gets past the configuration with nothing wrong (to the database: exit 1)", () => {
+      const { code, stderr } = start("server/main.ts", production())
+      expect(stderr).not.toMatch(/configuration error/)
+      expect(code).toBe(1)
+    })
+
+    it("the casino exits 2 for a refused part, with its line", () => {
+      const { code, stderr } = start("server/main.ts", { ...production(), COOKIE_SECURE: "false" })
+      expect(code).toBe(2)
+      expect(stderr).toMatch(/COOKIE_SECURE=false: remove it \(production's default is true\)/)
+    })
+
+    it("npm start exits 2 for a sandbox switched on, with its line", () => {
+      const { code, stderr } = start("compose/start.ts", { ...production(), STUDIO: "on" })
+      expect(code).toBe(2)
+      expect(stderr).toContain("STUDIO=on is not allowed with NODE_ENV=production")
+    })
+
+    it("npm start gets past the configuration with every sandbox off by default (exit 1)", () => {
+      const env = production()
+      for (const sandbox of SANDBOXES) delete env[sandbox]
+      const { code, stderr } = start("compose/start.ts", env)
+      expect(stderr).not.toMatch(/configuration error/)
+      expect(code).toBe(1)
+    })
   })
 })
 

@@ -66,5 +66,7 @@ describe("e2e path plan", () => {
         else process.env.FULL = previous
       }
     },
+    // A bound for a hang, not a speed check: walking the game page's machine takes seconds of CPU.
+    120_000,
   )
 })

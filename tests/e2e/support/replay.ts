@@ -122,8 +122,18 @@ export const unboundEvents = <S>(
   return [...out].sort()
 }
 
+/** Each model's generated paths, walked once per process (a plan and its FULL=1 variant share them). */
+const generated = new WeakMap<object, ReadonlyArray<GeneratedPath>>()
+const pathsOf = (model: FlowBinding<unknown>["model"]): ReadonlyArray<GeneratedPath> => {
+  const known = generated.get(model)
+  if (known !== undefined) return known
+  const paths = generatePaths(model)
+  generated.set(model, paths)
+  return paths
+}
+
 export const planFor = <S>(binding: FlowBinding<S>): E2ePlan => {
-  const all = generatePaths(binding.model)
+  const all = pathsOf(binding.model as FlowBinding<unknown>["model"])
   const unknown = unboundEvents(binding, all)
   if (unknown.length > 0)
     throw new Error(
