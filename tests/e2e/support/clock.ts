@@ -20,6 +20,14 @@ export const loadAndHoldWhenShown = async (
   await page.clock.install({ time: startAt })
   await page.clock.pauseAt(startAt + 1_000)
   await load()
+  await runUntilShown(page, shown, timeoutMs)
+}
+
+/**
+ * Moves a stopped clock forward in small steps until `shown` is visible, then leaves it stopped:
+ * for a held page whose player acted again (a retry) and whose next state ends by itself.
+ */
+export const runUntilShown = async (page: Page, shown: Locator, timeoutMs = 20_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (!(await shown.isVisible())) {
     if (Date.now() > deadline) throw new Error(`not shown within ${timeoutMs} ms: ${shown.toString()}`)
