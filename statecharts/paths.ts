@@ -321,6 +321,49 @@ export const replayPure = (
   return steps
 }
 
+/**
+ * `replayPure` for many sequences from one input: shortest paths share their prefixes (they form a
+ * tree), so each prefix is traced once and its steps are shared by every path through it.
+ */
+const sharedReplay = (
+  model: AnyModel,
+  index: TransitionIndex,
+  input: unknown,
+): ((events: ReadonlyArray<EventObject>) => Array<PathStep>) => {
+  interface Node {
+    readonly traced: Traced
+    readonly step: PathStep
+    readonly next: Map<string, Node>
+  }
+  const initial = tracedInitial(model, index, input)
+  const root: Node = {
+    traced: initial,
+    step: stepOf(model, { type: "xstate.init" }, initial),
+    next: new Map(),
+  }
+  return (events) => {
+    let node = root
+    const steps: Array<PathStep> = [root.step]
+    for (const event of events) {
+      const key = safeJson(event)
+      let child = node.next.get(key)
+      if (child === undefined) {
+        if (!canHandle(model, node.traced.snapshot, event)) {
+          throw new Error(
+            `${model.name}: ${event.type} is not handled in ${safeJson(node.traced.snapshot.value)}`,
+          )
+        }
+        const traced = tracedTransition(model, index, node.traced.snapshot, event)
+        child = { traced, step: stepOf(model, event, traced), next: new Map() }
+        node.next.set(key, child)
+      }
+      steps.push(child.step)
+      node = child
+    }
+    return steps
+  }
+}
+
 // ── Path generation ──────────────────────────────────────────────────────────────────────────
 /** `TYPE`, `TYPE {"value":"x"}`, or for an invoke failure `xstate.error.actor.id(Tag)`. */
 export const eventLabel = (event: EventObject): string => {
@@ -405,26 +448,51 @@ export interface GenerateOptions {
 
 export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): Array<GeneratedPath> => {
   const index = indexTransitions(model.machine)
-  // Which transitions an event fires from a snapshot, recomputed (and cached) from the pair itself:
-  // an event that changes nothing may hand back the very same snapshot object, so the result
-  // snapshot cannot be used to look this up.
+  // Each edge is computed once, traced: the traversal's own transition function is the traced one
+  // (it is the machine's `transition` with a recording scope), and what it fired is kept for the
+  // edge's key. Without this every edge ran twice, once untraced by the traversal and once here.
+  // Keyed by the pair: an event that changes nothing may hand back the very same snapshot object,
+  // so the result snapshot cannot be used to look this up.
   const firedCache = new WeakMap<AnyMachineSnapshot, Map<EventObject, ReadonlyArray<string>>>()
-  const firedBetween = (previous: AnyMachineSnapshot, event: EventObject): ReadonlyArray<string> => {
+  const remember = (previous: AnyMachineSnapshot, event: EventObject, fired: ReadonlyArray<string>): void => {
     let byEvent = firedCache.get(previous)
     if (byEvent === undefined) {
       byEvent = new Map()
       firedCache.set(previous, byEvent)
     }
-    const cached = byEvent.get(event)
-    if (cached !== undefined) return cached
-    const fired = tracedTransition(model, index, previous, event).fired
     byEvent.set(event, fired)
+  }
+  const firedBetween = (previous: AnyMachineSnapshot, event: EventObject): ReadonlyArray<string> => {
+    const cached = firedCache.get(previous)?.get(event)
+    if (cached !== undefined) return cached
+    // The traversal may look an edge up from another snapshot object of the same state.
+    const fired = tracedTransition(model, index, previous, event).fired
+    remember(previous, event, fired)
     return fired
+  }
+  const tracedLogic = new Proxy(model.machine, {
+    get: (target, property, receiver) =>
+      property === "transition"
+        ? (snapshot: AnyMachineSnapshot, event: EventObject): AnyMachineSnapshot => {
+            const traced = tracedTransition(model, index, snapshot, event)
+            remember(snapshot, event, traced.fired)
+            return traced.snapshot
+          }
+        : Reflect.get(target, property, receiver),
+  })
+  // A state's key is asked for once per edge in and out: computed once per snapshot object.
+  const keys = new WeakMap<AnyMachineSnapshot, string>()
+  const keyOf = (snapshot: AnyMachineSnapshot): string => {
+    const known = keys.get(snapshot)
+    if (known !== undefined) return known
+    const key = stateKey(model, snapshot)
+    keys.set(snapshot, key)
+    return key
   }
   /** The shortest paths from one input, prefixes dropped. */
   const sequencesFrom = (input: unknown): Array<ReadonlyArray<EventObject>> => {
     const initial = tracedInitial(model, index, input)
-    const found = getShortestPaths(model.machine, {
+    const found = getShortestPaths(tracedLogic, {
       input,
       fromState: initial.snapshot,
       limit: options.limit ?? DEFAULT_TRAVERSAL_LIMIT,
@@ -435,10 +503,10 @@ export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): A
         event: EventObject | undefined,
         previous?: AnyMachineSnapshot,
       ) => {
-        const here = stateKey(model, snapshot)
+        const here = keyOf(snapshot)
         if (event === undefined || previous === undefined) return here
         const fired = firedBetween(previous, event)
-        return `${here} <= ${event.type} {${fired.join(", ")}} <= ${stateKey(model, previous)}`
+        return `${here} <= ${event.type} {${fired.join(", ")}} <= ${keyOf(previous)}`
       },
     })
     return dedupePrefixes(found.map((p) => p.steps.slice(1).map((step): EventObject => step.event)))
@@ -449,9 +517,10 @@ export const generatePaths = (model: AnyModel, options: GenerateOptions = {}): A
       const input = start === undefined ? model.input : start.input
       const sequences = sequencesFrom(input)
       const ids = distinctIds(sequences)
+      const replay = sharedReplay(model, index, input)
       return sequences.map((events, i): GeneratedPath => {
         const id = ids[i] ?? pathId(events)
-        const steps = replayPure(model, events, input)
+        const steps = replay(events)
         return start === undefined ? { id, steps } : { id: `(${start.name}) ${id}`, start, steps }
       })
     })
