@@ -16,7 +16,7 @@ export interface SavedLogin {
   readonly token: string
 }
 
-export const tokenFile = (env: NodeJS.ProcessEnv = process.env): string =>
+export const tokenFile = (env: NodeJS.ProcessEnv): string =>
   join(env.XDG_CONFIG_HOME?.trim() || join(homedir(), ".config"), "casino-operator", "token.json")
 
 const decodeSavedLogin = Schema.decodeUnknownOption(
@@ -24,7 +24,7 @@ const decodeSavedLogin = Schema.decodeUnknownOption(
 )
 
 /** The login saved by `login`; none when the file is missing or not one. */
-export const readSavedLogin = (env: NodeJS.ProcessEnv = process.env): SavedLogin | undefined => {
+export const readSavedLogin = (env: NodeJS.ProcessEnv): SavedLogin | undefined => {
   try {
     return Option.getOrUndefined(decodeSavedLogin(readFileSync(tokenFile(env), "utf8")))
   } catch {
@@ -32,7 +32,7 @@ export const readSavedLogin = (env: NodeJS.ProcessEnv = process.env): SavedLogin
   }
 }
 
-export const saveLogin = (login: SavedLogin, env: NodeJS.ProcessEnv = process.env): string => {
+export const saveLogin = (login: SavedLogin, env: NodeJS.ProcessEnv): string => {
   const file = tokenFile(env)
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   writeFileSync(file, `${JSON.stringify(login)}\n`, { mode: 0o600 })
@@ -42,7 +42,7 @@ export const saveLogin = (login: SavedLogin, env: NodeJS.ProcessEnv = process.en
 }
 
 /** Forgets the saved login; true when there was one. */
-export const forgetLogin = (env: NodeJS.ProcessEnv = process.env): boolean => {
+export const forgetLogin = (env: NodeJS.ProcessEnv): boolean => {
   const had = readSavedLogin(env) !== undefined
   rmSync(tokenFile(env), { force: true })
   return had
@@ -58,10 +58,10 @@ export const isAlive = (pid: number): boolean => {
   }
 }
 
-export const dataDirOf = (env: NodeJS.ProcessEnv = process.env): string => env.DATA_DIR?.trim() || ".data"
+export const dataDirOf = (env: NodeJS.ProcessEnv): string => env.DATA_DIR?.trim() || ".data"
 
 /** The address a live server on DATA_DIR publishes (server/operator/endpointFile.ts). */
-export const localServer = (env: NodeJS.ProcessEnv = process.env): string | undefined => {
+export const localServer = (env: NodeJS.ProcessEnv): string | undefined => {
   const endpoint = readOperatorEndpoint(dataDirOf(env))
   return endpoint !== undefined && isAlive(endpoint.pid) ? endpoint.url : undefined
 }
@@ -76,7 +76,7 @@ export interface Target {
  * one sent), else the server running on DATA_DIR, else the default. The token: OPERATOR_TOKEN, else
  * the saved one.
  */
-export const resolveTarget = (flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Target => {
+export const resolveTarget = (flag: string | undefined, env: NodeJS.ProcessEnv): Target => {
   const fromEnv = env.OPERATOR_TOKEN?.trim() || undefined
   const saved = fromEnv === undefined ? readSavedLogin(env) : undefined
   const server =

@@ -30,8 +30,8 @@ export interface NewOperator {
   readonly role: Role
 }
 
-const direct = async (input: NewOperator): Promise<unknown> => {
-  const config = loadConfig(process.env)
+const direct = async (input: NewOperator, env: NodeJS.ProcessEnv): Promise<unknown> => {
+  const config = loadConfig(env)
   const services = Backoffice.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(Passwords.layer, OperatorAudit.layer, RateLimiter.layer)),
     Layer.provideMerge(Layer.effectDiscard(migrate())),
@@ -55,8 +55,8 @@ const direct = async (input: NewOperator): Promise<unknown> => {
   throw new SetupError({ message: `the command failed: ${String(exit.cause)}` })
 }
 
-const operatorSecret = (dataDir: string): string => {
-  const fromEnv = process.env.OPERATOR_SECRET?.trim()
+const operatorSecret = (dataDir: string, env: NodeJS.ProcessEnv): string => {
+  const fromEnv = env.OPERATOR_SECRET?.trim()
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv
   try {
     return readFileSync(operatorSecretFile(dataDir), "utf8").trim()
@@ -99,12 +99,12 @@ const pgliteHolder = (dataDir: string): number | undefined => {
   }
 }
 
-export const bootstrapOperator = async (input: NewOperator): Promise<unknown> => {
+export const bootstrapOperator = async (input: NewOperator, env: NodeJS.ProcessEnv): Promise<unknown> => {
   // DATABASE_URL=embedded is the embedded database, as unset (lib/env.ts).
-  if (postgresUrl(process.env, "DATABASE_URL") !== undefined) return direct(input)
-  const dataDir = dataDirOf()
+  if (postgresUrl(env, "DATABASE_URL") !== undefined) return direct(input, env)
+  const dataDir = dataDirOf(env)
   const holder = pgliteHolder(dataDir)
-  if (holder === undefined) return direct(input)
+  if (holder === undefined) return direct(input, env)
   const endpoint = readOperatorEndpoint(dataDir)
   if (endpoint === undefined || endpoint.pid !== holder)
     throw new SetupError({
@@ -112,5 +112,5 @@ export const bootstrapOperator = async (input: NewOperator): Promise<unknown> =>
         `the embedded database in ${dataDir}/pglite is in use by process ${holder}, which publishes no ` +
         "operator endpoint; stop it, or use PostgreSQL (DATABASE_URL)",
     })
-  return viaServer(endpoint.url, operatorSecret(dataDir), input)
+  return viaServer(endpoint.url, operatorSecret(dataDir, env), input)
 }

@@ -11,21 +11,24 @@ import { Effect, Option } from "effect"
 import { Cookies } from "effect/http"
 import { forgetLogin, readSavedLogin, saveLogin, type Target } from "./auth.ts"
 import { makeClient, NO_TOKEN, Refused, SetupError } from "./client.ts"
+import type { OperatorIo } from "./io.ts"
 
 /**
  * Lines typed at the terminal (the password without echo) or piped on stdin, one per question: a
  * script feeds `password\ncode\n`. Lines that arrive before their question wait in a queue.
  */
-const makePrompter = () => {
-  const tty = process.stdin.isTTY === true
+const makePrompter = (io: OperatorIo) => {
+  const tty = io.stdinIsTTY
   let muted = false
   const output = new Writable({
+    // The strings readline writes, as written.
+    decodeStrings: false,
     write(chunk, _encoding, done) {
-      if (!muted) process.stderr.write(chunk)
+      if (!muted) io.stderr(String(chunk))
       done()
     },
   })
-  const reader = createInterface({ input: process.stdin, output, terminal: tty })
+  const reader = createInterface({ input: io.stdin, output, terminal: tty })
   const queue: Array<string> = []
   const waiting: Array<(line: string | undefined) => void> = []
   let closed = false
@@ -39,12 +42,12 @@ const makePrompter = () => {
     for (const next of waiting.splice(0)) next(undefined)
   })
   const ask = async (question: string, hidden: boolean): Promise<string> => {
-    if (tty) process.stderr.write(question)
+    if (tty) io.stderr(question)
     muted = hidden
     const line =
       queue.shift() ?? (closed ? undefined : await new Promise<string | undefined>((r) => waiting.push(r)))
     muted = false
-    if (tty && hidden) process.stderr.write("\n")
+    if (tty && hidden) io.stderr("\n")
     if (line === undefined) throw new Error(`no answer to "${question.trim()}" on stdin`)
     return line.trim()
   }
@@ -54,16 +57,17 @@ const makePrompter = () => {
 const sessionCookie = (cookies: Cookies.Cookies): string | undefined =>
   Option.getOrUndefined(Option.map(Cookies.getValue(cookies, "bo_session"), (v) => `bo_session=${v}`))
 
-export const login = (target: Target, email: string) =>
+export const login = (target: Target, email: string, io: OperatorIo) =>
   Effect.suspend(() => {
-    const prompter = makePrompter()
-    return signIn(target, email, prompter.ask).pipe(Effect.ensuring(Effect.sync(prompter.close)))
+    const prompter = makePrompter(io)
+    return signIn(target, email, prompter.ask, io).pipe(Effect.ensuring(Effect.sync(prompter.close)))
   })
 
 const signIn = (
   target: Target,
   email: string,
   prompt: (question: string, hidden: boolean) => Promise<string>,
+  io: OperatorIo,
 ) =>
   Effect.gen(function* () {
     let cookie: string | undefined
@@ -80,7 +84,7 @@ const signIn = (
     })
     cookie = sessionCookie(first.cookies)
     if (step.step === "enrol")
-      process.stderr.write(
+      io.stderr(
         "Your second factor is not set up yet. Add this key to your authenticator app, then type its code:\n" +
           `  ${step.secret}\n  ${step.otpauthUri}\n`,
       )
@@ -94,7 +98,7 @@ const signIn = (
     const made = yield* client.tokens.createToken({ payload: { name } })
     // The session was only the way to a token: end it now rather than let it idle out.
     yield* client.session.logout().pipe(Effect.ignore)
-    const file = saveLogin({ server: target.server, token: made.token })
+    const file = saveLogin({ server: target.server, token: made.token }, io.env)
     return {
       message:
         `Signed in as ${me.operator.email} (${me.role}) on ${target.server}. ` +
@@ -106,7 +110,7 @@ const signIn = (
     }
   })
 
-export const logout = (target: Target) =>
+export const logout = (target: Target, env: NodeJS.ProcessEnv) =>
   Effect.gen(function* () {
     if (target.token === undefined) return yield* new SetupError({ message: NO_TOKEN })
     const client = yield* makeClient(target.server, { token: target.token })
@@ -116,7 +120,7 @@ export const logout = (target: Target) =>
       Effect.catchTag("Unauthenticated", () => Effect.succeed(false)),
     )
     // The saved file goes only with its own token: revoking OPERATOR_TOKEN leaves another login be.
-    const forgot = readSavedLogin()?.token === target.token && forgetLogin()
+    const forgot = readSavedLogin(env)?.token === target.token && forgetLogin(env)
     if (!revoked && !forgot)
       return yield* new Refused({ error: "Unauthenticated", message: "The token was not valid." })
     return {

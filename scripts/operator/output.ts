@@ -1,5 +1,6 @@
 /** What a command prints: the API's answer as text for a person, or as JSON with `--json`. */
 import type { Promotion } from "../../services/backoffice/settings.ts"
+import type { Output } from "./io.ts"
 import type { Command } from "./parse.ts"
 
 export interface RefusedView {
@@ -11,11 +12,9 @@ export interface RefusedView {
 type PromotionView = typeof Promotion.Type
 type Row = Record<string, unknown>
 
-const out = (text: string) => process.stdout.write(text)
-
-export const printRefused = (json: boolean, refused: RefusedView): void => {
-  if (json) out(`${JSON.stringify(refused, null, 2)}\n`)
-  else process.stderr.write(`refused (${refused.error}): ${refused.message}\n`)
+export const printRefused = (io: Output, json: boolean, refused: RefusedView): void => {
+  if (json) io.stdout(`${JSON.stringify(refused, null, 2)}\n`)
+  else io.stderr(`refused (${refused.error}): ${refused.message}\n`)
 }
 
 /** One withdrawal on one line: when, id, status, amount, method and destination, whose, reason/tx. */
@@ -63,7 +62,8 @@ const meLine = (r: Row): string => {
   return `${String(o.email)}  ${String(r.role)}  "${String(o.name)}"  ${String(o.id)}\n`
 }
 
-export const print = (command: Command, json: boolean, result: unknown): void => {
+export const print = (io: Output, command: Command, json: boolean, result: unknown): void => {
+  const out = io.stdout
   if (json) {
     out(`${JSON.stringify(result, null, 2)}\n`)
     return

@@ -1,8 +1,11 @@
 /**
- * The operator command (`npm run operator`, scripts/operator.ts), spawned as a real process: a client
- * of the back-office API with a KYC reviewer's token. Approvals and rejections reach the player's
- * profile and verification status, each audited as the token; refusals and usage errors have their
- * exit codes; the back-office KYC endpoints refuse anyone without a session or a token.
+ * The operator command (`npm run operator`, scripts/operator.ts): a client of the back-office API
+ * with a KYC reviewer's token. Approvals and rejections reach the player's profile and verification
+ * status, each audited as the token; refusals and usage errors have their exit codes; the back-office
+ * KYC endpoints refuse anyone without a session or a token.
+ * The usage error without arguments and the held-PGlite refusal spawn the real process
+ * (`spawnOperator`); the other commands run the same CLI function in-process (`runOperator`), which
+ * saves a Node start-up each and changes nothing tested.
  * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
  * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
  * crash suites run on both (docs/testing.md).
@@ -14,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { jpegBytes, newPlayer, PROFILE, pdfBytes, upload } from "./account-support.ts"
 import { BO, TestClock } from "./backoffice-support.ts"
 import { describeOn, type TestServer } from "./harness.ts"
-import { cliEnv, emptyConfigHome, operatorToken, runOperator } from "./operator-cli-support.ts"
+import { cliEnv, emptyConfigHome, operatorToken, runOperator, spawnOperator } from "./operator-cli-support.ts"
 
 describeOn("postgres", "operator command", ({ backend, start }) => {
   const clock = new TestClock()
@@ -32,7 +35,7 @@ describeOn("postgres", "operator command", ({ backend, start }) => {
   const operator = (args: ReadonlyArray<string>, token = kycToken) =>
     runOperator(cliEnv(token, configHome), [...args, "--server", server.url])
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("lists pending documents, approves and rejects them through the back-office API, each audited as the token", {
     timeout: 240_000,
   }, async () => {
@@ -148,9 +151,10 @@ describeOn("postgres", "operator command", ({ backend, start }) => {
     it("operators add without a token refuses clearly when another process holds the embedded database without an operator endpoint", async () => {
       const dataDir = await mkdtemp(join(tmpdir(), "casino-operator-"))
       try {
-        // This test process is alive: as far as the command can tell, it holds the database.
+        // This test process is alive: as far as the command (another process) can tell, it holds
+        // the database.
         await writeFile(join(dataDir, "pglite.lock"), `${process.pid}\n`)
-        const res = await runOperator({ DATA_DIR: dataDir, XDG_CONFIG_HOME: configHome }, [
+        const res = await spawnOperator({ DATA_DIR: dataDir, XDG_CONFIG_HOME: configHome }, [
           "operators",
           "add",
           "--email",
@@ -171,13 +175,14 @@ describeOn("postgres", "operator command", ({ backend, start }) => {
 
 describe("operator command: usage", () => {
   it("usage errors exit 2 with the usage", async () => {
-    for (const args of [
-      [],
-      ["kyc", "approve", "--email", "a@b.example"],
-      ["kyc", "reject", "--email", "a@b.example", "--kind", "id"],
-      ["nonsense"],
-    ]) {
-      const res = await runOperator({ XDG_CONFIG_HOME: emptyConfigHome() }, args)
+    // No arguments: the real process; the others in-process.
+    for (const [args, operator] of [
+      [[], spawnOperator],
+      [["kyc", "approve", "--email", "a@b.example"], runOperator],
+      [["kyc", "reject", "--email", "a@b.example", "--kind", "id"], runOperator],
+      [["nonsense"], runOperator],
+    ] as const) {
+      const res = await operator({ XDG_CONFIG_HOME: emptyConfigHome() }, args)
       expect(res.code, args.join(" ")).toBe(2)
       expect(res.stderr).toContain("usage: npm run operator")
     }

@@ -1,17 +1,26 @@
 /**
- * `npm run operator` as a client of the back-office API, spawned as a real process: the first admin
- * is added without a token (PostgreSQL: the database opened directly; PGlite: the server's bootstrap
- * endpoint) and signs in with its one-time password; an admin's token lists operators but cannot
- * add one (a browser session's call); `login` reads the password and the code from stdin, saves a
- * token file of mode 0600 that the next commands use, and `logout` revokes that token on the server;
- * a token the server does not know stops the command with exit 2 and says what to do.
+ * `npm run operator` as a client of the back-office API: the first admin is added without a token
+ * (PostgreSQL: the database opened directly; PGlite: the server's bootstrap endpoint) and signs in
+ * with its one-time password; an admin's token lists operators but cannot add one (a browser
+ * session's call); `login` reads the password and the code from stdin, saves a token file of mode
+ * 0600 that the next commands use, and `logout` revokes that token on the server; a token the server
+ * does not know stops the command with exit 2 and says what to do.
+ * The first `operators add` and the `login` spawn the real process (`spawnOperator`: another process
+ * than this one, whose server holds the PGlite folder; stdin a pipe); the other commands run the same
+ * CLI function in-process (`runOperator`), which saves a Node start-up each and changes nothing tested.
  */
 import { statSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { BO, codeAt, signIn, TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
-import { emptyConfigHome, operatorToken, PASSWORD, runOperator } from "./operator-cli-support.ts"
+import {
+  emptyConfigHome,
+  operatorToken,
+  PASSWORD,
+  runOperator,
+  spawnOperator,
+} from "./operator-cli-support.ts"
 
 describeBackends("operator command: back-office operators and signing in", ({ start }) => {
   const clock = new TestClock()
@@ -30,11 +39,13 @@ describeBackends("operator command: back-office operators and signing in", ({ st
   })
   afterAll(() => server?.close())
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // A process and a sign-in: a busy machine needs minutes.
   it("adds the first admin without a token, with a one-time password that signs in", {
     timeout: 240_000,
   }, async () => {
-    const added = await runOperator(bootstrapEnv, [
+    // A real process: on PGlite the database is held by this process (its server), so the command
+    // must be another one to go through the server's bootstrap endpoint.
+    const added = await spawnOperator(bootstrapEnv, [
       "operators",
       "add",
       "--email",
@@ -83,7 +94,7 @@ describeBackends("operator command: back-office operators and signing in", ({ st
     }
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("with an admin's token: lists operators; adding one is refused (the browser session's), nothing written", {
     timeout: 240_000,
   }, async () => {
@@ -115,7 +126,7 @@ describeBackends("operator command: back-office operators and signing in", ({ st
     expect(kim).toEqual([])
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // A process and several commands one after the other: a busy machine needs minutes.
   it("login reads the password and the code from stdin, saves the token (0600) the next commands use; logout revokes it", {
     timeout: 240_000,
   }, async () => {
@@ -124,7 +135,8 @@ describeBackends("operator command: back-office operators and signing in", ({ st
     // An operator whose second factor is enrolled (the tests learn its secret at enrolment).
     await operatorToken(server, clock, { email: "lou@ops.example", role: "payments", name: "Lou" })
     clock.advance(30_000)
-    const login = await runOperator(
+    // A real process reading its piped stdin.
+    const login = await spawnOperator(
       env,
       ["login", "--email", "lou@ops.example", "--server", server.url],
       `${PASSWORD}\n${codeAt("lou@ops.example", clock)}\n`,

@@ -1,11 +1,13 @@
 /**
- * `npm run operator -- promotions …` (scripts/operator.ts), spawned as a real process: a client of
- * the back-office API (`/settings/promotions`, server/bonuses/Promotions.ts behind it) with a
+ * `npm run operator -- promotions …` (scripts/operator.ts): a client of the back-office API (`/settings/promotions`, server/bonuses/Promotions.ts behind it) with a
  * marketing operator's token. The seeded welcome tiers are listed with their bands; a promotion
  * created with a code is answered at once by the server's coupon check (it reads promotions on every
  * call), its bands updated, deactivated (the check then refuses it) and activated again; every change
  * has its audit row naming the token; refusals exit 1 with their message, usage errors 2.
  * Expected values are written out as literals.
+ * The refusal with --json (on stdout, exit 1) spawns the real process (`spawnOperator`); the other
+ * commands run the same CLI function in-process (`runOperator`), which saves a Node start-up each and
+ * changes nothing tested.
  * Backend: PostgreSQL only (`describeOn`): the database is not what it tests (HTTP, validation,
  * rules, permissions over plain reads and writes); the ledger, money, concurrency, migration and
  * crash suites run on both (docs/testing.md).
@@ -15,7 +17,14 @@ import { bandText, eurText, parseBands, parseEurCents } from "../../server/bonus
 import { BO, TestClock } from "./backoffice-support.ts"
 import { type FakeGameProvider, startFakeGameProvider } from "./games-support.ts"
 import { describeOn, type TestServer } from "./harness.ts"
-import { cliEnv, emptyConfigHome, operatorToken, type Run, runOperator } from "./operator-cli-support.ts"
+import {
+  cliEnv,
+  emptyConfigHome,
+  operatorToken,
+  type Run,
+  runOperator,
+  spawnOperator,
+} from "./operator-cli-support.ts"
 import { Browser } from "./users-support.ts"
 
 const USER = "/user-service/api/v1"
@@ -149,7 +158,7 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
     expect(await server.query("SELECT id FROM promotions WHERE id = 'welcome-1' AND active")).toHaveLength(1)
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("lists the five seeded welcome promotions with their bands", { timeout: 240_000 }, async () => {
     const res = await operator(["promotions", "list", "--json"])
     expect(res.stderr).toBe("")
@@ -223,7 +232,7 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
     )
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("shows the welcome free spins with their unlock terms, and changes them", {
     timeout: 240_000,
   }, async () => {
@@ -265,7 +274,7 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
     expect(back.code).toBe(0)
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("a created coupon promotion is answered by the coupon check; its bands updated; deactivated it is refused; all audited", {
     timeout: 240_000,
   }, async () => {
@@ -415,7 +424,7 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
     expect(audit[3]?.details).toEqual({ "before.active": false, "after.active": true })
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("refuses with exit 1 and its message: duplicate id or code, bad bands and values, unknown id, game, currency", {
     timeout: 600_000,
   }, async () => {
@@ -509,15 +518,22 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
         "refused (NothingToChange): welcome-2 already has these values: nothing changes\n",
       ],
     ]
-    // One at a time: each is a process of its own.
+    // One at a time.
     for (const [command, stderr] of cases) {
       const res = await command()
       expect(res.stderr).toBe(stderr)
       expect(res.code, stderr).toBe(1)
       expect(res.stdout).toBe("")
     }
-    // --json: the refusal on stdout, still exit 1.
-    const json = await operator(["promotions", "show", "no-such-promo", "--json"])
+    // --json: the refusal on stdout, still exit 1 (a real process).
+    const json = await spawnOperator(cliEnv(token, configHome), [
+      "promotions",
+      "show",
+      "no-such-promo",
+      "--json",
+      "--server",
+      server.url,
+    ])
     expect(json.code).toBe(1)
     expect(JSON.parse(json.stdout)).toEqual({
       refused: true,
@@ -543,7 +559,7 @@ describeOn("postgres", "operator: promotions", ({ start }) => {
     ).toEqual([])
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("usage errors exit 2 with the usage", { timeout: 240_000 }, async () => {
     for (const args of [
       ["promotions", "create", "--id", "x", "--kind", "deposit_bonus"],

@@ -1,14 +1,16 @@
 /**
- * `npm run operator -- withdrawals …` (scripts/operator.ts) spawned as a real process, a client of
- * the back-office API with a payments officer's token. Lists, approves (the sandbox then pays),
- * rejects (funds back), records a manual BTC payout, refuses what a status does not allow (exit 1)
- * and audits every action as the token; a support agent's token is refused (Forbidden), changing
- * nothing.
+ * `npm run operator -- withdrawals …` (scripts/operator.ts), a client of the back-office API with a
+ * payments officer's token. Lists, approves (the sandbox then pays), rejects (funds back), records a
+ * manual BTC payout, refuses what a status does not allow (exit 1) and audits every action as the
+ * token; a support agent's token is refused (Forbidden), changing nothing.
+ * The support agent's refused approval spawns the real process (`spawnOperator`); the other commands
+ * run the same CLI function in-process (`runOperator`), which saves a Node start-up each and changes
+ * nothing tested.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { TestClock } from "./backoffice-support.ts"
 import { describeBackends, type TestServer } from "./harness.ts"
-import { cliEnv, emptyConfigHome, operatorToken, runOperator } from "./operator-cli-support.ts"
+import { cliEnv, emptyConfigHome, operatorToken, runOperator, spawnOperator } from "./operator-cli-support.ts"
 import { sleep } from "./users-support.ts"
 import {
   addWallet,
@@ -39,7 +41,7 @@ describeBackends("withdrawals: operator command", ({ start }) => {
   const operator = (args: ReadonlyArray<string>, token = paymentsToken) =>
     runOperator(cliEnv(token, configHome), [...args, "--server", server.url])
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("lists, approves (then paid by the sandbox), rejects, and audits each action", {
     timeout: 240_000,
   }, async () => {
@@ -89,7 +91,14 @@ describeBackends("withdrawals: operator command", ({ start }) => {
   it("refuses a support agent's token (Forbidden, exit 1), and nothing changes", async () => {
     const p = await newCashier(server, "wo-support", { eur: 5_000n })
     const w = (await bankWithdraw(p, "1000")).body as { id: string }
-    const refused = await operator(["withdrawals", "approve", w.id], supportToken)
+    // A real process: its exit code and both its streams.
+    const refused = await spawnOperator(cliEnv(supportToken, configHome), [
+      "withdrawals",
+      "approve",
+      w.id,
+      "--server",
+      server.url,
+    ])
     expect(refused.code).toBe(1)
     expect(refused.stderr).toBe(
       "refused (Forbidden): The support role does not have the withdrawals.review permission.\n",
@@ -99,7 +108,7 @@ describeBackends("withdrawals: operator command", ({ start }) => {
     expect(await server.query("SELECT action FROM operator_audit WHERE subject = $1", [w.id])).toEqual([])
   })
 
-  // Several processes one after the other: a busy machine needs minutes.
+  // Several commands one after the other: a busy machine may need minutes.
   it("records a manual BTC payout: mark-sent with its transaction, then mark-paid", {
     timeout: 240_000,
   }, async () => {
