@@ -19,7 +19,7 @@ import { BO, TestClock } from "./backoffice-support.ts"
 import { describeOn, type TestServer } from "./harness.ts"
 import { cliEnv, emptyConfigHome, operatorToken, runOperator, spawnOperator } from "./operator-cli-support.ts"
 
-describeOn("postgres", "operator command", ({ backend, start }) => {
+describeOn("postgres", "operator command", ({ start }) => {
   const clock = new TestClock()
   const configHome = emptyConfigHome()
   let server: TestServer
@@ -146,31 +146,34 @@ describeOn("postgres", "operator command", ({ backend, start }) => {
       { status: "PENDING" },
     ])
   })
+})
 
-  if (backend === "pglite") {
-    it("operators add without a token refuses clearly when another process holds the embedded database without an operator endpoint", async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), "casino-operator-"))
-      try {
-        // This test process is alive: as far as the command (another process) can tell, it holds
-        // the database.
-        await writeFile(join(dataDir, "pglite.lock"), `${process.pid}\n`)
-        const res = await spawnOperator({ DATA_DIR: dataDir, XDG_CONFIG_HOME: configHome }, [
-          "operators",
-          "add",
-          "--email",
-          "first@kyc.example",
-          "--name",
-          "First",
-          "--role",
-          "admin",
-        ])
-        expect(res.code).toBe(2)
-        expect(res.stderr).toContain(`in use by process ${process.pid}`)
-      } finally {
-        await rm(dataDir, { recursive: true, force: true })
-      }
-    })
-  }
+// No server: the command meets a PGlite folder that another live process (this one) holds. Not in
+// the PostgreSQL-only block above, where it could never run.
+describe("operator command: the embedded database held elsewhere", () => {
+  const configHome = emptyConfigHome()
+  it("operators add without a token refuses clearly when another process holds the embedded database without an operator endpoint", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "casino-operator-"))
+    try {
+      // This test process is alive: as far as the command (another process) can tell, it holds
+      // the database.
+      await writeFile(join(dataDir, "pglite.lock"), `${process.pid}\n`)
+      const res = await spawnOperator({ DATA_DIR: dataDir, XDG_CONFIG_HOME: configHome }, [
+        "operators",
+        "add",
+        "--email",
+        "first@kyc.example",
+        "--name",
+        "First",
+        "--role",
+        "admin",
+      ])
+      expect(res.code).toBe(2)
+      expect(res.stderr).toContain(`in use by process ${process.pid}`)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
 })
 
 describe("operator command: usage", () => {
