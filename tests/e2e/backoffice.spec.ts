@@ -47,11 +47,24 @@ test("an admin creates a KYC officer, who sees only the role's screens; the audi
   await expect(createdRow.getByRole("cell").nth(1)).toContainText(`Ada Admin <${admin.email}>`)
   await expect(createdRow.getByRole("cell").nth(3)).toContainText(`Kim Officer <${officerEmail}>`)
 
-  // The sign-in form shows while the sign-out call is still on its way: wait for its answer, or
-  // the next page load would abort it and find the session alive.
+  // While the sign-out call is on its way the app says so and offers no sign-in form to race it:
+  // the call is held here until that shows.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const logout = "**/api/backoffice/v1/logout"
+  await page.route(logout, async (route) => {
+    await held
+    await route.continue()
+  })
   const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/backoffice/v1/logout"))
   await page.getByRole("button", { name: "Sign out" }).click()
+  await expect(page.getByRole("status").filter({ hasText: "Signing out…" })).toBeVisible()
+  await expect(page.getByRole("heading", { name: "Sign in" })).toHaveCount(0)
+  release()
   expect((await signedOut).status()).toBe(200)
+  await page.unroute(logout)
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible()
 
   // The officer: the role's menu only, and the admin's screens refused even by address.

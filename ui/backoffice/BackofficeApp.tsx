@@ -59,15 +59,24 @@ export const BackofficeApp = () => {
           ? "blocked"
           : s.matches("signedIn")
             ? "signedIn"
-            : s.matches("passwordRequired") || s.matches("changingPassword")
-              ? "password"
-              : "signedOut",
+            : s.matches("signingOut")
+              ? "signingOut"
+              : s.matches("passwordRequired") || s.matches("changingPassword")
+                ? "password"
+                : "signedOut",
   )
   const screen = useSession((s) => s.context.screen)
   if (state === "checking")
     return (
       <p className="bo-muted bo-center" role="status">
         Loading…
+      </p>
+    )
+  // No sign-in form while the sign-out call runs: a sign-in then would race the session's end.
+  if (state === "signingOut")
+    return (
+      <p className="bo-muted bo-center" role="status">
+        Signing out…
       </p>
     )
   if (state === "unavailable" || state === "blocked") return <Unreachable blocked={state === "blocked"} />
