@@ -135,6 +135,12 @@ export interface AppConfigShape {
    */
   readonly backofficeAllow: ReadonlyArray<string>
   /**
+   * METRICS_ALLOW: the addresses and CIDR networks (client IP as TRUST_PROXY resolves it) that may
+   * read `GET /metrics`; everyone else gets 404. Empty = nobody. Default: loopback, but nobody in
+   * production (the banner says so).
+   */
+  readonly metricsAllow: ReadonlyArray<string>
+  /**
    * BACKOFFICE_URL: the back office's own origin (e.g. https://admin.casino.example), where alone it
    * and its API are served (by the Host header; server/static/hosts.ts); undefined ⇒ on the player
    * app's origin, at /backoffice.
@@ -515,6 +521,23 @@ const backofficeOriginOf = (
   return url.origin
 }
 
+/**
+ * A comma-separated allow-list of IP addresses and CIDR networks (BACKOFFICE_ALLOW, METRICS_ALLOW),
+ * checked by `proxy-addr`, the matcher the guards use on the client IP.
+ */
+const addressList = (name: string, raw: string, expected: string): Array<string> => {
+  const entries = list(raw)
+  try {
+    proxyaddr.compile(entries)
+  } catch {
+    fail(name, raw, expected)
+  }
+  return entries
+}
+
+/** METRICS_ALLOW outside production when unset: this machine only. */
+export const defaultMetricsAllow: ReadonlyArray<string> = ["127.0.0.0/8", "::1"]
+
 /** Parses the environment. Throws `ConfigError` on a bad value. */
 export const loadConfig = (env: Env): AppConfigShape => {
   const port = int(env, "PORT", 8080, 0, 65_535)
@@ -596,16 +619,22 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const backofficeAllowRaw = str(env, "BACKOFFICE_ALLOW")
   // `any`: every address, as unset, but chosen (production refuses it unset).
   const backofficeOpen = backofficeAllowRaw?.toLowerCase() === "any"
-  const backofficeAllow = backofficeAllowRaw === undefined || backofficeOpen ? [] : list(backofficeAllowRaw)
-  try {
-    proxyaddr.compile([...backofficeAllow])
-  } catch {
-    fail(
-      "BACKOFFICE_ALLOW",
-      backofficeAllowRaw ?? "",
-      "comma-separated IP addresses or CIDR networks, or any",
-    )
-  }
+  const backofficeAllow =
+    backofficeAllowRaw === undefined || backofficeOpen
+      ? []
+      : addressList(
+          "BACKOFFICE_ALLOW",
+          backofficeAllowRaw,
+          "comma-separated IP addresses or CIDR networks, or any",
+        )
+  const metricsAllowRaw = str(env, "METRICS_ALLOW")
+  // Unlike BACKOFFICE_ALLOW, an empty list is nobody: loopback by default, nobody in production.
+  const metricsAllow =
+    metricsAllowRaw !== undefined
+      ? addressList("METRICS_ALLOW", metricsAllowRaw, "comma-separated IP addresses or CIDR networks")
+      : nodeEnv === "production"
+        ? []
+        : defaultMetricsAllow
   const backofficeUrl = backofficeOriginOf(str(env, "BACKOFFICE_URL"), publicUrl, allowedOrigins)
   const backofficeTotpKeyRaw = str(env, "BACKOFFICE_TOTP_KEY")
   if (backofficeTotpKeyRaw !== undefined && backofficeTotpKeyRaw.length < 32)
@@ -748,6 +777,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     sessionTtlHours: int(env, "SESSION_TTL_HOURS", 720, 1, 24 * 365),
     cookieSecure: bool(env, "COOKIE_SECURE", nodeEnv === "production"),
     backofficeAllow,
+    metricsAllow,
     backofficeUrl,
     backofficeIdleMinutes: int(env, "BACKOFFICE_IDLE_MINUTES", 30, 1, 24 * 60),
     backofficeSessionHours: int(env, "BACKOFFICE_SESSION_HOURS", 12, 1, 24 * 7),

@@ -136,21 +136,27 @@ const optInNotes: Readonly<Record<string, string>> = {
     "DATABASE_URL=embedded: the embedded PGlite database, chosen (one process on one machine; no PostgreSQL)",
 }
 
+/** Said on the banner when nobody may read /metrics (production's default): not refused, but no scrape will work. */
+export const METRICS_CLOSED_NOTE =
+  "METRICS_ALLOW is empty: GET /metrics answers nobody (404); list the addresses or networks of your Prometheus server to read it"
+
 /** What the start banner reads (a subset of AppConfigShape). */
 export interface BannerInputs extends ProductionInputs {
   readonly optedIn: ReadonlyArray<string>
+  readonly metricsAllow: ReadonlyArray<string>
   readonly databaseUrl: string | undefined
   readonly dataDir: string
 }
 
 /**
  * The casino's start banner (`node server/main.ts` and `npm start`): its mode, the explicit
- * opt-ins, in production the warning of a back office on the player app's origin, the back
- * office's own address when it has one, and where it listens (last).
+ * opt-ins, a /metrics nobody may read, in production the warning of a back office on the player
+ * app's origin, the back office's own address when it has one, and where it listens (last).
  */
 export const startBanner = (c: BannerInputs, url: string): ReadonlyArray<string> => [
   ...(inSandboxMode(c) ? [SANDBOX_MODE] : []),
   ...c.optedIn.flatMap((o) => optInNotes[o] ?? []),
+  ...(c.metricsAllow.length === 0 ? [METRICS_CLOSED_NOTE] : []),
   ...(c.nodeEnv === "production" && c.backofficeUrl === undefined ? [SHARED_ORIGIN_WARNING] : []),
   ...(c.backofficeUrl === undefined ? [] : [`the back office: ${c.backofficeUrl}/backoffice/`]),
   // Last: tools and tests take this line as "ready" (and may stop reading there).

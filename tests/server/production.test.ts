@@ -7,7 +7,7 @@
  * compose/start.ts`) exit 2 with that line for a refused part, and get past the configuration (to
  * the unreachable database, exit 1) with nothing wrong. What an operator may really want (an open
  * back office, the embedded database) is an explicit value that the start banner repeats, beside
- * the warning of a back office on the player app's origin.
+ * the warning of a back office on the player app's origin and a /metrics nobody may read.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
@@ -251,6 +251,10 @@ describe("the start banner repeats what production was told to accept", () => {
       "casino: DATABASE_URL=embedded: the embedded PGlite database, chosen (one process on one machine; no PostgreSQL)",
     )
     expect(out).toContain("casino: BACKOFFICE_ALLOW=any: the back office is open to every address, chosen")
+    // Production's default: nobody may read /metrics, which is said, not refused.
+    expect(out).toContain(
+      "casino: METRICS_ALLOW is empty: GET /metrics answers nobody (404); list the addresses or networks of your Prometheus server to read it",
+    )
     expect(out).toContain(
       "casino: WARNING: the back office shares the player app's origin (BACKOFFICE_URL is not set): a script on a player page could call /api/backoffice with a signed-in operator's cookie; give it a host of its own (docs/backoffice.md)",
     )
@@ -260,11 +264,13 @@ describe("the start banner repeats what production was told to accept", () => {
     const out = await banner("compose/start.ts", {
       ...embedded(),
       BACKOFFICE_URL: "https://admin.casino.example",
+      METRICS_ALLOW: "10.20.0.0/16",
     })
     expect(out).toMatch(/casino: listening on /)
     expect(out).toContain("casino: the back office: https://admin.casino.example/backoffice/")
     expect(out).toContain("casino: BACKOFFICE_ALLOW=any: the back office is open to every address, chosen")
     expect(out).not.toMatch(/WARNING/)
+    expect(out).not.toMatch(/METRICS_ALLOW/)
   }, 180_000)
 })
 
