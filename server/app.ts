@@ -2,7 +2,8 @@
  * The casino server, one Node process on one origin: the contract (services/api.ts) served by
  * HttpApiBuilder with /openapi.json and /docs, the CDN folder, the player app, the edge middleware
  * (head and body limits, origin check, compression, security headers, request log, 4xx JSON for
- * client mistakes, 404/405 for unknown routes, logged JSON 500s) and 501 for the spec endpoints
+ * client mistakes, 404/405 for unknown routes, logged JSON 500s, request metrics), `/metrics` for
+ * METRICS_ALLOW (server/metrics/), and 501 for the spec endpoints
  * whose capability is not built yet. `makeServer` migrates, seeds, writes the CDN files, then
  * listens on a Node server that answers unparseable requests cleanly (security/nodeServer.ts).
  */
@@ -55,6 +56,7 @@ import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { Loyalty } from "./loyalty/Loyalty.ts"
+import { metricsRoute, routeLabel } from "./metrics/http.ts"
 import type { OperatorAudit } from "./operator/Audit.ts"
 import { removeOperatorEndpoint, writeOperatorEndpoint } from "./operator/endpointFile.ts"
 import { Deposits } from "./payments/Deposits.ts"
@@ -201,8 +203,9 @@ export const makeAppLayer = (config: AppConfigShape) => {
     onrampCallbackRoutes,
     chatEventRoutes,
     NotImplementedRoutes,
+    metricsRoute(config, endpoints),
     staticRoutes(config, endpoints),
-    edgeMiddleware(config, endpoints, [documentUploadBodyLimit]),
+    edgeMiddleware(config, endpoints, [documentUploadBodyLimit], routeLabel(config, endpoints)),
   )
   const Logging = Layer.mergeAll(
     Logger.layer([config.nodeEnv === "production" ? Logger.consoleJson : Logger.consoleLogFmt]),

@@ -6,6 +6,7 @@
  */
 import { Duration, Effect, Layer, type Scope, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { streamOpened } from "../metrics/registry.ts"
 import { requireSession } from "../users/auth.ts"
 import { Sessions } from "../users/Sessions.ts"
 import { PlayerEvents } from "./PlayerEvents.ts"
@@ -34,9 +35,13 @@ export const eventStreamResponse = <A extends { readonly type: string }>(
     stillOpen === undefined ? ticks : ticks.pipe(Stream.takeWhileEffect(() => stillOpen))
   ).pipe(Stream.map(() => ": heartbeat\n\n"))
   const body = Stream.unwrap(
-    Effect.map(subscribe, (pushes) =>
+    Effect.gen(function* () {
+      // Counted as open (`sse_streams_open`) for as long as the stream's scope: it ends with the
+      // stream, whether the client left, the session ended or the server is stopping.
+      yield* Effect.acquireRelease(Effect.sync(streamOpened), (closed) => Effect.sync(closed))
+      const pushes = yield* subscribe
       // The first chunk opens the stream at once (the browser's EventSource fires `open`).
-      Stream.concat(
+      return Stream.concat(
         Stream.make(": connected\n\n"),
         Stream.merge(
           pushes.pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)),
@@ -44,8 +49,8 @@ export const eventStreamResponse = <A extends { readonly type: string }>(
           // Heartbeats end only when `stillOpen` says so; the pushes never end on their own.
           { haltStrategy: "either" },
         ),
-      ),
-    ),
+      )
+    }),
   ).pipe(Stream.encodeText)
   return HttpServerResponse.stream(body, {
     contentType: "text/event-stream",

@@ -24,10 +24,11 @@
  *    which names nothing of the cause.
  * 6. Compression of answers held in memory by Accept-Encoding, `Vary: Accept-Encoding`
  *    (server/security/compression.ts).
- * 7. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors) and one
- *    log line per request: method, path, status, milliseconds. The back office (its paths, and
- *    anything on its own host) has a strict CSP of its own: nothing from another origin, never
- *    framed. In local sandbox mode the CSP's
+ * 7. Security headers on every response (CSP, nosniff, Referrer-Policy, frame-ancestors), one
+ *    log line per request (method, path, status, milliseconds), counted in the metrics too
+ *    (`http_requests_total`, `http_request_duration_seconds` by route template: server/metrics/).
+ *    The back office (its paths, and anything on its own host) has a strict CSP of its own:
+ *    nothing from another origin, never framed. In local sandbox mode the CSP's
  *    frames, and the parties' addresses in JSON answers, follow the host the player typed
  *    (server/security/frameHosts.ts).
  */
@@ -47,6 +48,7 @@ import { HttpApiError } from "effect/http-api"
 import { chatOrigins } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
+import { observeRequest } from "../metrics/registry.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
 import { isBackofficeApiPath, makeHostRouting } from "../static/hosts.ts"
 import { compressDynamic } from "./compression.ts"
@@ -247,6 +249,9 @@ export const edgeMiddleware = (
   config: AppConfigShape,
   endpoints: EndpointIndex,
   bodyLimits: ReadonlyArray<BodyLimit> = [],
+  /** The metrics' `route` label: a template, never the raw path (server/metrics/http.ts). */
+  routeOf: (method: string, path: string) => string = (method, path) =>
+    endpoints.routeOf(method, path) ?? "unmatched",
 ) => {
   const frames = makeFrameHosts(config)
   const hosts = makeHostRouting(config)
@@ -279,8 +284,10 @@ export const edgeMiddleware = (
 
         yield* HttpEffect.appendPreResponseHandler((_req, response) =>
           Effect.gen(function* () {
-            const ms = Math.round((performance.now() - started) * 10) / 10
+            const elapsed = performance.now() - started
+            const ms = Math.round(elapsed * 10) / 10
             yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${ms}ms`)
+            observeRequest(request.method, routeOf(request.method, path), response.status, elapsed / 1000)
             let res = HttpServerResponse.setHeaders(response, {
               // A response with a policy of its own keeps it (a user-uploaded file's `sandbox`).
               "content-security-policy": response.headers["content-security-policy"] ?? csp,

@@ -152,7 +152,22 @@ export const makeEndpointIndex = (extra: ReadonlyArray<KnownEndpoint>) => {
     if (methods.has("GET")) methods.add("HEAD")
     return [...methods].sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b))
   }
-  return { known, allowedMethods }
+  /**
+   * The pattern `path` is an address of (the metrics' `route` label: a template, never the raw path),
+   * preferring `method`'s own endpoint, then the most literal one; undefined for an unknown path.
+   */
+  const routeOf = (method: string, path: string): string | undefined => {
+    const wanted = method === "HEAD" ? "GET" : method
+    let best: { readonly path: string; readonly score: number } | undefined
+    for (const e of known) {
+      if (!matchesPattern(e.path, path)) continue
+      const literal = e.path.split("/").filter((s) => s !== "*" && !s.startsWith(":")).length
+      const score = (e.method === wanted ? 1_000 : 0) + literal
+      if (best === undefined || score > best.score) best = { path: e.path, score }
+    }
+    return best?.path
+  }
+  return { known, allowedMethods, routeOf }
 }
 
 export type EndpointIndex = ReturnType<typeof makeEndpointIndex>
