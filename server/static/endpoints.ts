@@ -118,9 +118,11 @@ export const implementedEndpoints = (): ReadonlyArray<KnownEndpoint> => {
 }
 
 /** Matches a concrete path against a router pattern (`:name` = one non-empty segment, `*` = the rest). */
-export const matchesPattern = (pattern: string, path: string): boolean => {
-  const want = pattern.split("/")
-  const got = path.split("/")
+export const matchesPattern = (pattern: string, path: string): boolean =>
+  matchesSegments(pattern.split("/"), path.split("/"))
+
+/** `matchesPattern` on paths split at "/" already. */
+const matchesSegments = (want: ReadonlyArray<string>, got: ReadonlyArray<string>): boolean => {
   for (let i = 0; i < want.length; i++) {
     const segment = want[i] ?? ""
     if (segment === "*") return true
@@ -152,18 +154,24 @@ export const makeEndpointIndex = (extra: ReadonlyArray<KnownEndpoint>) => {
     if (methods.has("GET")) methods.add("HEAD")
     return [...methods].sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b))
   }
+  // Split once: `routeOf` runs on every request (the metrics' label), allowedMethods only on misses.
+  const patterns = known.map((e) => {
+    const segments = e.path.split("/")
+    const literal = segments.filter((s) => s !== "*" && !s.startsWith(":")).length
+    return { method: e.method, path: e.path, segments, literal }
+  })
   /**
    * The pattern `path` is an address of (the metrics' `route` label: a template, never the raw path),
    * preferring `method`'s own endpoint, then the most literal one; undefined for an unknown path.
    */
   const routeOf = (method: string, path: string): string | undefined => {
     const wanted = method === "HEAD" ? "GET" : method
+    const got = path.split("/")
     let best: { readonly path: string; readonly score: number } | undefined
-    for (const e of known) {
-      if (!matchesPattern(e.path, path)) continue
-      const literal = e.path.split("/").filter((s) => s !== "*" && !s.startsWith(":")).length
-      const score = (e.method === wanted ? 1_000 : 0) + literal
-      if (best === undefined || score > best.score) best = { path: e.path, score }
+    for (const p of patterns) {
+      if (!matchesSegments(p.segments, got)) continue
+      const score = (p.method === wanted ? 1_000 : 0) + p.literal
+      if (best === undefined || score > best.score) best = { path: p.path, score }
     }
     return best?.path
   }
