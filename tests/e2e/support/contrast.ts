@@ -13,7 +13,9 @@
  * children or its own lines over (or within a few pixels of) another's lines, none covered where it
  * stands, none fixed or sticky (what shows through those depends on the scroll position). The pixels each text
  * is compared with are those the one-at-a-time probe saw; a text that cannot join waits for its own
- * turn (the first of a later batch, scrolled into view itself).
+ * turn (the first of a later batch, scrolled into view itself). A batch whose members changed
+ * between the probe and the capture (a live list re-rendered: other tests' wins feed the lobby's
+ * latest winners) is captured again; one still changing after five tries is named, not measured.
  */
 import type { Page } from "@playwright/test"
 
@@ -196,7 +198,36 @@ const probeInPage = (selectors: ReadonlyArray<string>): Probe => {
     probing.a11yProbeSheet = sheet
   }
   for (const i of batch) elements[i]?.setAttribute("data-a11y-probe", "")
+  // What the screenshot must still find: a live list (the lobby's latest winners, fed by every other
+  // test's wins) may re-render between this probe and the capture.
+  const watched = window as Window & { a11yProbeMembers?: ReadonlyArray<Member> }
+  watched.a11yProbeMembers = batch.flatMap((i) => {
+    const element = elements[i]
+    if (element === undefined || element === null) return []
+    const r = element.getBoundingClientRect()
+    return [{ element, text: element.textContent ?? "", box: `${r.x},${r.y},${r.width},${r.height}` }]
+  })
   return { verdicts, batch }
+}
+
+interface Member {
+  readonly element: Element
+  readonly text: string
+  readonly box: string
+}
+
+/** In the page: whether every member of the batch is still the probed element, its text and box as probed. */
+const steadyInPage = (): boolean => {
+  const watched = window as Window & { a11yProbeMembers?: ReadonlyArray<Member> }
+  return (watched.a11yProbeMembers ?? []).every(({ element, text, box }) => {
+    const r = element.getBoundingClientRect()
+    return (
+      element.isConnected &&
+      element.hasAttribute("data-a11y-probe") &&
+      element.textContent === text &&
+      `${r.x},${r.y},${r.width},${r.height}` === box
+    )
+  })
 }
 
 /** In the page: every probe taken off, every scroll position put back. */
@@ -273,7 +304,10 @@ export const measureUndecidedContrast = async (
     if (/non-text characters/i.test(node.any[0]?.message ?? "")) continue
     if (!pending.includes(selector)) pending.push(selector)
   }
+  /** Captures in a row that met a batch changing under them (a live list): retried up to a bound. */
+  let unsteady = 0
   while (pending.length > 0) {
+    let steady = true
     let probe: Probe
     let texts: Array<{
       readonly selector: string
@@ -302,11 +336,25 @@ export const measureUndecidedContrast = async (
           height: Math.max(...all.map((r) => r.y + r.height)) - y,
         }
         png = await page.screenshot({ clip, animations: "disabled", caret: "hide" })
+        steady = await page.evaluate(steadyInPage)
         texts = texts.map((t) => ({ ...t, lines: t.lines.map((r) => ({ ...r, x: r.x - x, y: r.y - y })) }))
       }
     } finally {
       await page.evaluate(restoreInPage)
     }
+    if (!steady) {
+      unsteady++
+      if (unsteady <= 5) continue
+      // Still changing after five captures: named, not measured (never a ratio of the wrong pixels).
+      for (const i of probe.batch) {
+        const selector = pending[i]
+        if (selector !== undefined) skipped.push(`${selector} (kept changing while measured)`)
+      }
+      pending = pending.filter((_, i) => !probe.batch.includes(i))
+      unsteady = 0
+      continue
+    }
+    unsteady = 0
     if (png !== undefined) {
       const ratios = await page.evaluate(ratiosInPage, {
         base64: png.toString("base64"),
