@@ -85,6 +85,14 @@ test("two players in one crash game: a manual and an auto cash-out, each sees th
     let manualWon = false
     for (let attempt = 0; attempt < 6 && !manualWon; attempt++) {
       await freshBetting(manual.game)
+      // Each own finished round gets a "Verify your round" link in the history (the list is in a
+      // closed <details>, so counted in the DOM): one more than now means this round is over.
+      const ownRounds = (game: FrameLocator) => game.locator('a[href^="/studio/crash-rounds/"]')
+      const roundsBefore = new Map<FrameLocator, number>()
+      for (const p of [manual, auto]) {
+        const game = p.game as FrameLocator
+        roundsBefore.set(game, await ownRounds(game).count())
+      }
       // Both bet at once (the betting phase is 5 s), then each page and header shows its bet.
       await Promise.all(
         [manual, auto].map(async (p) => {
@@ -103,10 +111,20 @@ test("two players in one crash game: a manual and an auto cash-out, each sees th
           "The round had started before the casino took your bet: it was returned.",
         )
         const cashOut = game.getByRole("button", { name: /^Cash out / })
-        // First the bet's own answer (so last game's result line is not taken for this one's)…
-        await expect(
-          game.getByRole("button", { name: "Bet placed — waiting for the launch" }).or(cashOut).or(returned),
-        ).toBeVisible()
+        // First the bet's own answer (so last game's result line is not taken for this one's), or
+        // this round already over (a bust at launch on a busy machine can pass in one poll)…
+        const placedOrOver = game
+          .getByRole("button", { name: "Bet placed — waiting for the launch" })
+          .or(cashOut)
+          .or(returned)
+        await expect
+          .poll(
+            async () =>
+              (await placedOrOver.isVisible()) ||
+              (await ownRounds(game).count()) > (roundsBefore.get(game) ?? 0),
+            { timeout: 10_000 },
+          )
+          .toBe(true)
         // …then the launch.
         const launched = cashOut.or(game.getByRole("status").filter({ hasText: /^(Won|Lost) / }))
         await expect(launched.or(returned)).toBeVisible({ timeout: 120_000 })
