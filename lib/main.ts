@@ -1,7 +1,8 @@
 /**
  * A service's process, the same for the casino and every party run alone: the configuration read
  * first (a bad one exits with status 2 and one line), then the service started and its lines
- * printed; SIGINT / SIGTERM stop it gracefully (a second signal, or 10 s, ends the process at once).
+ * printed; SIGINT / SIGTERM stop it gracefully (a second signal, or the bound — 10 s unless the
+ * service says otherwise — ends the process at once).
  */
 import { ConfigError } from "./env.ts"
 
@@ -23,6 +24,10 @@ export interface MainOptions<C, S extends { readonly close: () => Promise<void> 
   readonly start: (config: C) => Promise<S>
   /** What to print once it runs: where it listens, its storage, its mode. */
   readonly describe: (config: C, started: S) => ReadonlyArray<string>
+  /** How it stops on a signal (the casino drains first); `close` when absent. */
+  readonly stop?: (config: C, started: S) => Promise<void>
+  /** The bound on stopping, in ms (10 s when absent): past it the process exits at once. */
+  readonly stopBoundMs?: (config: C) => number
 }
 
 export const runMain = <C, S extends { readonly close: () => Promise<void> }>(
@@ -50,12 +55,14 @@ export const runMain = <C, S extends { readonly close: () => Promise<void> }>(
       }
       stopping = true
       console.log(`${name}: ${signal} received, shutting down`)
+      const bound = options.stopBoundMs?.(config) ?? 10_000
       const force = setTimeout(() => {
-        console.error(`${name}: shutdown took longer than 10 s, exiting`)
+        console.error(`${name}: shutdown took longer than ${bound / 1000} s, exiting`)
         process.exit(1)
-      }, 10_000)
+      }, bound)
       force.unref()
-      started.close().then(
+      const ending = options.stop === undefined ? started.close() : options.stop(config, started)
+      ending.then(
         () => {
           console.log(`${name}: stopped`)
           process.exit(0)

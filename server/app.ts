@@ -55,6 +55,9 @@ import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
 import { Ledger } from "./ledger/Ledger.ts"
+import { JobLeasesRepo } from "./lifecycle/JobLeasesRepo.ts"
+import { Jobs } from "./lifecycle/Jobs.ts"
+import { Lifecycle, type LifecycleShape, makeLifecycle } from "./lifecycle/Lifecycle.ts"
 import { Loyalty } from "./loyalty/Loyalty.ts"
 import { metricsRoute, routeLabel } from "./metrics/http.ts"
 import type { OperatorAudit } from "./operator/Audit.ts"
@@ -71,7 +74,7 @@ import type { ResponsibleGaming } from "./responsible-gaming/ResponsibleGaming.t
 import { edgeMiddleware } from "./security/middleware.ts"
 import { createNodeServer } from "./security/nodeServer.ts"
 import { SHARED_ORIGIN_WARNING } from "./security/production.ts"
-import { RateLimiter } from "./security/RateLimiter.ts"
+import { RateLimiter, rateLimitSweep } from "./security/RateLimiter.ts"
 import { makeEndpointIndex, notBuiltEndpoints, notImplemented } from "./static/endpoints.ts"
 import { healthEndpoints, healthRoute } from "./static/health.ts"
 import { staticRoutes } from "./static/http.ts"
@@ -110,11 +113,20 @@ const bootstrap = (config: AppConfigShape) =>
     }),
   )
 
-export const makeAppLayer = (config: AppConfigShape) => {
+export const makeAppLayer = (config: AppConfigShape, lifecycle: LifecycleShape = makeLifecycle()) => {
   const Config = AppConfig.layerFrom(config)
   const Db = makeDbLayer(config)
   // The push stream is infrastructure: account services (the reality check) publish on it too.
-  const Infra = Layer.mergeAll(RateLimiter.layer, Geo.layer, PlayerEvents.layer).pipe(
+  // Background jobs run on the node holding each one's lease (lifecycle/Jobs.ts): once per cluster.
+  const Background = Jobs.layer.pipe(Layer.provideMerge(JobLeasesRepo.layer))
+  const Infra = Layer.mergeAll(
+    RateLimiter.layer,
+    rateLimitSweep,
+    Geo.layer,
+    PlayerEvents.layer,
+    Layer.succeed(Lifecycle, lifecycle),
+  ).pipe(
+    Layer.provideMerge(Background),
     Layer.provideMerge(bootstrap(config)),
     Layer.provideMerge(Db),
     Layer.provideMerge(Config),
@@ -191,7 +203,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
   const Routes = Layer.mergeAll(
     ApiRoutes,
     DocsRoute,
-    healthRoute(config),
+    healthRoute(config, lifecycle),
     cdnRoutes(config),
     unsubscribeRedirectRoute(config),
     backofficeApiRoutes,
@@ -205,7 +217,7 @@ export const makeAppLayer = (config: AppConfigShape) => {
     NotImplementedRoutes,
     metricsRoute(config, endpoints),
     staticRoutes(config, endpoints),
-    edgeMiddleware(config, endpoints, [documentUploadBodyLimit], routeLabel(config, endpoints)),
+    edgeMiddleware(config, endpoints, [documentUploadBodyLimit], routeLabel(config, endpoints), lifecycle),
   )
   const Logging = Layer.mergeAll(
     Logger.layer([config.nodeEnv === "production" ? Logger.consoleJson : Logger.consoleLogFmt]),
@@ -233,6 +245,12 @@ export interface RunningServer {
   /** Base URL with the real port, e.g. http://127.0.0.1:41234. */
   readonly url: string
   readonly close: () => Promise<void>
+  /**
+   * Stops as a rolling deploy needs: readiness 503 and `Connection: close` at once, event streams
+   * told to reconnect elsewhere; after `settleMs` (the proxy's health checks see it) the socket
+   * stops accepting, requests in flight finish, background loops and the database close.
+   */
+  readonly drain: (settleMs: number) => Promise<void>
   /** Runs an effect with the server's own services (its database pool, config, rate limiter, geo). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => Promise<A>
 }
@@ -271,11 +289,14 @@ export type ServerServices =
   | CryptoDepositsRepo
   | Watcher
   | Chat
+  | Jobs
+  | Lifecycle
 
 /** Builds and starts the server; resolves once it listens. `port: 0` picks a free port. */
 export const makeServer = async (config: AppConfigShape): Promise<RunningServer> => {
   const scope = Scope.makeUnsafe()
-  const exit = await Effect.runPromiseExit(Layer.buildWithScope(makeAppLayer(config), scope))
+  const lifecycle = makeLifecycle()
+  const exit = await Effect.runPromiseExit(Layer.buildWithScope(makeAppLayer(config, lifecycle), scope))
   if (Exit.isFailure(exit)) {
     await Effect.runPromise(Scope.close(scope, exit))
     return Effect.runPromise(Effect.failCause(exit.cause))
@@ -291,14 +312,20 @@ export const makeServer = async (config: AppConfigShape): Promise<RunningServer>
   // The embedded database is this process's alone: tell `npm run operator` where to ask instead.
   const embedded = config.databaseUrl === undefined
   if (embedded) writeOperatorEndpoint(config.dataDir, url)
+  const close = () => {
+    closing ??= Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
+      if (embedded) removeOperatorEndpoint(config.dataDir)
+    })
+    return closing
+  }
   return {
     run: (effect) => Effect.runPromise(Effect.provideContext(effect, context)),
     url,
-    close: () => {
-      closing ??= Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
-        if (embedded) removeOperatorEndpoint(config.dataDir)
-      })
-      return closing
+    close,
+    drain: async (settleMs) => {
+      lifecycle.beginDrain()
+      if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs))
+      await close()
     },
   }
 }

@@ -200,6 +200,13 @@ export interface AppConfigShape {
   readonly depositExpiryMinutes: number
   /** Seconds between the deposit expiry sweeper's runs (DEPOSIT_SWEEP_SECONDS, 60). */
   readonly depositSweepSeconds: number
+  /**
+   * On SIGTERM, seconds between readiness turning 503 and the socket closing, for the proxy's
+   * health checks to see it (DRAIN_SETTLE_SECONDS: 2 in production, 0 elsewhere).
+   */
+  readonly drainSettleSeconds: number
+  /** The bound on the whole stop: past it the process exits at once (DRAIN_BOUND_SECONDS, 20). */
+  readonly drainBoundSeconds: number
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
   /**
@@ -811,6 +818,8 @@ export const loadConfig = (env: Env): AppConfigShape => {
     internalUrl: internalRaw.replace(/\/+$/, ""),
     depositExpiryMinutes: int(env, "DEPOSIT_EXPIRY_MINUTES", 60, 1, 24 * 60),
     depositSweepSeconds: int(env, "DEPOSIT_SWEEP_SECONDS", 60, 1, 3600),
+    drainSettleSeconds: int(env, "DRAIN_SETTLE_SECONDS", nodeEnv === "production" ? 2 : 0, 0, 60),
+    drainBoundSeconds: int(env, "DRAIN_BOUND_SECONDS", 20, 1, 600),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
     settlementBatching: bool(env, "SETTLEMENT_BATCHING", true),
     gameProviders,

@@ -19,6 +19,7 @@ import { can } from "../../services/backoffice/permissions.ts"
 import { Chat } from "../chat/Chat.ts"
 import { AppConfig } from "../config.ts"
 import { eventStreamResponse } from "../events/http.ts"
+import { Lifecycle } from "../lifecycle/Lifecycle.ts"
 import { readCookie } from "../users/cookies.ts"
 import { actorOf, Backoffice } from "./Backoffice.ts"
 import { cannedReplies } from "./cannedReplies.ts"
@@ -78,6 +79,7 @@ const eventRoute = Layer.unwrap(
     const backoffice = yield* Backoffice
     const config = yield* AppConfig
     const address = yield* checkAddress
+    const lifecycle = yield* Lifecycle
     const handler = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const allowed = yield* Effect.result(address(request))
@@ -99,7 +101,7 @@ const eventRoute = Layer.unwrap(
       // Each heartbeat re-checks the session (without sliding it): a stream ends within one
       // heartbeat of a sign-out, the idle limit, a disabled operator or a role without chat.answer.
       const sessionId = found.value.sessionId
-      return eventStreamResponse(chat.allEvents(), {
+      return eventStreamResponse(lifecycle, chat.allEvents(), {
         heartbeat: Duration.seconds(config.backofficeStreamCheckSeconds),
         stillOpen: backoffice
           .stillSignedIn(sessionId)

@@ -14,7 +14,7 @@
  *   the promotion's cap in the deposit's currency, rounded down.
  * - One active bonus per player and currency: a deposit made while one is active earns none.
  */
-import { Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import type { SqlError } from "effect/sql"
 import { isRunning } from "../../services/bonus-rules.ts"
 import type {
@@ -28,6 +28,7 @@ import type {
 import { CouponRejected, PromotionNotFound, PromotionUnavailable } from "../../services/errors.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { BonusesRepo, type BonusRow, type PromotionRow } from "./BonusesRepo.ts"
 import { type BonusGrant, type DepositForBonus, makeDepositAward } from "./depositAward.ts"
@@ -421,13 +422,10 @@ const make = Effect.gen(function* () {
     freeSpinWallets,
   })
 
-  // The sweeper: every minute, in every process (each bonus ends once: its row lock decides).
-  yield* expireDue.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("bonus expiry sweep failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.minutes(1))),
-    Effect.delay(Duration.seconds(20)),
-    Effect.forkScoped,
-  )
+  const jobs = yield* Jobs
+  // The sweeper: every minute, once for the cluster (its lease); each bonus ends once whoever runs
+  // it (its row lock decides).
+  yield* jobs.every("bonuses.expiry", expireDue, Duration.minutes(1), { firstAfter: Duration.seconds(20) })
 
   return {
     chooseForCrypto,

@@ -21,6 +21,7 @@ import { ValidationFailed } from "../../services/errors.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { eventStreamResponse } from "../events/http.ts"
 import { Geo } from "../geo/Geo.ts"
+import { Lifecycle } from "../lifecycle/Lifecycle.ts"
 import { requireSession, UnauthenticatedMessage } from "../users/auth.ts"
 import { readCookie, SESSION_COOKIE } from "../users/cookies.ts"
 import { Sessions } from "../users/Sessions.ts"
@@ -154,6 +155,7 @@ export const chatEventRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const chat = yield* Chat
     const owner = yield* ownerOf
+    const lifecycle = yield* Lifecycle
     const handler = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const who = yield* owner(request, false)
@@ -165,7 +167,7 @@ export const chatEventRoutes = Layer.unwrap(
             headers: { "cache-control": "no-store" },
           },
         )
-      return eventStreamResponse(chat.events(who.value))
+      return eventStreamResponse(lifecycle, chat.events(who.value))
     })
     return HttpRouter.add("GET", CHAT_EVENTS_PATH, handler)
   }),

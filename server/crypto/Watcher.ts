@@ -14,7 +14,7 @@
  * the commit. Adapters: the UTXO ones from config (Esplora), plus any given to `Watcher.layer`
  * (the EVM adapter: `Watcher.layer([makeEvmAdapter(config)])`).
  */
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { utxoNetworks } from "../../protocols/chains/networks.ts"
 import { confirmationsAt } from "../../services/crypto-rules.ts"
 import type { CryptoCurrency, Network } from "../../services/crypto-service.ts"
@@ -24,6 +24,7 @@ import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { Rates } from "../wallet/Rates.ts"
 import { Wallets } from "../wallet/Wallets.ts"
 import { Addresses } from "./Addresses.ts"
@@ -326,14 +327,12 @@ const make = (extra: ReadonlyArray<ChainAdapter>) =>
         step,
       )
 
+    const jobs = yield* Jobs
     if (config.crypto.watcherEnabled && adapters.length > 0)
-      // The first step waits a moment: the server is still starting.
-      yield* Effect.forkScoped(
-        tick().pipe(
-          Effect.repeat(Schedule.spaced(`${config.crypto.pollSeconds} seconds`)),
-          Effect.delay("1 second"),
-        ),
-      )
+      // Once for the cluster (its lease); the first step waits a moment: the server is still starting.
+      yield* jobs.every("crypto.watcher", tick(), Duration.seconds(config.crypto.pollSeconds), {
+        firstAfter: Duration.seconds(1),
+      })
 
     return { networks: adapters.map((a) => a.network), tick } satisfies WatcherShape
   })

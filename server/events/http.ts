@@ -6,6 +6,7 @@
  */
 import { Duration, Effect, Layer, type Scope, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Lifecycle, type LifecycleShape } from "../lifecycle/Lifecycle.ts"
 import { streamOpened } from "../metrics/registry.ts"
 import { requireSession } from "../users/auth.ts"
 import { Sessions } from "../users/Sessions.ts"
@@ -13,14 +14,21 @@ import { PlayerEvents } from "./PlayerEvents.ts"
 
 export const EVENTS_PATH = "/api/events"
 export const HEARTBEAT = Duration.seconds(25)
+/**
+ * What a stream says when its server begins to drain, before it ends: reconnect in half a second
+ * (EventSource's own `retry` field), which through the proxy reaches a node that stays.
+ */
+export const DRAIN_RECONNECT = "retry: 500\n\n"
 
 /**
  * A server-sent event response (the player's, the chat's and the inbox's streams): each event named
  * by its `type` with its JSON as `data`, a comment every 25 s. The first chunk, `: connected`, goes
  * out once `subscribe` has subscribed, so whatever is published after a client saw it reaches that
- * client (tests and the widget's re-read rely on it).
+ * client (tests and the widget's re-read rely on it). When the server begins to drain, the stream
+ * sends the reconnect hint and ends: the browser's EventSource opens it again on another node.
  */
 export const eventStreamResponse = <A extends { readonly type: string }>(
+  lifecycle: LifecycleShape,
   subscribe: Effect.Effect<Stream.Stream<A>, never, Scope.Scope>,
   options: {
     /** Every heartbeat; 25 s when absent. */
@@ -41,14 +49,16 @@ export const eventStreamResponse = <A extends { readonly type: string }>(
       yield* Effect.acquireRelease(Effect.sync(streamOpened), (closed) => Effect.sync(closed))
       const pushes = yield* subscribe
       // The first chunk opens the stream at once (the browser's EventSource fires `open`).
+      const live = Stream.merge(
+        pushes.pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)),
+        heartbeats,
+        // Heartbeats end only when `stillOpen` says so; the pushes never end on their own.
+        { haltStrategy: "either" },
+      )
+      const drained = Stream.fromEffect(lifecycle.draining).pipe(Stream.map(() => DRAIN_RECONNECT))
       return Stream.concat(
         Stream.make(": connected\n\n"),
-        Stream.merge(
-          pushes.pipe(Stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)),
-          heartbeats,
-          // Heartbeats end only when `stillOpen` says so; the pushes never end on their own.
-          { haltStrategy: "either" },
-        ),
+        Stream.merge(live, drained, { haltStrategy: "either" }),
       )
     }),
   ).pipe(Stream.encodeText)
@@ -62,6 +72,7 @@ export const eventRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const sessions = yield* Sessions
     const events = yield* PlayerEvents
+    const lifecycle = yield* Lifecycle
     const handler = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const session = yield* requireSession(sessions, request).pipe(Effect.result)
@@ -70,7 +81,7 @@ export const eventRoutes = Layer.unwrap(
           { _tag: "Unauthenticated", message: session.failure.message },
           { status: 401, headers: { "cache-control": "no-store" } },
         )
-      return eventStreamResponse(events.subscribe(session.success.user.id))
+      return eventStreamResponse(lifecycle, events.subscribe(session.success.user.id))
     })
     return HttpRouter.add("GET", EVENTS_PATH, handler)
   }),

@@ -6,7 +6,6 @@
  * refuses their replays anyway.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { forkEvery } from "../../lib/background.ts"
 import { GameWalletErrors } from "../../protocols/game-wallet/errors.ts"
 import { type AcceptedSignature, acceptedSignature } from "../../protocols/game-wallet/signature.ts"
 import {
@@ -18,6 +17,7 @@ import type { GameProviderConfig } from "../config.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { Integrations } from "./Integrations.ts"
 import { type BatchJob, makeSettlementBatcher } from "./settlementBatch.ts"
 import { WalletBatchRepo } from "./WalletBatchRepo.ts"
@@ -164,15 +164,16 @@ const make = Effect.gen(function* () {
       ),
     )
 
+  const jobs = yield* Jobs
   // Forgets the signatures whose replays the tolerance refuses anyway, for the server's lifetime.
-  yield* forkEvery(
+  yield* jobs.every(
+    "games.signature-prune",
     Effect.suspend(() =>
       repo.pruneSignatures(
         Math.floor(Date.now() / 1000) - config.webhookToleranceSeconds - PRUNE_MARGIN_SECONDS,
       ),
     ),
     PRUNE_EVERY,
-    "games: pruning the wallet signatures",
   )
 
   return { handle } satisfies GameWalletShape

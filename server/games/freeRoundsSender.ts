@@ -9,11 +9,11 @@
  */
 import { randomBytes } from "node:crypto"
 import { Duration, Effect, Layer } from "effect"
-import { forkEvery } from "../../lib/background.ts"
 import { decodeFreeRoundsAnswer } from "../../protocols/game-wallet/free-rounds.ts"
 import { SIGNATURE_HEADER, signBody } from "../../protocols/game-wallet/signature.ts"
 import { FreeRoundsRepo, type GrantRow } from "../bonuses/FreeRoundsRepo.ts"
 import type { GameProviderConfig } from "../config.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { Integrations } from "./Integrations.ts"
 
 const TIMEOUT_MS = 8_000
@@ -91,6 +91,7 @@ export const FreeRoundsSenderLive = Layer.effectDiscard(
         }
       }
     })
-    yield* forkEvery(round, Duration.seconds(1), "free rounds outbox")
+    const jobs = yield* Jobs
+    yield* jobs.every("games.free-rounds-outbox", round, Duration.seconds(1))
   }),
 )

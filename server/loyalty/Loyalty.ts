@@ -19,7 +19,7 @@
  *   as cash from the house's `cashback` account; once per player, currency and week, 48 hours after
  *   the week ends (`CASHBACK_GRACE_HOURS`), so the rounds' late rollbacks and wins count.
  */
-import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import {
   CASHBACK_GRACE_HOURS,
@@ -43,6 +43,7 @@ import { parseDecimal } from "../../services/money-rules.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { type LevelRow, LoyaltyRepo, type StakeRow } from "./LoyaltyRepo.ts"
 
 /** The house account weekly cashback is paid from (`house/cashback`, one per currency). */
@@ -362,23 +363,22 @@ const make = Effect.gen(function* () {
       return tier.withdrawLimitBps
     }).pipe(Effect.orDie)
 
-  // The jobs run in every process: the cursor's row lock and the cashback's idempotency key make a
-  // second runner harmless. Tests that move bets back in time run them by hand.
+  const jobs = yield* Jobs
+  // The jobs run once for the cluster (their leases); the cursor's row lock and the cashback's
+  // idempotency key would make a second runner harmless anyway. Tests that move bets back in time
+  // run them by hand.
   if (config.loyaltyJobs) {
-    yield* accrue.pipe(
-      Effect.catchCause((cause) => Effect.logWarning("loyalty accrual failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.seconds(config.loyaltyAccrualSeconds))),
-      Effect.delay(Duration.seconds(Math.min(15, config.loyaltyAccrualSeconds))),
-      Effect.forkScoped,
-    )
-    yield* Effect.gen(function* () {
-      const week = dueCashbackWeek(yield* Clock.currentTimeMillis)
-      if (!(yield* repo.weekDone(week))) yield* runCashback(week)
-    }).pipe(
-      Effect.catchCause((cause) => Effect.logWarning("loyalty cashback failed", cause)),
-      Effect.repeat(Schedule.spaced(Duration.hours(1))),
-      Effect.delay(Duration.seconds(30)),
-      Effect.forkScoped,
+    yield* jobs.every("loyalty.accrual", accrue, Duration.seconds(config.loyaltyAccrualSeconds), {
+      firstAfter: Duration.seconds(Math.min(15, config.loyaltyAccrualSeconds)),
+    })
+    yield* jobs.every(
+      "loyalty.cashback",
+      Effect.gen(function* () {
+        const week = dueCashbackWeek(yield* Clock.currentTimeMillis)
+        if (!(yield* repo.weekDone(week))) yield* runCashback(week)
+      }),
+      Duration.hours(1),
+      { firstAfter: Duration.seconds(30) },
     )
   }
 

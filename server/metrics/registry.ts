@@ -36,6 +36,47 @@ const sseStreams = new Gauge({
   registers: [registry],
 })
 
+const jobRuns = new Counter({
+  name: "background_job_runs_total",
+  help: "Rounds of a background job run on this node (it held the job's lease), by outcome.",
+  labelNames: ["job", "outcome"] as const,
+  registers: [registry],
+})
+
+const jobDuration = new Histogram({
+  name: "background_job_duration_seconds",
+  help: "How long a background job's round took on this node.",
+  labelNames: ["job"] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+  registers: [registry],
+})
+
+const jobLastSuccess = new Gauge({
+  name: "background_job_last_success_timestamp_seconds",
+  help: "When a round of the job last succeeded on this node (Unix seconds): the 'job not run' alert reads its max over the cluster.",
+  labelNames: ["job"] as const,
+  registers: [registry],
+})
+
+const jobLeader = new Gauge({
+  name: "background_job_lease_held",
+  help: "1 while this node holds the job's lease (runs it for the cluster), 0 otherwise.",
+  labelNames: ["job"] as const,
+  registers: [registry],
+})
+
+/** One round of a background job, run by the lease holder. */
+export const observeJobRound = (job: string, ok: boolean, seconds: number): void => {
+  jobRuns.inc({ job, outcome: ok ? "ok" : "failed" })
+  jobDuration.observe({ job }, seconds)
+  if (ok) jobLastSuccess.set({ job }, Date.now() / 1000)
+}
+
+/** Whether this node holds a job's lease now. */
+export const observeJobLease = (job: string, held: boolean): void => {
+  jobLeader.set({ job }, held ? 1 : 0)
+}
+
 /** Methods as label values: the usual ones as sent, anything else one bucket (clients choose them). */
 const knownMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
 

@@ -21,7 +21,7 @@
  * for an expired (or failed) deposit still credits it — the provider holds the player's money.
  */
 import { createHash } from "node:crypto"
-import { Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { PaymentEvent } from "../../protocols/payments/events.ts"
 import {
   CurrencyNotSupported,
@@ -60,6 +60,7 @@ import { Bonuses } from "../bonuses/Bonuses.ts"
 import { AppConfig } from "../config.ts"
 import { PlayerEvents } from "../events/PlayerEvents.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 import { ProfileRepo } from "../profile/ProfileRepo.ts"
 import { ResponsibleGaming } from "../responsible-gaming/ResponsibleGaming.ts"
 import { Rates } from "../wallet/Rates.ts"
@@ -584,13 +585,11 @@ const make = Effect.gen(function* () {
     Effect.orDie,
   )
 
-  // The sweeper: every DEPOSIT_SWEEP_SECONDS (a minute), in every process (idempotent).
-  yield* expireStale.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("deposit expiry sweep failed", cause)),
-    Effect.repeat(Schedule.spaced(Duration.seconds(config.depositSweepSeconds))),
-    Effect.delay(Duration.seconds(Math.min(30, config.depositSweepSeconds))),
-    Effect.forkScoped,
-  )
+  const jobs = yield* Jobs
+  // The sweeper: every DEPOSIT_SWEEP_SECONDS (a minute), once for the cluster (its lease; idempotent).
+  yield* jobs.every("deposits.expiry", expireStale, Duration.seconds(config.depositSweepSeconds), {
+    firstAfter: Duration.seconds(Math.min(30, config.depositSweepSeconds)),
+  })
 
   return { start, completed, history, webhook, expireStale } satisfies DepositsShape
 })

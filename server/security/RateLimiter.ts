@@ -8,11 +8,12 @@
  * that counts only failures (the back office's sign-in) records them and reads, before the next
  * attempt, whether its window is full.
  */
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { RateLimited } from "../../services/errors.ts"
 import type { RateLimit } from "../config.ts"
+import { Jobs } from "../lifecycle/Jobs.ts"
 
 export interface RateLimiterShape {
   /** Counts one attempt under `key`; fails with `RateLimited` once `limit.max` attempts were made in the window. */
@@ -57,15 +58,6 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
-      const sweep = sql`DELETE FROM rate_limit_counters WHERE expires_at < now()`.pipe(
-        Effect.catchCause((cause) => Effect.logWarning("rate-limit sweep failed", cause)),
-      )
-      yield* sweep.pipe(
-        Effect.repeat(Schedule.spaced(Duration.minutes(10))),
-        Effect.delay(Duration.minutes(1)),
-        Effect.forkScoped,
-      )
-
       const windowStart = (window: number) =>
         sql`to_timestamp(floor(extract(epoch FROM now()) / ${window}::int) * ${window}::int)`
 
@@ -103,3 +95,20 @@ export class RateLimiter extends Context.Service<RateLimiter, RateLimiterShape>(
     }),
   )
 }
+
+/**
+ * Expired windows swept every 10 minutes, once for the cluster (its lease): the server's, not the
+ * operator CLI's, which uses the limiter without running jobs.
+ */
+export const rateLimitSweep = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const jobs = yield* Jobs
+    yield* jobs.every(
+      "rate-limits.sweep",
+      sql`DELETE FROM rate_limit_counters WHERE expires_at < now()`,
+      Duration.minutes(10),
+      { firstAfter: Duration.minutes(1) },
+    )
+  }),
+)

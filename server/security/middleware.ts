@@ -48,6 +48,7 @@ import { HttpApiError } from "effect/http-api"
 import { chatOrigins } from "../chat/config.ts"
 import type { AppConfigShape } from "../config.ts"
 import { errorReportMaxBytes } from "../errorlog/http.ts"
+import type { LifecycleShape } from "../lifecycle/Lifecycle.ts"
 import { observeRequest } from "../metrics/registry.ts"
 import { apiFallback, type EndpointIndex } from "../static/endpoints.ts"
 import { isBackofficeApiPath, makeHostRouting } from "../static/hosts.ts"
@@ -252,6 +253,8 @@ export const edgeMiddleware = (
   /** The metrics' `route` label: a template, never the raw path (server/metrics/http.ts). */
   routeOf: (method: string, path: string) => string = (method, path) =>
     endpoints.routeOf(method, path) ?? "unmatched",
+  /** While it drains, every answer closes its connection: the client's next request goes elsewhere. */
+  lifecycle?: LifecycleShape,
 ) => {
   const frames = makeFrameHosts(config)
   const hosts = makeHostRouting(config)
@@ -299,6 +302,8 @@ export const edgeMiddleware = (
             if (config.nodeEnv === "production" && config.publicUrl.startsWith("https://")) {
               res = HttpServerResponse.setHeader(res, "strict-transport-security", "max-age=15552000")
             }
+            if (lifecycle?.isDraining() === true)
+              res = HttpServerResponse.setHeader(res, "connection", "close")
             return res
           }),
         )

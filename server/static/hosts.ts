@@ -4,7 +4,7 @@
  * (`/backoffice` and below, `/api/backoffice` and below; its bare root leads to `/backoffice/`), and
  * every other host serves everything but those: a script on a player page cannot reach the
  * back-office API with an operator's cookie, which the browser keeps for the back office's host
- * alone. `/health` answers on every host (a load balancer's check). Without BACKOFFICE_URL both
+ * alone. `/health` and `/ready` answer on every host (a load balancer's checks). Without BACKOFFICE_URL both
  * apps share every host, as they always did. The edge applies it (server/security/middleware.ts).
  */
 import type { AppConfigShape } from "../config.ts"
@@ -49,7 +49,7 @@ export const makeHostRouting = (config: Pick<AppConfigShape, "backofficeUrl">): 
     isBackofficeHost,
     isBackoffice,
     route: (hostHeader, path) => {
-      if (own === undefined || path === "/health") return "serve"
+      if (own === undefined || path === "/health" || path === "/ready") return "serve"
       if (!isBackofficeHost(hostHeader)) return isBackoffice(path) ? "notFound" : "serve"
       if (isBackoffice(path)) return "serve"
       return path === "/" ? "toBackoffice" : "notFound"

@@ -37,7 +37,6 @@
  * SQL is in WithdrawalsRepo.ts; balances change only through the ledger.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { forkEvery } from "../../lib/background.ts"
 import type { Withdrawable, Withdrawal, WithdrawalStatus } from "../../services/cashout-service.ts"
 import type { CryptoTransfer } from "../../services/crypto-service.ts"
 import type { CurrencyNotSupported, WithdrawalNotFound } from "../../services/errors.ts"
@@ -78,6 +77,8 @@ export {
   riskContextView,
   type SessionCountry,
 } from "./riskContext.ts"
+
+import { Jobs } from "../lifecycle/Jobs.ts"
 
 export interface WithdrawalsShape {
   /** What the player may take out now in `currency` (absent: the default wallet's, else EUR). */
@@ -144,12 +145,13 @@ const make = Effect.gen(function* () {
   const { ofPlayer, fiatHistory, cryptoHistory } = yield* makeHistory
   const { riskContext } = yield* makeRiskContext
 
-  // The payout loop, in every process (each step is idempotent and moves under a row lock).
-  yield* forkEvery(
+  const jobs = yield* Jobs
+  // The payout loop, once for the cluster (its lease; each step is idempotent and moves under a row lock).
+  yield* jobs.every(
+    "withdrawals.payouts",
     runPayouts(config.withdrawPayoutPollSeconds),
     Duration.seconds(config.withdrawPayoutPollSeconds),
-    "withdrawals: payout round",
-    { firstAfterInterval: true },
+    { firstAfter: Duration.seconds(config.withdrawPayoutPollSeconds) },
   )
 
   return {

@@ -67,6 +67,10 @@ export const openRestartableData = async (
         closing ??= running.close()
         return closing
       },
+      drain: (settleMs) => {
+        closing ??= running.drain(settleMs)
+        return closing
+      },
     }
   }
 

@@ -71,6 +71,7 @@ describeBackends("crypto: the UTXO sandbox chains survive a restart", ({ backend
       run: stack.casino.run,
       parties: stack.parties,
       close: stack.close,
+      drain: (settleMs) => stack.casino.drain(settleMs),
     }
     running.push(s)
     return s

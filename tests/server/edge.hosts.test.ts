@@ -144,8 +144,9 @@ describeOn("postgres", "the back office on its own host (BACKOFFICE_URL)", ({ st
       "{}",
     )
     expect(register.status).toBe(404)
-    // A load balancer's check answers on either host.
+    // A load balancer's checks answer on either host.
     expect((await onAdmin("/health")).status).toBe(200)
+    expect((await onAdmin("/ready")).status).toBe(200)
   })
 
   it("its pages carry the back office's strict CSP, without the chat vendor's origin", async () => {

@@ -72,6 +72,8 @@ export interface TestServer {
   /** The outside parties' sandboxes started beside it (`options.parties`), by name. */
   readonly parties: ReadonlyMap<PartyName, StartedParty>
   readonly close: () => Promise<void>
+  /** The casino's SIGTERM path (`RunningServer.drain`); its database stays until `close`. */
+  readonly drain: (settleMs: number) => Promise<void>
 }
 
 export const testDatabaseUrl = adminDatabaseUrl
@@ -181,6 +183,7 @@ export const startTestServer = async (
     run: <A, E>(effect: Effect.Effect<A, E, ServerServices>) => running.run(effect),
     parties,
     close,
+    drain: (settleMs) => running.drain(settleMs),
   }
 }
 

@@ -289,6 +289,7 @@ describe("the mode is impossible to miss", () => {
           status: "ok",
           database: "ok",
           mode: "local sandbox mode: test cards and test keys, no real money",
+          draining: false,
         },
       })
     } finally {

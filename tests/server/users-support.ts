@@ -24,6 +24,8 @@ export interface Reply {
 /** An open server-sent event stream: `until(marker)` reads on until the text so far holds the marker. */
 export interface EventStream {
   readonly until: (marker: string) => Promise<string>
+  /** Reads to the stream's end: true once the server ended it (false if reading failed). */
+  readonly ended: () => Promise<boolean>
   readonly close: () => Promise<void>
 }
 
@@ -107,7 +109,18 @@ export class Browser {
       return pushed
     }
     await until(": connected")
-    return { until, close: () => reader.cancel() }
+    const ended = async (): Promise<boolean> => {
+      try {
+        for (;;) {
+          const chunk = await reader.read()
+          if (chunk.done) return true
+          pushed += decoder.decode(chunk.value, { stream: true })
+        }
+      } catch {
+        return false
+      }
+    }
+    return { until, ended, close: () => reader.cancel() }
   }
 
   delete(path: string): Promise<Reply> {
