@@ -66,8 +66,23 @@ export interface StartOptions {
   readonly overrides?: Partial<AppConfigShape>
 }
 
-/** Starts the parties that are on, then the casino told about them. */
-export const startLocal = async (env: Env, options: StartOptions = {}): Promise<LocalStack> => {
+/** The parties started for a casino, and the environment that tells the casino about them. */
+export interface StartedParties {
+  /** The casino's environment: the given one, its PORT and PUBLIC_URL, and each party's variables. */
+  readonly casinoEnv: Readonly<Record<string, string | undefined>>
+  readonly started: ReadonlyMap<PartyName, StartedParty>
+  /** In reverse start order. */
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Starts the parties that are on (or `only`) for a casino reached at PUBLIC_URL and INTERNAL_URL —
+ * one process, or a cluster's proxy (scripts/cluster.ts) — and returns what the casino must be told.
+ */
+export const startParties = async (
+  env: Env,
+  options: Pick<StartOptions, "only"> = {},
+): Promise<StartedParties & { readonly casinoPort: number }> => {
   // Validated as the casino validates it (a bad variable fails before anything starts).
   const base = loadConfig(env)
   const chosen = parties.filter((p) =>
@@ -100,7 +115,7 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
     env,
   }
   const started = new Map<PartyName, StartedParty>()
-  const closeParties = async () => {
+  const close = async () => {
     for (const p of [...started.values()].reverse()) await p.close().catch(() => undefined)
   }
   try {
@@ -111,27 +126,38 @@ export const startLocal = async (env: Env, options: StartOptions = {}): Promise<
       const port = asked === 0 ? await freePort() : asked
       started.set(party.name, await party.start(context, port, started))
     }
-    for (const p of started.values()) {
-      for (const [k, v] of Object.entries(p.casinoEnv)) if (value(env, k) === undefined) casinoEnv[k] = v
-    }
-    // The sandboxes' pages are plain http on this machine: the player app may frame them.
-    const framed = [...started.values()].map((p) => new URL(p.publicUrl).origin)
-    if (value(env, "FRAME_ORIGINS") === undefined && framed.length > 0)
-      casinoEnv.FRAME_ORIGINS = framed.join(",")
-    const finalConfig = { ...loadConfig(casinoEnv), ...options.overrides }
+  } catch (error) {
+    await close()
+    throw error
+  }
+  for (const p of started.values()) {
+    for (const [k, v] of Object.entries(p.casinoEnv)) if (value(env, k) === undefined) casinoEnv[k] = v
+  }
+  // The sandboxes' pages are plain http on this machine: the player app may frame them.
+  const framed = [...started.values()].map((p) => new URL(p.publicUrl).origin)
+  if (value(env, "FRAME_ORIGINS") === undefined && framed.length > 0)
+    casinoEnv.FRAME_ORIGINS = framed.join(",")
+  return { casinoEnv, started, close, casinoPort }
+}
+
+/** Starts the parties that are on, then the casino told about them. */
+export const startLocal = async (env: Env, options: StartOptions = {}): Promise<LocalStack> => {
+  const withParties = await startParties(env, options)
+  try {
+    const finalConfig = { ...loadConfig(withParties.casinoEnv), ...options.overrides }
     const casino = await makeServer(finalConfig)
     let closing: Promise<void> | undefined
     return {
       casino,
       config: finalConfig,
-      parties: started,
+      parties: withParties.started,
       close: () => {
-        closing ??= casino.close().finally(closeParties)
+        closing ??= casino.close().finally(withParties.close)
         return closing
       },
     }
   } catch (error) {
-    await closeParties()
+    await withParties.close()
     throw error
   }
 }

@@ -55,10 +55,13 @@ export const eventStreamResponse = <A extends { readonly type: string }>(
         // Heartbeats end only when `stillOpen` says so; the pushes never end on their own.
         { haltStrategy: "either" },
       )
-      const drained = Stream.fromEffect(lifecycle.draining).pipe(Stream.map(() => DRAIN_RECONNECT))
-      return Stream.concat(
-        Stream.make(": connected\n\n"),
-        Stream.merge(live, drained, { haltStrategy: "either" }),
+      // The drain interrupts the live part; the hint is then appended (not raced with it), so it is
+      // always the stream's last words when the server drains.
+      return Stream.make(": connected\n\n").pipe(
+        Stream.concat(live.pipe(Stream.interruptWhen(lifecycle.draining))),
+        Stream.concat(
+          Stream.suspend(() => (lifecycle.isDraining() ? Stream.make(DRAIN_RECONNECT) : Stream.empty)),
+        ),
       )
     }),
   ).pipe(Stream.encodeText)

@@ -174,6 +174,11 @@ export const drainUnreadBody = (request: unknown): Promise<void> | undefined => 
 /** `createServer` for `NodeHttpServer.layer`: the 64 KiB parser limit and the `clientError` answers. */
 export const createNodeServer = (): Server => {
   const server = createServer({ maxHeaderSize: maxHeaderBytes })
+  // Idle keep-alive connections outlive the proxy's (HAProxy's pool, compose/cluster/haproxy.cfg):
+  // the side that closes an idle connection must be the one that would otherwise send on it, or a
+  // request sent as the node closes it is lost. A drain closes idle connections at once anyway.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   server.on("clientError", onClientError)
   return server
 }
