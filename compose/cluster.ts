@@ -148,6 +148,8 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
           // One hop: HAProxy's X-Forwarded-For is the player's address.
           TRUST_PROXY: env.TRUST_PROXY ?? "1",
           DRAIN_SETTLE_SECONDS: env.DRAIN_SETTLE_SECONDS ?? "2",
+          // One JSON object per line, each with its request id: what a log shipper reads.
+          LOG_FORMAT: env.LOG_FORMAT ?? "json",
           NODE_NAME: name,
         }).filter((e): e is [string, string] => e[1] !== undefined),
       )

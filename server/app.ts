@@ -220,7 +220,7 @@ export const makeAppLayer = (config: AppConfigShape, lifecycle: LifecycleShape =
     edgeMiddleware(config, endpoints, [documentUploadBodyLimit], routeLabel(config, endpoints), lifecycle),
   )
   const Logging = Layer.mergeAll(
-    Logger.layer([config.nodeEnv === "production" ? Logger.consoleJson : Logger.consoleLogFmt]),
+    Logger.layer([config.logFormat === "json" ? Logger.consoleJson : Logger.consoleLogFmt]),
     Layer.succeed(References.MinimumLogLevel, config.logLevel),
   )
   // Infra (database, migrations, seed, CDN files) is built BEFORE the socket opens: nothing

@@ -69,6 +69,11 @@ export interface AppConfigShape {
   readonly nodeEnv: string
   /** Minimum level of the Effect logger (LOG_LEVEL: Trace, Debug, Info, Warn, Error, Fatal, None). */
   readonly logLevel: LogLevel.LogLevel
+  /**
+   * LOG_FORMAT: `json` (one JSON object per line, its annotations — requestId, job — as fields; the
+   * default in production) or `logfmt` (key=value, the default elsewhere).
+   */
+  readonly logFormat: "json" | "logfmt"
   /** How far to believe X-Forwarded-For (TRUST_PROXY): not at all, n proxy hops, or trusted networks. */
   readonly trustProxy: TrustProxy
   readonly defaultCountry: string
@@ -563,6 +568,9 @@ export const loadConfig = (env: Env): AppConfigShape => {
   const frameOrigins =
     frameOriginsRaw === undefined ? [] : list(frameOriginsRaw).map((o) => originOf("FRAME_ORIGINS", o))
   const nodeEnv = str(env, "NODE_ENV") ?? "development"
+  const logFormatRaw = str(env, "LOG_FORMAT") ?? (nodeEnv === "production" ? "json" : "logfmt")
+  if (logFormatRaw !== "json" && logFormatRaw !== "logfmt") fail("LOG_FORMAT", logFormatRaw, "json, logfmt")
+  const logFormat: "json" | "logfmt" = logFormatRaw === "json" ? "json" : "logfmt"
   const logLevelRaw = str(env, "LOG_LEVEL") ?? "Info"
   const logLevel = logLevels.find((l) => l.toLowerCase() === logLevelRaw.toLowerCase())
   if (logLevel === undefined) fail("LOG_LEVEL", logLevelRaw, logLevels.join(", "))
@@ -748,6 +756,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     frameOrigins,
     nodeEnv,
     logLevel: logLevel ?? "Info",
+    logFormat,
     trustProxy,
     defaultCountry,
     cdnBasePath,

@@ -64,7 +64,9 @@ export class Jobs extends Context.Service<Jobs, JobsShape>()("casino/server/Jobs
             if (due === undefined) return yield* Effect.sleep(Duration.millis(pollMs))
             if (due > 0) return yield* Effect.sleep(Duration.millis(Math.min(due, everyMs)))
             const started = performance.now()
-            const exit = yield* Effect.exit(round)
+            // Each round has an id of its own on its log lines and its calls to providers.
+            const roundId = `job-${job}-${crypto.randomUUID().slice(0, 8)}`
+            const exit = yield* Effect.exit(round.pipe(Effect.annotateLogs({ job, requestId: roundId })))
             if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause))
               return yield* Effect.failCause(exit.cause)
             observeJobRound(job, Exit.isSuccess(exit), (performance.now() - started) / 1000)

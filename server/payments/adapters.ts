@@ -19,6 +19,7 @@ import {
   type SignatureProblem,
   signEvent,
 } from "../../protocols/payments/signature.ts"
+import { withRequestId } from "../security/requestId.ts"
 import type { Gateway, PaymentFamily } from "./Gateways.ts"
 
 export interface Customer {
@@ -71,42 +72,48 @@ const requestTimeoutMs = 10_000
 
 /** POSTs JSON to the provider; a 201 body, or ProviderRefused for anything else (logged). */
 const callProvider = (gateway: Gateway, path: string, body: unknown) =>
-  Effect.tryPromise({
-    try: async (signal) => {
-      const res = await fetch(`${gateway.baseUrl}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
-      })
-      const text = await res.text()
-      let json: unknown
-      try {
-        json = text === "" ? null : JSON.parse(text)
-      } catch {
-        json = null
-      }
-      return { status: res.status, json }
-    },
-    catch: (cause) =>
-      new ProviderRefused({
-        gateway: gateway.code,
-        status: 0,
-        message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+  withRequestId({ authorization: `Bearer ${gateway.apiKey}`, "content-type": "application/json" })
+    .pipe(
+      Effect.flatMap((headers) =>
+        Effect.tryPromise({
+          try: async (signal) => {
+            const res = await fetch(`${gateway.baseUrl}${path}`, {
+              method: "POST",
+              headers,
+              body: JSON.stringify(body),
+              signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
+            })
+            const text = await res.text()
+            let json: unknown
+            try {
+              json = text === "" ? null : JSON.parse(text)
+            } catch {
+              json = null
+            }
+            return { status: res.status, json }
+          },
+          catch: (cause) =>
+            new ProviderRefused({
+              gateway: gateway.code,
+              status: 0,
+              message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+            }),
+        }),
+      ),
+    )
+    .pipe(
+      Effect.flatMap(({ status, json }) => {
+        if (status === 201 && typeof json === "object" && json !== null) return Effect.succeed(json)
+        const message =
+          typeof json === "object" && json !== null && "message" in json && typeof json.message === "string"
+            ? json.message
+            : `HTTP ${status}`
+        return Effect.fail(new ProviderRefused({ gateway: gateway.code, status, message }))
       }),
-  }).pipe(
-    Effect.flatMap(({ status, json }) => {
-      if (status === 201 && typeof json === "object" && json !== null) return Effect.succeed(json)
-      const message =
-        typeof json === "object" && json !== null && "message" in json && typeof json.message === "string"
-          ? json.message
-          : `HTTP ${status}`
-      return Effect.fail(new ProviderRefused({ gateway: gateway.code, status, message }))
-    }),
-    Effect.tapError((e) =>
-      Effect.logWarning(`payment provider ${e.gateway} refused ${path}: ${e.status} ${e.message}`),
-    ),
-  )
+      Effect.tapError((e) =>
+        Effect.logWarning(`payment provider ${e.gateway} refused ${path}: ${e.status} ${e.message}`),
+      ),
+    )
 
 const decodeWith =
   <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, gateway: Gateway) =>

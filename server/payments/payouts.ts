@@ -14,6 +14,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { PayoutCreated, type PayoutRail, payoutPath, payoutRails } from "../../protocols/payments/payouts.ts"
+import { withRequestId } from "../security/requestId.ts"
 import { Gateways } from "./Gateways.ts"
 
 export { type PayoutRail, payoutRails }
@@ -89,58 +90,64 @@ export class FiatPayouts extends Context.Service<FiatPayouts, FiatPayoutsShape>(
           return Effect.fail(
             new PayoutProviderUnavailable({ rail: r.rail, message: unavailable(r.rail) ?? "" }),
           )
-        return Effect.tryPromise({
-          try: async (signal) => {
-            const res = await fetch(`${rail.baseUrl}${payoutPath(r.rail)}`, {
-              method: "POST",
-              headers: { authorization: `Bearer ${rail.apiKey}`, "content-type": "application/json" },
-              body: JSON.stringify({
-                reference: r.reference,
-                amount: r.amount.toString(),
-                currency: r.currency,
-                email: r.email,
-                notifyUrl: r.notifyUrl,
+        return withRequestId({ authorization: `Bearer ${rail.apiKey}`, "content-type": "application/json" })
+          .pipe(
+            Effect.flatMap((headers) =>
+              Effect.tryPromise({
+                try: async (signal) => {
+                  const res = await fetch(`${rail.baseUrl}${payoutPath(r.rail)}`, {
+                    method: "POST",
+                    headers,
+                    body: JSON.stringify({
+                      reference: r.reference,
+                      amount: r.amount.toString(),
+                      currency: r.currency,
+                      email: r.email,
+                      notifyUrl: r.notifyUrl,
+                    }),
+                    signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
+                  })
+                  const text = await res.text()
+                  let json: unknown = null
+                  try {
+                    json = text === "" ? null : JSON.parse(text)
+                  } catch {
+                    json = null
+                  }
+                  return { status: res.status, json }
+                },
+                catch: (cause) =>
+                  new PayoutProviderUnavailable({
+                    rail: r.rail,
+                    message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+                  }),
               }),
-              signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
-            })
-            const text = await res.text()
-            let json: unknown = null
-            try {
-              json = text === "" ? null : JSON.parse(text)
-            } catch {
-              json = null
-            }
-            return { status: res.status, json }
-          },
-          catch: (cause) =>
-            new PayoutProviderUnavailable({
-              rail: r.rail,
-              message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+            ),
+          )
+          .pipe(
+            Effect.flatMap(({ status, json }): Effect.Effect<{ readonly payoutId: string }, SendError> => {
+              const message =
+                typeof json === "object" &&
+                json !== null &&
+                "message" in json &&
+                typeof json.message === "string"
+                  ? json.message
+                  : `HTTP ${status}`
+              if (status === 201 || status === 200) {
+                const answer = decodeAnswer(json)
+                return answer._tag === "Some"
+                  ? Effect.succeed({ payoutId: answer.value.payoutId })
+                  : Effect.fail(new PayoutProviderUnavailable({ rail: r.rail, message: "unexpected answer" }))
+              }
+              // 4xx is the provider's definite no (bad account, conflict…); anything else may pass later.
+              return status >= 400 && status < 500
+                ? Effect.fail(new PayoutRefusedByProvider({ rail: r.rail, status, message }))
+                : Effect.fail(new PayoutProviderUnavailable({ rail: r.rail, message }))
             }),
-        }).pipe(
-          Effect.flatMap(({ status, json }): Effect.Effect<{ readonly payoutId: string }, SendError> => {
-            const message =
-              typeof json === "object" &&
-              json !== null &&
-              "message" in json &&
-              typeof json.message === "string"
-                ? json.message
-                : `HTTP ${status}`
-            if (status === 201 || status === 200) {
-              const answer = decodeAnswer(json)
-              return answer._tag === "Some"
-                ? Effect.succeed({ payoutId: answer.value.payoutId })
-                : Effect.fail(new PayoutProviderUnavailable({ rail: r.rail, message: "unexpected answer" }))
-            }
-            // 4xx is the provider's definite no (bad account, conflict…); anything else may pass later.
-            return status >= 400 && status < 500
-              ? Effect.fail(new PayoutRefusedByProvider({ rail: r.rail, status, message }))
-              : Effect.fail(new PayoutProviderUnavailable({ rail: r.rail, message }))
-          }),
-          Effect.tapError((e) =>
-            Effect.logWarning(`payout ${r.rail} ${r.reference}: ${e._tag} ${e.message}`),
-          ),
-        )
+            Effect.tapError((e) =>
+              Effect.logWarning(`payout ${r.rail} ${r.reference}: ${e._tag} ${e.message}`),
+            ),
+          )
       }
 
       return {

@@ -61,6 +61,7 @@ import {
   maxUrlBytes,
   uriTooLong,
 } from "./nodeServer.ts"
+import { REQUEST_ID_HEADER, requestIdFrom } from "./requestId.ts"
 
 export const defaultMaxBodyBytes = 1024 * 1024
 
@@ -75,6 +76,12 @@ export interface BodyLimit {
 }
 
 const writeMethods = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/** `/unsubscribe/abc` → `/unsubscribe/…`; `/` and one-segment paths as they are (at most 64 chars). */
+export const firstSegment = (path: string): string => {
+  const end = path.indexOf("/", 1)
+  return end === -1 ? path.slice(0, 64) : `${path.slice(0, Math.min(end, 64))}/…`
+}
 
 export const pathOf = (url: string): string => {
   const q = url.search(/[?#]/)
@@ -273,122 +280,141 @@ export const edgeMiddleware = (
   return HttpRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const started = performance.now()
-        const path = pathOf(request.url)
-        const requestFrames = frames.forHost(request.headers.host)
-        const backoffice = hosts.isBackofficeHost(request.headers.host) || hosts.isBackoffice(path)
-        const csp = backoffice
-          ? backofficeCsp
-          : path === "/docs" || path.startsWith("/docs/")
-            ? docsCsp
-            : playerCsp(requestFrames.origins)
-        const special = bodyLimits.find((b) => b.paths.includes(path))
-
-        yield* HttpEffect.appendPreResponseHandler((_req, response) =>
-          Effect.gen(function* () {
-            const elapsed = performance.now() - started
-            const ms = Math.round(elapsed * 10) / 10
-            yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${ms}ms`)
-            observeRequest(request.method, routeOf(request.method, path), response.status, elapsed / 1000)
-            let res = HttpServerResponse.setHeaders(response, {
-              // A response with a policy of its own keeps it (a user-uploaded file's `sandbox`).
-              "content-security-policy": response.headers["content-security-policy"] ?? csp,
-              "x-content-type-options": "nosniff",
-              "referrer-policy": "strict-origin-when-cross-origin",
-              "x-frame-options": backoffice ? "DENY" : "SAMEORIGIN",
-              "cross-origin-resource-policy": "same-origin",
-            })
-            if (config.nodeEnv === "production" && config.publicUrl.startsWith("https://")) {
-              res = HttpServerResponse.setHeader(res, "strict-transport-security", "max-age=15552000")
-            }
-            if (lifecycle?.isDraining() === true)
-              res = HttpServerResponse.setHeader(res, "connection", "close")
-            return res
-          }),
-        )
-
-        /** Whatever the app failed with, as an answer: 4xx for the client's mistakes, logged 500 otherwise. */
-        const recover = (cause: Cause.Cause<unknown>) =>
-          Effect.gen(function* () {
-            // The client went away or the server is stopping: nothing to answer, nothing to log.
-            if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
-            for (const reason of cause.reasons) {
-              if (reason._tag === "Fail" && isRouteNotFound(reason.error)) {
-                return apiFallback(endpoints, request.method, path)
-              }
-              if (reason._tag === "Die") {
-                const badRequest = clientSchemaDefect(reason.defect)
-                if (badRequest !== undefined) return badRequest
-              }
-            }
-            const [response] = yield* HttpServerError.causeResponse(cause)
-            // A body cut while reading (no or a false length, a multipart part over its limit) — not
-            // a form with too many parts or an oversized text field, which the generic 413 names.
-            if (response.status === 413 && special?.tooLarge !== undefined && !isFormShapeTooLarge(cause)) {
-              return special.tooLarge()
-            }
-            if (response.status < 500) return withJsonBody(response)
-            yield* Effect.logError(`${request.method} ${path} failed (answered 500): ${Cause.pretty(cause)}`)
-            return internalError()
-          })
-
-        const answer = yield* Effect.gen(function* () {
-          if (request.url.length > maxUrlBytes) return jsonError(414, uriTooLong)
-          if (headerBytes(request.headers) > maxHeaderFieldsBytes) return jsonError(431, headersTooLarge)
-          const route = hosts.route(request.headers.host, path)
-          if (route === "notFound") return jsonError(404, notFound)
-          if (route === "toBackoffice")
-            return HttpServerResponse.redirect("/backoffice/", {
-              status: 308,
-              headers: { "cache-control": "no-store" },
-            })
-          if (!writeMethods.has(request.method)) return yield* Effect.catchCause(httpEffect, recover)
-          const originAllowed =
-            config.backofficeUrl !== undefined && isBackofficeApiPath(path)
-              ? isBackofficeOriginAllowed(config.backofficeUrl, request.headers)
-              : isOriginAllowed(config, request.headers)
-          if (!originAllowed) {
-            return jsonError(403, {
-              error: "ForbiddenOrigin",
-              message: "This request does not come from an allowed origin.",
-            })
-          }
-          const limit =
-            special?.maxBytes ?? (path === "/api/error-logger" ? errorReportMaxBytes : defaultMaxBodyBytes)
-          const tooLarge = () =>
-            special?.tooLarge?.() ??
-            jsonError(413, {
-              error: "PayloadTooLarge",
-              message: `The request body is larger than ${limit} bytes.`,
-              limit,
-            })
-          const declared = request.headers["content-length"]
-          if (declared !== undefined && Number(declared) > limit) return tooLarge()
-          const response = yield* httpEffect.pipe(
-            Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
-            Effect.catchCause(recover),
-          )
-          if (response.status === 415 && !isJsonAnswer(response)) {
-            return jsonError(415, {
-              error: "UnsupportedMediaType",
-              message: `Send the request body as ${special?.expectedMediaType ?? "application/json"}.`,
-            })
-          }
-          return response
-        })
-        // A body the answer did not need is read to its end first, so the answer is not lost to a reset.
-        const draining = drainUnreadBody(request.source)
-        if (draining !== undefined) yield* Effect.promise(() => draining)
-        // A 500 a handler returned instead of failing: answered and logged the same way.
-        if (answer.status === 500 && answer.body._tag === "Empty") {
-          yield* Effect.logError(`${request.method} ${path} answered 500 without a body`)
-          return yield* compressDynamic(request, internalError())
-        }
-        return yield* compressDynamic(request, followFrames(answer, requestFrames.rewrites))
+        const incoming = yield* HttpServerRequest.HttpServerRequest
+        const requestId = requestIdFrom(incoming.headers[REQUEST_ID_HEADER])
+        return yield* answerRequest(httpEffect, requestId).pipe(Effect.annotateLogs({ requestId }))
       }),
     { global: true },
   )
+
+  function answerRequest<E, R>(
+    httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+    requestId: string,
+  ) {
+    return Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = performance.now()
+      const path = pathOf(request.url)
+      const requestFrames = frames.forHost(request.headers.host)
+      const backoffice = hosts.isBackofficeHost(request.headers.host) || hosts.isBackoffice(path)
+      const csp = backoffice
+        ? backofficeCsp
+        : path === "/docs" || path.startsWith("/docs/")
+          ? docsCsp
+          : playerCsp(requestFrames.origins)
+      const special = bodyLimits.find((b) => b.paths.includes(path))
+
+      yield* HttpEffect.appendPreResponseHandler((_req, response) =>
+        Effect.gen(function* () {
+          const elapsed = performance.now() - started
+          const ms = Math.round(elapsed * 10) / 10
+          // The route's template, never an id or a token a path may carry; a path no route has as is.
+          const route = routeOf(request.method, path)
+          // A page or a path no route has keeps only its first segment: a page's address may carry a
+          // token (`/unsubscribe/<token>`), a path typed by anyone anything.
+          const logged = route === "*" || route === "unmatched" ? firstSegment(path) : route
+          // The answer's hook runs outside the request's annotations: the id is given again.
+          yield* Effect.logInfo(`${request.method} ${logged} ${response.status} ${ms}ms`).pipe(
+            Effect.annotateLogs({ requestId }),
+          )
+          observeRequest(request.method, route, response.status, elapsed / 1000)
+          let res = HttpServerResponse.setHeaders(response, {
+            [REQUEST_ID_HEADER]: requestId,
+            // A response with a policy of its own keeps it (a user-uploaded file's `sandbox`).
+            "content-security-policy": response.headers["content-security-policy"] ?? csp,
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "strict-origin-when-cross-origin",
+            "x-frame-options": backoffice ? "DENY" : "SAMEORIGIN",
+            "cross-origin-resource-policy": "same-origin",
+          })
+          if (config.nodeEnv === "production" && config.publicUrl.startsWith("https://")) {
+            res = HttpServerResponse.setHeader(res, "strict-transport-security", "max-age=15552000")
+          }
+          if (lifecycle?.isDraining() === true) res = HttpServerResponse.setHeader(res, "connection", "close")
+          return res
+        }),
+      )
+
+      /** Whatever the app failed with, as an answer: 4xx for the client's mistakes, logged 500 otherwise. */
+      const recover = (cause: Cause.Cause<unknown>) =>
+        Effect.gen(function* () {
+          // The client went away or the server is stopping: nothing to answer, nothing to log.
+          if (Cause.hasInterruptsOnly(cause)) return yield* Effect.failCause(cause)
+          for (const reason of cause.reasons) {
+            if (reason._tag === "Fail" && isRouteNotFound(reason.error)) {
+              return apiFallback(endpoints, request.method, path)
+            }
+            if (reason._tag === "Die") {
+              const badRequest = clientSchemaDefect(reason.defect)
+              if (badRequest !== undefined) return badRequest
+            }
+          }
+          const [response] = yield* HttpServerError.causeResponse(cause)
+          // A body cut while reading (no or a false length, a multipart part over its limit) — not
+          // a form with too many parts or an oversized text field, which the generic 413 names.
+          if (response.status === 413 && special?.tooLarge !== undefined && !isFormShapeTooLarge(cause)) {
+            return special.tooLarge()
+          }
+          if (response.status < 500) return withJsonBody(response)
+          yield* Effect.logError(`${request.method} ${path} failed (answered 500): ${Cause.pretty(cause)}`)
+          return internalError()
+        })
+
+      const answer = yield* Effect.gen(function* () {
+        if (request.url.length > maxUrlBytes) return jsonError(414, uriTooLong)
+        if (headerBytes(request.headers) > maxHeaderFieldsBytes) return jsonError(431, headersTooLarge)
+        const route = hosts.route(request.headers.host, path)
+        if (route === "notFound") return jsonError(404, notFound)
+        if (route === "toBackoffice")
+          return HttpServerResponse.redirect("/backoffice/", {
+            status: 308,
+            headers: { "cache-control": "no-store" },
+          })
+        if (!writeMethods.has(request.method)) return yield* Effect.catchCause(httpEffect, recover)
+        const originAllowed =
+          config.backofficeUrl !== undefined && isBackofficeApiPath(path)
+            ? isBackofficeOriginAllowed(config.backofficeUrl, request.headers)
+            : isOriginAllowed(config, request.headers)
+        if (!originAllowed) {
+          return jsonError(403, {
+            error: "ForbiddenOrigin",
+            message: "This request does not come from an allowed origin.",
+          })
+        }
+        const limit =
+          special?.maxBytes ?? (path === "/api/error-logger" ? errorReportMaxBytes : defaultMaxBodyBytes)
+        const tooLarge = () =>
+          special?.tooLarge?.() ??
+          jsonError(413, {
+            error: "PayloadTooLarge",
+            message: `The request body is larger than ${limit} bytes.`,
+            limit,
+          })
+        const declared = request.headers["content-length"]
+        if (declared !== undefined && Number(declared) > limit) return tooLarge()
+        const response = yield* httpEffect.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
+          Effect.catchCause(recover),
+        )
+        if (response.status === 415 && !isJsonAnswer(response)) {
+          return jsonError(415, {
+            error: "UnsupportedMediaType",
+            message: `Send the request body as ${special?.expectedMediaType ?? "application/json"}.`,
+          })
+        }
+        return response
+      })
+      // A body the answer did not need is read to its end first, so the answer is not lost to a reset.
+      const draining = drainUnreadBody(request.source)
+      if (draining !== undefined) yield* Effect.promise(() => draining)
+      // A 500 a handler returned instead of failing: answered and logged the same way.
+      if (answer.status === 500 && answer.body._tag === "Empty") {
+        yield* Effect.logError(`${request.method} ${path} answered 500 without a body`)
+        return yield* compressDynamic(request, internalError())
+      }
+      return yield* compressDynamic(request, followFrames(answer, requestFrames.rewrites))
+    })
+  }
 }
 
 /** A JSON answer with the parties' configured origins on the host this request came to (frameHosts.ts). */
