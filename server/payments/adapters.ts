@@ -20,6 +20,7 @@ import {
   signEvent,
 } from "../../protocols/payments/signature.ts"
 import { withRequestId } from "../security/requestId.ts"
+import { jsonAnswer, unreachable } from "./answer.ts"
 import type { Gateway, PaymentFamily } from "./Gateways.ts"
 
 export interface Customer {
@@ -83,20 +84,13 @@ const callProvider = (gateway: Gateway, path: string, body: unknown) =>
               body: JSON.stringify(body),
               signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
             })
-            const text = await res.text()
-            let json: unknown
-            try {
-              json = text === "" ? null : JSON.parse(text)
-            } catch {
-              json = null
-            }
-            return { status: res.status, json }
+            return jsonAnswer(res)
           },
           catch: (cause) =>
             new ProviderRefused({
               gateway: gateway.code,
               status: 0,
-              message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+              message: unreachable(cause),
             }),
         }),
       ),

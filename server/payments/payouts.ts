@@ -15,6 +15,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { PayoutCreated, type PayoutRail, payoutPath, payoutRails } from "../../protocols/payments/payouts.ts"
 import { withRequestId } from "../security/requestId.ts"
+import { jsonAnswer, unreachable } from "./answer.ts"
 import { Gateways } from "./Gateways.ts"
 
 export { type PayoutRail, payoutRails }
@@ -107,19 +108,12 @@ export class FiatPayouts extends Context.Service<FiatPayouts, FiatPayoutsShape>(
                     }),
                     signal: AbortSignal.any([signal, AbortSignal.timeout(requestTimeoutMs)]),
                   })
-                  const text = await res.text()
-                  let json: unknown = null
-                  try {
-                    json = text === "" ? null : JSON.parse(text)
-                  } catch {
-                    json = null
-                  }
-                  return { status: res.status, json }
+                  return jsonAnswer(res)
                 },
                 catch: (cause) =>
                   new PayoutProviderUnavailable({
                     rail: r.rail,
-                    message: `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`,
+                    message: unreachable(cause),
                   }),
               }),
             ),
