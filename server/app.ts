@@ -54,6 +54,7 @@ import { Geo } from "./geo/Geo.ts"
 import { IpHandlersLive } from "./geo/http.ts"
 import { documentUploadBodyLimit } from "./kyc/http.ts"
 import type { Kyc } from "./kyc/Kyc.ts"
+import { ledgerCheckJob } from "./ledger/checkJob.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { JobLeasesRepo } from "./lifecycle/JobLeasesRepo.ts"
 import { Jobs } from "./lifecycle/Jobs.ts"
@@ -151,7 +152,7 @@ export const makeAppLayer = (config: AppConfigShape, lifecycle: LifecycleShape =
   const GamesLayer = Layer.mergeAll(Games.layer, GameWallet.layer, FreeRoundsSenderLive).pipe(
     Layer.provideMerge(GamesBase),
   )
-  const Services = Layer.mergeAll(Deposits.layer, Reports.layer, Settings.layer).pipe(
+  const Services = Layer.mergeAll(Deposits.layer, Reports.layer, Settings.layer, ledgerCheckJob).pipe(
     Layer.provideMerge(GamesLayer),
   )
   // Crypto: the EVM node (EVM_RPC_URL) and its hot wallet, addresses, transfers, and the chain

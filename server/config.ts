@@ -212,6 +212,8 @@ export interface AppConfigShape {
   readonly drainSettleSeconds: number
   /** The bound on the whole stop: past it the process exits at once (DRAIN_BOUND_SECONDS, 20). */
   readonly drainBoundSeconds: number
+  /** Minutes between the casino's own ledger checks, once per cluster (LEDGER_CHECK_MINUTES, 60; 0: never). */
+  readonly ledgerCheckMinutes: number
   /** Seconds a webhook signature stays acceptable (WEBHOOK_TOLERANCE_SECONDS, default 300). */
   readonly webhookToleranceSeconds: number
   /**
@@ -829,6 +831,7 @@ export const loadConfig = (env: Env): AppConfigShape => {
     depositSweepSeconds: int(env, "DEPOSIT_SWEEP_SECONDS", 60, 1, 3600),
     drainSettleSeconds: int(env, "DRAIN_SETTLE_SECONDS", nodeEnv === "production" ? 2 : 0, 0, 60),
     drainBoundSeconds: int(env, "DRAIN_BOUND_SECONDS", 20, 1, 600),
+    ledgerCheckMinutes: int(env, "LEDGER_CHECK_MINUTES", 60, 0, 7 * 24 * 60),
     webhookToleranceSeconds: int(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 3600),
     settlementBatching: bool(env, "SETTLEMENT_BATCHING", true),
     gameProviders,

@@ -36,17 +36,18 @@ const sseStreams = new Gauge({
   registers: [registry],
 })
 
+// The label is `job_name`, not `job`: Prometheus gives every scraped series its own `job` label.
 const jobRuns = new Counter({
   name: "background_job_runs_total",
   help: "Rounds of a background job run on this node (it held the job's lease), by outcome.",
-  labelNames: ["job", "outcome"] as const,
+  labelNames: ["job_name", "outcome"] as const,
   registers: [registry],
 })
 
 const jobDuration = new Histogram({
   name: "background_job_duration_seconds",
   help: "How long a background job's round took on this node.",
-  labelNames: ["job"] as const,
+  labelNames: ["job_name"] as const,
   buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
   registers: [registry],
 })
@@ -54,27 +55,52 @@ const jobDuration = new Histogram({
 const jobLastSuccess = new Gauge({
   name: "background_job_last_success_timestamp_seconds",
   help: "When a round of the job last succeeded on this node (Unix seconds): the 'job not run' alert reads its max over the cluster.",
-  labelNames: ["job"] as const,
+  labelNames: ["job_name"] as const,
   registers: [registry],
 })
 
 const jobLeader = new Gauge({
   name: "background_job_lease_held",
   help: "1 while this node holds the job's lease (runs it for the cluster), 0 otherwise.",
-  labelNames: ["job"] as const,
+  labelNames: ["job_name"] as const,
   registers: [registry],
 })
 
 /** One round of a background job, run by the lease holder. */
 export const observeJobRound = (job: string, ok: boolean, seconds: number): void => {
-  jobRuns.inc({ job, outcome: ok ? "ok" : "failed" })
-  jobDuration.observe({ job }, seconds)
-  if (ok) jobLastSuccess.set({ job }, Date.now() / 1000)
+  jobRuns.inc({ job_name: job, outcome: ok ? "ok" : "failed" })
+  jobDuration.observe({ job_name: job }, seconds)
+  if (ok) jobLastSuccess.set({ job_name: job }, Date.now() / 1000)
 }
 
 /** Whether this node holds a job's lease now. */
 export const observeJobLease = (job: string, held: boolean): void => {
-  jobLeader.set({ job }, held ? 1 : 0)
+  jobLeader.set({ job_name: job }, held ? 1 : 0)
+}
+
+const ledgerCheckClean = new Gauge({
+  name: "ledger_check_clean",
+  help: "1 when the last ledger check (every LEDGER_CHECK_MINUTES, on the node holding its lease) found the invariants hold, 0 when it did not.",
+  registers: [registry],
+})
+
+const ledgerCheckProblems = new Gauge({
+  name: "ledger_check_problems",
+  help: "What the last ledger check found wrong: unbalanced or empty transactions, currency mismatches, balance drift, negative player balances (each counted, up to 100 of a kind).",
+  registers: [registry],
+})
+
+const ledgerCheckLastRun = new Gauge({
+  name: "ledger_check_last_run_timestamp_seconds",
+  help: "When the ledger was last checked on this node (Unix seconds).",
+  registers: [registry],
+})
+
+/** One ledger check's outcome. */
+export const observeLedgerCheck = (clean: boolean, problems: number): void => {
+  ledgerCheckClean.set(clean ? 1 : 0)
+  ledgerCheckProblems.set(problems)
+  ledgerCheckLastRun.set(Date.now() / 1000)
 }
 
 /** Methods as label values: the usual ones as sent, anything else one bucket (clients choose them). */

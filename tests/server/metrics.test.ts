@@ -37,6 +37,9 @@ describeOn("postgres", "GET /metrics", ({ start }) => {
     expect(text).toContain("# TYPE http_requests_total counter")
     expect(text).toContain("# TYPE http_request_duration_seconds histogram")
     expect(text).toContain("# TYPE sse_streams_open gauge")
+    expect(text).toContain("# TYPE background_job_runs_total counter")
+    expect(text).toContain("# TYPE background_job_last_success_timestamp_seconds gauge")
+    expect(text).toContain("# TYPE ledger_check_clean gauge")
     // Node's process metrics, from the casino's own registry.
     expect(text).toContain("# TYPE process_cpu_seconds_total counter")
     expect(text).toContain("# TYPE nodejs_eventloop_lag_seconds gauge")
