@@ -8,13 +8,11 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { ledgerCheckRound } from "../../server/ledger/checkJob.ts"
 import { describeOn, type TestServer } from "./harness.ts"
+import { scrape, seriesValue } from "./metrics-support.ts"
 import { Browser, register, uniqueEmail } from "./users-support.ts"
 
-const gauge = async (server: TestServer, name: string): Promise<number | undefined> => {
-  const text = await (await fetch(`${server.url}/metrics`)).text()
-  const line = text.split("\n").find((l) => l.startsWith(`${name} `))
-  return line === undefined ? undefined : Number(line.slice(name.length + 1))
-}
+const gauge = async (server: TestServer, name: string): Promise<number | undefined> =>
+  seriesValue((await scrape(server)).text, name)
 
 describeOn("postgres", "the ledger check job", ({ start }) => {
   let server: TestServer

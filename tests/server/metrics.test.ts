@@ -9,18 +9,8 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { describeOn, type TestServer } from "./harness.ts"
+import { scrape, seriesValue } from "./metrics-support.ts"
 import { Browser, PROFILE, register, USER, uniqueEmail } from "./users-support.ts"
-
-const scrape = async (server: TestServer, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${server.url}/metrics`, { headers })
-  return { status: res.status, contentType: res.headers.get("content-type"), text: await res.text() }
-}
-
-/** The value of one exact series line (`name{labels} value`), or undefined when absent. */
-const seriesValue = (text: string, series: string): number | undefined => {
-  const line = text.split("\n").find((l) => l.startsWith(`${series} `))
-  return line === undefined ? undefined : Number(line.slice(series.length + 1))
-}
 
 describeOn("postgres", "GET /metrics", ({ start }) => {
   let server: TestServer
